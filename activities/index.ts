@@ -1,0 +1,16 @@
+import type { Config } from '../src/config';
+import type { Knex } from '../src/db/knex';
+import type { Logger } from '../src/logger';
+
+export interface ActivityDeps {
+  config: Config;
+  db: Knex;
+  logger: Logger;
+}
+
+/** Builds the worker's activity object from its dependencies; each area adds its `create<Area>Activities(deps)`. */
+export function createActivities(_deps: ActivityDeps) {
+  return {};
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,67 @@
+import type { Knex } from '../db/knex';
+import { PERMISSIONS, type Permission } from './permissions';
+import { CREDENTIAL_PREFIX, hashSecret, newCredential, parseCredential, secretMatches } from './secrets';
+import * as store from './store';
+import type { AuthContext, Role } from './types';
+
+export interface NewAgentKey { name: string; permissions: Permission[]; readOnly: boolean }
+
+export async function createSession(db: Knex, hashKey: string, accountId: string, userId: string): Promise<string> {
+  const cred = newCredential(CREDENTIAL_PREFIX.session);
+  await store.insertSession(db, accountId, { id: cred.id, user_id: userId, secret_hash: hashSecret(hashKey, cred.secret) });
+  return cred.token;
+}
+
+export async function createAgentKey(db: Knex, hashKey: string, accountId: string, input: NewAgentKey) {
+  const cred = newCredential(CREDENTIAL_PREFIX.agentKey);
+  const key = await store.insertAgentKey(db, accountId, {
+    id: cred.id,
+    name: input.name,
+    permissions: [...new Set(input.permissions)],
+    read_only: input.readOnly,
+    secret_hash: hashSecret(hashKey, cred.secret),
+    token_hint: cred.token.slice(-4),
+  });
+  return { key, token: cred.token };
+}
+
+/** A new account with its owner, an owner session and an agent key holding every permission. */
+export async function createAccount(db: Knex, hashKey: string, input: { name: string; ownerEmail: string; ownerName: string }) {
+  return db.transaction(async (trx) => {
+    const account = await store.insertAccount(trx, input.name);
+    const owner = await store.insertUser(trx, account.id, { email: input.ownerEmail, name: input.ownerName, role: 'owner' });
+    const ownerToken = await createSession(trx, hashKey, account.id, owner.id);
+    const agent = await createAgentKey(trx, hashKey, account.id, { name: 'default', permissions: [...PERMISSIONS], readOnly: false });
+    return { account, owner, ownerToken, agentKey: agent.token, agentKeyRow: agent.key };
+  });
+}
+
+export async function createUser(db: Knex, hashKey: string, accountId: string, input: { email: string; name: string; role: Role }) {
+  return db.transaction(async (trx) => {
+    const user = await store.insertUser(trx, accountId, input);
+    const sessionToken = await createSession(trx, hashKey, accountId, user.id);
+    return { user, sessionToken };
+  });
+}
+
+export async function authenticateSession(db: Knex, hashKey: string, token: string): Promise<AuthContext | null> {
+  const parsed = parseCredential(CREDENTIAL_PREFIX.session, token);
+  if (!parsed) return null;
+  const row = await store.findSessionWithUser(db, parsed.id);
+  if (!row || row.revoked_at || !secretMatches(hashKey, parsed.secret, row.secret_hash)) return null;
+  if (isStale(row.last_used_at)) void store.touchCredential(db, 'session_tokens', row.id).catch(() => undefined);
+  return { kind: 'session', accountId: row.account_id, userId: row.user_id, role: row.role, sessionId: row.id };
+}
+
+export async function authenticateAgentKey(db: Knex, hashKey: string, token: string): Promise<AuthContext | null> {
+  const parsed = parseCredential(CREDENTIAL_PREFIX.agentKey, token);
+  if (!parsed) return null;
+  const row = await store.findAgentKey(db, parsed.id);
+  if (!row || row.revoked_at || !secretMatches(hashKey, parsed.secret, row.secret_hash)) return null;
+  if (isStale(row.last_used_at)) void store.touchCredential(db, 'agent_keys', row.id).catch(() => undefined);
+  return { kind: 'agent', accountId: row.account_id, keyId: row.id, permissions: row.permissions, readOnly: row.read_only };
+}
+
+function isStale(lastUsed: Date | null): boolean {
+  return !lastUsed || Date.now() - lastUsed.getTime() > 60_000;
+}

@@ -1,0 +1,74 @@
+import type { Knex } from '../db/knex';
+import type { Permission } from './permissions';
+import type { Role } from './types';
+
+export interface AccountRow { id: string; name: string; created_at: Date }
+export interface UserRow { id: string; account_id: string; email: string; name: string; role: Role; created_at: Date }
+export interface SessionRow { id: string; account_id: string; user_id: string; secret_hash: string; last_used_at: Date | null; revoked_at: Date | null }
+export interface AgentKeyRow {
+  id: string; account_id: string; name: string; permissions: Permission[]; read_only: boolean;
+  secret_hash: string; token_hint: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+}
+
+export async function insertAccount(db: Knex, name: string): Promise<AccountRow> {
+  const [row] = await db('accounts').insert({ name }).returning('*');
+  return row;
+}
+
+export async function insertUser(db: Knex, accountId: string, user: { email: string; name: string; role: Role }): Promise<UserRow> {
+  const [row] = await db('users').insert({ account_id: accountId, ...user }).returning('*');
+  return row;
+}
+
+export async function findUser(db: Knex, accountId: string, userId: string): Promise<UserRow | undefined> {
+  return db('users').where({ account_id: accountId, id: userId }).first();
+}
+
+export async function listUsers(db: Knex, accountId: string): Promise<UserRow[]> {
+  return db('users').where({ account_id: accountId }).orderBy('created_at', 'asc');
+}
+
+export async function insertSession(db: Knex, accountId: string, row: { id: string; user_id: string; secret_hash: string }): Promise<void> {
+  await db('session_tokens').insert({ account_id: accountId, ...row });
+}
+
+/** Credential lookups take only the credential's own id: the account is what they reveal. */
+export async function findSessionWithUser(db: Knex, id: string): Promise<(SessionRow & { role: Role }) | undefined> {
+  return db('session_tokens as s')
+    .join('users as u', 'u.id', 's.user_id')
+    .where('s.id', id)
+    .first('s.*', 'u.role');
+}
+
+export async function revokeSession(db: Knex, accountId: string, id: string): Promise<void> {
+  await db('session_tokens').where({ account_id: accountId, id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+}
+
+export async function insertAgentKey(db: Knex, accountId: string, row: Omit<AgentKeyRow, 'account_id' | 'created_at' | 'last_used_at' | 'revoked_at'>): Promise<AgentKeyRow> {
+  const [created] = await db('agent_keys').insert({ account_id: accountId, ...row }).returning('*');
+  return created;
+}
+
+export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | undefined> {
+  return db('agent_keys').where({ id }).first();
+}
+
+export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentKeyRow[]> {
+  return db('agent_keys').where({ account_id: accountId }).orderBy('created_at', 'desc');
+}
+
+export async function revokeAgentKey(db: Knex, accountId: string, id: string): Promise<AgentKeyRow | undefined> {
+  const [row] = await db('agent_keys')
+    .where({ account_id: accountId, id })
+    .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
+    .returning('*');
+  return row;
+}
+
+/** Stamps last use at most once a minute, so authentication costs no write on most requests. */
+export async function touchCredential(db: Knex, table: 'session_tokens' | 'agent_keys', id: string): Promise<void> {
+  await db(table)
+    .where({ id })
+    .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '60 seconds'`)))
+    .update({ last_used_at: db.fn.now() });
+}

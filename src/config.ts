@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: port.default(3000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default('.data'),
+    DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    TEMPORAL_ADDRESS: optionalString,
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('workyard'),
+    TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
+    TEMPORAL_CLI_PATH: optionalString,
+    WORKFLOW_BUNDLE_PATH: optionalString,
+    SECRET_HASH_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    AGENT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    CRON_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    PUBLIC_APP_URL: optionalString.pipe(z.url().optional()),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SECRET_HASH_KEY'], message: 'is required in production' });
+    }
+  });
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; every problem names its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

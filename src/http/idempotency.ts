@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from '../db/knex';
+import { ApiError, errorBody } from './errors';
+import type { RouteResult } from './route';
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyScope {
+  accountId: string;
+  /** Method and concrete path: the same key on two routes is two keys. */
+  route: string;
+  key: string;
+  /** Hash of the validated request; the same key with another request is a conflict. */
+  requestHash: string;
+}
+
+export function validIdempotencyKey(key: string): string {
+  if (!KEY_PATTERN.test(key)) {
+    throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  }
+  return key;
+}
+
+/** Stable hash of a request: key order does not matter. */
+export function requestHash(parts: unknown): string {
+  return createHash('sha256').update(canonicalJson(parts)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+interface StoredRow { request_hash: string; state: string; response_status: number | null; response_headers: Record<string, string> | null; response_body: unknown }
+
+/**
+ * Runs `handler` at most once per (account, route, key) within 24 hours.
+ * - First request claims the key (an insert, so two concurrent requests cannot both claim it).
+ * - A retry after completion replays the stored status, headers and body, with `Idempotent-Replayed: true`.
+ * - A concurrent duplicate while the first is still running gets 409 `idempotency_request_in_progress`
+ *   with `Retry-After: 1`; retrying then replays the finished response.
+ * - The same key with a different request is 409 `idempotency_key_reused`.
+ * - A 4xx outcome is stored and replayed; a 5xx releases the key so the client may retry.
+ */
+export async function withIdempotency(db: Knex, scope: IdempotencyScope, handler: () => Promise<RouteResult>): Promise<RouteResult> {
+  const claimed = await db.raw(
+    `insert into idempotency_keys (account_id, route, key, request_hash, state)
+     values (?, ?, ?, ?, 'in_progress')
+     on conflict (account_id, route, key) do update
+       set request_hash = excluded.request_hash, state = 'in_progress', response_status = null,
+           response_headers = null, response_body = null, created_at = now(), completed_at = null
+       where idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
+     returning 1`,
+    [scope.accountId, scope.route, scope.key, scope.requestHash],
+  );
+  if (claimed.rows.length === 0) return replay(db, scope);
+
+  const where = { account_id: scope.accountId, route: scope.route, key: scope.key };
+  let result: RouteResult;
+  try {
+    result = await handler();
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) {
+      await complete(db, where, { status: err.status, body: errorBody(err), headers: {} });
+    } else {
+      await db('idempotency_keys').where(where).delete();
+    }
+    throw err;
+  }
+  if ((result.status ?? 200) >= 500) await db('idempotency_keys').where(where).delete();
+  else await complete(db, where, result);
+  return result;
+}
+
+async function complete(db: Knex, where: object, result: RouteResult): Promise<void> {
+  await db('idempotency_keys').where(where).update({
+    state: 'completed',
+    response_status: result.status ?? 200,
+    response_headers: JSON.stringify(result.headers ?? {}),
+    response_body: JSON.stringify(result.body ?? null),
+    completed_at: db.fn.now(),
+  });
+}
+
+async function replay(db: Knex, scope: IdempotencyScope): Promise<RouteResult> {
+  const row: StoredRow | undefined = await db('idempotency_keys')
+    .where({ account_id: scope.accountId, route: scope.route, key: scope.key })
+    .first();
+  if (!row) throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', { retryAfterSeconds: 1 });
+  if (row.request_hash !== scope.requestHash) {
+    throw new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was used with a different request');
+  }
+  if (row.state !== 'completed') {
+    throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', { retryAfterSeconds: 1 });
+  }
+  return { status: row.response_status ?? 200, body: row.response_body, headers: { ...row.response_headers, 'Idempotent-Replayed': 'true' } };
+}

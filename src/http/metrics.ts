@@ -1,0 +1,29 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  jobStarts: Counter<'kind'>;
+}
+
+/** One registry per process (tests build several apps, so never the global default). */
+export function createMetrics(withDefaults = true): Metrics {
+  const registry = new Registry();
+  if (withDefaults) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'API request duration by matched route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    jobStarts: new Counter({
+      name: 'workyard_job_starts_total',
+      help: 'Jobs (workflow executions) started, by kind',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,40 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { accountOf, authenticate } from '../auth/authenticate';
+import type { AppDeps } from '../deps';
+import { parseJsonBody } from './body';
+import { requestHash, validIdempotencyKey, withIdempotency } from './idempotency';
+import { koaPath, type RouteDef, type RouteResult } from './route';
+import { validatePart } from './validate';
+
+/** Order per request: authenticate (401/403), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
+export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): void {
+  for (const { spec, handler } of routes) {
+    router[spec.method](koaPath(spec.path), async (ctx: Context) => {
+      const auth = await authenticate(spec.auth, ctx, deps);
+      const rawBody: Buffer = ctx.state.rawBody;
+      const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
+      const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
+      const body = spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody)) : undefined;
+      const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
+
+      const key = ctx.get('idempotency-key');
+      const run = () => handler(input);
+      const result = spec.idempotent && key
+        ? await withIdempotency(deps.db, {
+            accountId: accountOf(auth),
+            route: `${spec.method.toUpperCase()} ${ctx.path}`,
+            key: validIdempotencyKey(key),
+            requestHash: requestHash({ params, query, body }),
+          }, run)
+        : await run();
+      respond(ctx, result);
+    });
+  }
+}
+
+function respond(ctx: Context, result: RouteResult): void {
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  ctx.status = result.status ?? (result.body === undefined ? 204 : 200);
+  if (result.body !== undefined) ctx.body = result.body;
+}

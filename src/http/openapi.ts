@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { RouteDef } from './route';
+
+type JsonSchema = Record<string, unknown>;
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['code', 'message', 'status'],
+  properties: {
+    code: { type: 'string', description: 'Stable snake_case code; branch on this.' },
+    message: { type: 'string' },
+    status: { type: 'integer' },
+    upstreamStatus: { type: 'integer', description: 'Status the external platform answered, when the error came from it.' },
+    retry_after_seconds: { type: 'integer', description: 'Also sent as the Retry-After header.' },
+    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }, description: 'Failing fields of a 400 validation_failed.' },
+    request_id: { type: 'string' },
+  },
+};
+
+const SECURITY: Record<string, Array<Record<string, string[]>>> = {
+  none: [],
+  session: [{ sessionToken: [] }],
+  agent: [{ agentKey: [] }],
+  agentSecret: [{ agentSecret: [] }],
+  cron: [{ cronSecret: [] }],
+};
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const json = schemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    description: s.description,
+    schema: s,
+  }));
+}
+
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+}
+
+function operation(def: RouteDef) {
+  const { spec } = def;
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(spec.responses)) {
+    responses[status] = {
+      description: r.description,
+      ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}),
+    };
+  }
+  const errors = [...(spec.errors ?? [])];
+  if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation; `errors` lists each.' });
+  if (spec.auth.kind !== 'none') {
+    errors.push({ status: 401, code: 'missing_credentials | invalid_credentials', description: 'No credential, or an invalid or revoked one.' });
+  }
+  if (spec.auth.kind === 'session' && spec.auth.roles) errors.push({ status: 403, code: 'forbidden_role', description: `Needs role ${spec.auth.roles.join(' or ')}.` });
+  if (spec.auth.kind === 'agent') errors.push({ status: 403, code: 'missing_permission | read_only_key', description: `Needs ${spec.auth.permission ?? 'an agent key'}; read-only keys may only read.` });
+  if (spec.idempotent) {
+    errors.push({ status: 409, code: 'idempotency_key_reused | idempotency_request_in_progress', description: 'Idempotency-Key reused with another request, or its first request is still running (Retry-After: 1).' });
+  }
+  const byStatus = new Map<number, string[]>();
+  for (const e of errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `\`${e.code}\`: ${e.description}`]);
+  for (const [status, lines] of byStatus) responses[String(status)] ??= errorResponse(lines.join('\n\n'));
+
+  const parameters: unknown[] = [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')];
+  if (spec.idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+      description: 'Retries with the same key within 24 hours replay the first response (header Idempotent-Replayed: true).',
+    });
+  }
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: spec.tags,
+    security: SECURITY[spec.auth.kind],
+    parameters,
+    ...(spec.body && !spec.rawBody ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } } : {}),
+    ...(spec.rawBody ? { requestBody: { required: true, description: 'Raw bytes, verified as sent.', content: { 'application/json': { schema: {} } } } } : {}),
+    responses,
+  };
+}
+
+/** OpenAPI 3.1 document of every mounted route, generated from the same zod schemas that validate requests. */
+export function buildOpenApi(routes: RouteDef[], serverUrl?: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const def of routes) {
+    (paths[def.spec.path] ??= {})[def.spec.method] = operation(def);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Workyard API',
+      version: '0.1.0',
+      description: [
+        'Errors: every error is `{ code, message, status, upstreamStatus?, retry_after_seconds?, errors?, request_id }`; branch on `code`.',
+        'Requests carry `X-Request-Id` (echoed, or assigned). Bodies are JSON, at most 1 MiB by default (413 `payload_too_large`).',
+        'Unknown routes answer 404 `route_not_found`; a known path with another method answers 405 `method_not_allowed`.',
+      ].join('\n\n'),
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: {
+        sessionToken: { type: 'http', scheme: 'bearer', description: 'User session token (`wys_…`) for dashboard routes.' },
+        agentKey: { type: 'http', scheme: 'bearer', description: 'Agent API key (`wyk_…`) for `/api/agent/...` routes; carries permissions and a read-only flag.' },
+        agentSecret: { type: 'apiKey', in: 'header', name: 'x-agent-secret', description: 'Service agent secret for builder routes.' },
+        cronSecret: { type: 'http', scheme: 'bearer', description: '`CRON_SECRET` for `/api/cron/*`; closed when unset.' },
+      },
+    },
+  };
+}

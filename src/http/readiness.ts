@@ -1,0 +1,28 @@
+import type { AppDeps } from '../deps';
+
+const TIMEOUT_MS = 2000;
+
+async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; ms: number }> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), TIMEOUT_MS); }),
+    ]);
+    return { ok: true, ms: Date.now() - started };
+  } catch {
+    return { ok: false, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function checkReadiness(deps: AppDeps) {
+  const [postgres, temporal] = await Promise.all([
+    timed(() => deps.db.raw('select 1')),
+    timed(() => deps.temporal.client.connection.withDeadline(Date.now() + TIMEOUT_MS, () =>
+      deps.temporal.client.workflowService.getSystemInfo({}))),
+  ]);
+  return { postgres, temporal };
+}

@@ -1,0 +1,9 @@
+import type { RouteDef } from './route';
+import { systemRoutes } from './systemRoutes';
+
+/** Every route of the API, area by area. `all` gives the OpenAPI document the complete list. */
+export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
+  return [
+    ...systemRoutes(all),
+  ];
+}

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+
+export const PRODUCT_WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
+
+/** Bundles workflow code once; a worker start (or `npm run build`) does this, never a request. */
+export async function bundleWorkflows(workflowsPath = PRODUCT_WORKFLOWS_PATH): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+}
+
+const quietBundlerLogger = {
+  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  warn: (message: string) => console.warn(message), error: (message: string) => console.error(message),
+};
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  bundle: WorkflowBundleWithSourceMap | { codePath: string };
+  activities: object;
+  maxConcurrentActivityTaskExecutions?: number;
+}
+
+export async function createWorker(options: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.bundle,
+    activities: options.activities,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 20,
+  });
+  return { worker, connection };
+}

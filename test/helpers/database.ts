@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embeddedPostgres';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A fresh database for this run: on DATABASE_URL's server when set, else on an embedded server. */
+export async function createTestDatabase(prefix = 'workyard_test'): Promise<TestDatabase> {
+  let embedded: EmbeddedDatabase | undefined;
+  const serverUrl = process.env.DATABASE_URL
+    ?? (embedded = await startEmbeddedPostgres(path.join(os.tmpdir(), `workyard-test-${process.pid}`, 'postgres'), { persistent: false })).serverUrl;
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  return {
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+      await embedded?.stop();
+    },
+  };
+}

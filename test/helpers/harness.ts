@@ -1,0 +1,94 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../../src/config';
+import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
+import type { AppDeps } from '../../src/deps';
+import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
+import { createApp } from '../../src/http/app';
+import { createMetrics } from '../../src/http/metrics';
+import { createLogger } from '../../src/logger';
+import { connectTemporal } from '../../src/temporal/client';
+import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
+import { createActivities } from '../../activities';
+import { createTestDatabase, type TestDatabase } from './database';
+import { testRoutes } from './testRoutes';
+import { testSchedules } from './testSchedules';
+
+export interface Harness {
+  deps: AppDeps;
+  db: Knex;
+  client: Client;
+  baseUrl: string;
+  temporalAddress: string;
+  taskQueue: string;
+  worker: Worker;
+}
+
+let current: Harness | undefined;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+export function harness(): Harness {
+  if (!current) throw new Error('the test harness is not started (test/helpers/rootHooks.ts)');
+  return current;
+}
+
+export const TEST_WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
+
+/** Real Postgres (fresh database), a real Temporal dev server, a real worker and the real app on a loopback port. */
+export async function startHarness(): Promise<Harness> {
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SECRET_HASH_KEY: randomBytes(32).toString('hex'),
+    CRON_SECRET: randomBytes(32).toString('hex'),
+    AGENT_SECRET: randomBytes(32).toString('hex'),
+  });
+  const logger = createLogger(config.LOG_LEVEL);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  const [database, temporal, bundle]: [TestDatabase, DevServer, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
+    createTestDatabase(),
+    startTemporalDevServer(),
+    bundleWorkflows(TEST_WORKFLOWS_PATH),
+  ]);
+  cleanups.push(() => temporal.stop(), () => database.drop());
+
+  const db = createDb(database.url, 10);
+  cleanups.unshift(() => db.destroy());
+  await migrateLatest(db);
+
+  const client = await connectTemporal(temporal.address, temporal.namespace);
+  cleanups.unshift(() => client.connection.close());
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const { worker, connection } = await createWorker({
+    address: temporal.address, namespace: temporal.namespace, taskQueue, bundle,
+    activities: createActivities({ config, db, logger }),
+  });
+  const running = worker.run();
+  cleanups.unshift(async () => { worker.shutdown(); await running; await connection.close(); });
+
+  const deps: AppDeps = {
+    config, logger, db,
+    temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test' },
+    schedules: testSchedules(),
+    metrics: createMetrics(false),
+    secretHashKey: config.SECRET_HASH_KEY!,
+  };
+  const server: Server = createApp(deps, testRoutes()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
+  const { port } = server.address() as AddressInfo;
+
+  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker };
+  return current;
+}
+
+export async function stopHarness(): Promise<void> {
+  for (const cleanup of cleanups.splice(0)) await cleanup().catch((err) => console.error('cleanup failed:', err));
+  current = undefined;
+}

@@ -1,0 +1,31 @@
+import { harness } from './harness';
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** One real HTTP request to the test app. */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${harness().baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
