@@ -1,6 +1,7 @@
 import type { Config } from '../src/config';
 import type { Knex } from '../src/db/knex';
 import type { Logger } from '../src/logger';
+import { createMaintenanceActivities } from './maintenance';
 
 export interface ActivityDeps {
   config: Config;
@@ -9,8 +10,10 @@ export interface ActivityDeps {
 }
 
 /** Builds the worker's activity object from its dependencies; each area adds its `create<Area>Activities(deps)`. */
-export function createActivities(_deps: ActivityDeps) {
-  return {};
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createMaintenanceActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -51,7 +51,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('state').notNullable();
     t.integer('response_status');
     t.jsonb('response_headers');
-    t.jsonb('response_body');
+    // Sealed (AES-256-GCM): a replayed response may carry a secret shown once, such as a new key's token.
+    t.text('response_body_sealed');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('completed_at', { useTz: true });
     t.primary(['account_id', 'route', 'key']);

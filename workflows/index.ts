@@ -1,2 +1,2 @@
 // Every workflow of the product is re-exported here for the worker bundle (one file per workflow).
-export {};
+export { purgeIdempotencyKeys } from './purgeIdempotencyKeys';

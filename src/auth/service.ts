@@ -1,4 +1,5 @@
 import type { Knex } from '../db/knex';
+import { ApiError } from '../http/errors';
 import { PERMISSIONS, type Permission } from './permissions';
 import { CREDENTIAL_PREFIX, hashSecret, newCredential, parseCredential, secretMatches } from './secrets';
 import * as store from './store';
@@ -43,6 +44,49 @@ export async function createUser(db: Knex, hashKey: string, accountId: string, i
     return { user, sessionToken };
   });
 }
+
+/** Adds a user with a first session; an email already in the account (any case) is 409 `user_email_taken`. */
+export async function addUser(db: Knex, hashKey: string, accountId: string, input: { email: string; name: string; role: Role }) {
+  try {
+    return await createUser(db, hashKey, accountId, input);
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'users_account_email_unique') {
+      throw new ApiError(409, 'user_email_taken', 'a user with this email already exists in the account');
+    }
+    throw err;
+  }
+}
+
+/** The caller's user and account; a user removed since authentication is treated as an invalid credential. */
+export async function describeCaller(db: Knex, accountId: string, userId: string) {
+  const [account, user] = await Promise.all([store.findAccount(db, accountId), store.findUser(db, accountId, userId)]);
+  if (!account || !user) throw new ApiError(401, 'invalid_credentials', 'the credential is invalid or revoked');
+  return { account, user };
+}
+
+export interface Page { page: number; limit: number }
+const windowOf = (p: Page) => ({ limit: p.limit, offset: (p.page - 1) * p.limit });
+
+export const pageUsers = (db: Knex, accountId: string, page: Page) => store.pageUsers(db, accountId, windowOf(page));
+export const pageAgentKeys = (db: Knex, accountId: string, page: Page) => store.pageAgentKeys(db, accountId, windowOf(page));
+
+const agentKeyNotFound = () => new ApiError(404, 'agent_key_not_found', 'agent key not found');
+
+export async function getAgentKey(db: Knex, accountId: string, id: string) {
+  const row = await store.getAgentKey(db, accountId, id);
+  if (!row) throw agentKeyNotFound();
+  return row;
+}
+
+/** Revokes a key of the account; revoking again keeps the first revocation time. */
+export async function revokeAgentKey(db: Knex, accountId: string, id: string) {
+  const row = await store.revokeAgentKey(db, accountId, id);
+  if (!row) throw agentKeyNotFound();
+  return row;
+}
+
+export const revokeSession = (db: Knex, accountId: string, sessionId: string) => store.revokeSession(db, accountId, sessionId);
 
 export async function authenticateSession(db: Knex, hashKey: string, token: string): Promise<AuthContext | null> {
   const parsed = parseCredential(CREDENTIAL_PREFIX.session, token);

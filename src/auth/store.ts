@@ -28,6 +28,22 @@ export async function listUsers(db: Knex, accountId: string): Promise<UserRow[]>
   return db('users').where({ account_id: accountId }).orderBy('created_at', 'asc');
 }
 
+export interface PageWindow { limit: number; offset: number }
+
+/** One page of the account's users, oldest first, and how many there are in all. */
+export async function pageUsers(db: Knex, accountId: string, window: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    db('users').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
+      .limit(window.limit).offset(window.offset),
+    db('users').where({ account_id: accountId }).count<{ count: number }[]>('* as count'),
+  ]);
+  return { rows, total: Number(count) };
+}
+
+export async function findAccount(db: Knex, accountId: string): Promise<AccountRow | undefined> {
+  return db('accounts').where({ id: accountId }).first();
+}
+
 export async function insertSession(db: Knex, accountId: string, row: { id: string; user_id: string; secret_hash: string }): Promise<void> {
   await db('session_tokens').insert({ account_id: accountId, ...row });
 }
@@ -55,6 +71,20 @@ export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | 
 
 export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentKeyRow[]> {
   return db('agent_keys').where({ account_id: accountId }).orderBy('created_at', 'desc');
+}
+
+/** One page of the account's agent keys (revoked ones included), newest first, and how many there are in all. */
+export async function pageAgentKeys(db: Knex, accountId: string, window: PageWindow): Promise<{ rows: AgentKeyRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    db('agent_keys').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(window.limit).offset(window.offset),
+    db('agent_keys').where({ account_id: accountId }).count<{ count: number }[]>('* as count'),
+  ]);
+  return { rows, total: Number(count) };
+}
+
+export async function getAgentKey(db: Knex, accountId: string, id: string): Promise<AgentKeyRow | undefined> {
+  return db('agent_keys').where({ account_id: accountId, id }).first();
 }
 
 export async function revokeAgentKey(db: Knex, accountId: string, id: string): Promise<AgentKeyRow | undefined> {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Context, type Next } from 'koa';
 import type { AppDeps } from '../deps';
 import { captureRawBody } from './body';
 import { ApiError, errorMiddleware } from './errors';
@@ -21,14 +21,24 @@ export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.logger));
   app.use(captureRawBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(unmatchedRoutes());
   app.use(router.routes());
-  app.use(router.allowedMethods({
-    throw: true,
-    methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'this route does not take that method'),
-    notImplemented: () => new ApiError(405, 'method_not_allowed', 'this method is not supported'),
-  }));
-  app.use(async (ctx) => {
-    throw new ApiError(404, 'route_not_found', `no route ${ctx.method} ${ctx.path}`);
-  });
+  app.use(router.allowedMethods());
   return app;
+}
+
+/**
+ * Wraps the router: a request no route took is 405 `method_not_allowed` when its path exists under another method
+ * (the router has set `Allow`), else 404 `route_not_found`. It must run after the router's own method check,
+ * which only looks at the response once everything below it has returned.
+ */
+function unmatchedRoutes() {
+  return async function answerUnmatched(ctx: Context, next: Next) {
+    await next();
+    if (ctx._matchedRoute !== undefined || (ctx.status !== 404 && ctx.status !== 405 && ctx.status !== 501)) return;
+    const allow = ctx.response.get('Allow');
+    if (allow) throw new ApiError(405, 'method_not_allowed', `${ctx.path} does not take ${ctx.method}; allowed: ${allow}`);
+    ctx.remove('Allow');
+    throw new ApiError(404, 'route_not_found', `no route ${ctx.method} ${ctx.path}`);
+  };
 }

@@ -46,7 +46,9 @@ export function errorBody(err: ApiError, requestId?: string): ErrorBody {
 }
 
 /** Maps errors that Koa and its helpers raise (ctx.throw, http-errors) onto coded ApiErrors. */
-function fromHttpError(err: { status?: number; statusCode?: number; expose?: boolean; message?: string }): ApiError | null {
+function fromHttpError(raw: unknown): ApiError | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const err = raw as { status?: number; statusCode?: number; expose?: boolean; message?: string };
   const status = err.status ?? err.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;
   const code = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' }[status] ?? 'bad_request';
@@ -59,7 +61,7 @@ export function errorMiddleware(logger: Logger) {
     try {
       await next();
     } catch (raw) {
-      const err = raw instanceof ApiError ? raw : fromHttpError(raw as object);
+      const err = raw instanceof ApiError ? raw : fromHttpError(raw);
       const requestId = ctx.state.requestId as string | undefined;
       if (err) {
         ctx.status = err.status;

@@ -21,7 +21,7 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): 
       const key = ctx.get('idempotency-key');
       const run = () => handler(input);
       const result = spec.idempotent && key
-        ? await withIdempotency(deps.db, {
+        ? await withIdempotency(deps.db, deps.secretHashKey, {
             accountId: accountOf(auth),
             route: `${spec.method.toUpperCase()} ${ctx.path}`,
             key: validIdempotencyKey(key),

@@ -1,3 +1,4 @@
+import { authRoutes } from '../auth/routes';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -5,5 +6,6 @@ import { systemRoutes } from './systemRoutes';
 export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
   return [
     ...systemRoutes(all),
+    ...authRoutes(),
   ];
 }

@@ -12,5 +12,14 @@ export interface ScheduleEntry {
   description: string;
 }
 
-/** Later issues add their sweeps here. */
-export const SCHEDULES: ScheduleEntry[] = [];
+/** The service's sweeps; later issues add the spec's cron jobs here. */
+export const SCHEDULES: ScheduleEntry[] = [
+  {
+    name: 'idempotency-key-purge',
+    cron: '17 * * * *',
+    workflowType: 'purgeIdempotencyKeys',
+    args: [],
+    overlap: 'SKIP',
+    description: 'Deletes stored Idempotency-Key responses older than 24 hours.',
+  },
+];

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
 import { createActivities } from '../../activities';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createScratchDatabase, type ScratchDatabase } from '../../src/dev/scratchDatabase';
 import { testRoutes } from './testRoutes';
 import { testSchedules } from './testSchedules';
 
@@ -26,6 +26,8 @@ export interface Harness {
   temporalAddress: string;
   taskQueue: string;
   worker: Worker;
+  /** URL of the run's fresh database, for tests that start the CLI as a child process. */
+  databaseUrl: string;
 }
 
 let current: Harness | undefined;
@@ -49,10 +51,10 @@ export async function startHarness(): Promise<Harness> {
     AGENT_SECRET: randomBytes(32).toString('hex'),
   });
   const logger = createLogger(config.LOG_LEVEL);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('ERROR') }); // tests fail workflows on purpose: their WARN lines are noise
 
-  const [database, temporal, bundle]: [TestDatabase, DevServer, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
-    createTestDatabase(),
+  const [database, temporal, bundle]: [ScratchDatabase, DevServer, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
+    createScratchDatabase(),
     startTemporalDevServer(),
     bundleWorkflows(TEST_WORKFLOWS_PATH),
   ]);
@@ -84,7 +86,7 @@ export async function startHarness(): Promise<Harness> {
   cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
   const { port } = server.address() as AddressInfo;
 
-  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker };
+  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, databaseUrl: database.url };
   return current;
 }
 

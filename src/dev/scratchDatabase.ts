@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/dev/embeddedPostgres';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embeddedPostgres';
 
-export interface TestDatabase {
+export interface ScratchDatabase {
   url: string;
   drop(): Promise<void>;
 }
@@ -15,11 +15,11 @@ function withDatabase(serverUrl: string, name: string): string {
   return url.toString();
 }
 
-/** A fresh database for this run: on DATABASE_URL's server when set, else on an embedded server. */
-export async function createTestDatabase(prefix = 'workyard_test'): Promise<TestDatabase> {
+/** A fresh database (tests, benchmarks): on DATABASE_URL's server when set, else on an embedded server. */
+export async function createScratchDatabase(prefix = 'workyard_test'): Promise<ScratchDatabase> {
   let embedded: EmbeddedDatabase | undefined;
   const serverUrl = process.env.DATABASE_URL
-    ?? (embedded = await startEmbeddedPostgres(path.join(os.tmpdir(), `workyard-test-${process.pid}`, 'postgres'), { persistent: false })).serverUrl;
+    ?? (embedded = await startEmbeddedPostgres(path.join(os.tmpdir(), `workyard-scratch-${process.pid}-${Date.now()}`, 'postgres'), { persistent: false })).serverUrl;
   const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -1,0 +1,11 @@
+import { purgeExpiredIdempotencyKeys } from '../src/http/idempotency';
+import type { ActivityDeps } from './index';
+
+/** Housekeeping of the service's own tables. */
+export function createMaintenanceActivities(deps: ActivityDeps) {
+  return {
+    async purgeExpiredIdempotencyKeys(): Promise<number> {
+      return purgeExpiredIdempotencyKeys(deps.db);
+    },
+  };
+}

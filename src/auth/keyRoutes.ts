@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { route, type RouteDef } from '../http/route';
+import { accountOf } from './authenticate';
+import { PERMISSIONS } from './permissions';
+import { agentKeySchema, pageOf, pageQuery, toAgentKey } from './schemas';
+import { createAgentKey, getAgentKey, pageAgentKeys, revokeAgentKey } from './service';
+import type { AuthContext, AuthSpec } from './types';
+
+const tags = ['Agent keys'];
+const managers: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
+
+const permission = z.enum(PERMISSIONS, { error: (issue) => `unknown permission ${JSON.stringify(issue.input)}; known: ${PERMISSIONS.join(', ')}` });
+
+const newKeyBody = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('A label for people, e.g. the agent or integration that holds the key.'),
+  permissions: z.array(permission).min(1).max(PERMISSIONS.length * 2)
+    .describe('What the key may do; duplicates are dropped. A key holds only what it is given.'),
+  read_only: z.boolean().default(false).describe('Limit the key to GET routes. Default false.'),
+});
+
+const keyIdParams = z.strictObject({ id: z.uuid().describe('Agent key id.') });
+
+const createdKey = agentKeySchema.extend({
+  token: z.string().describe('The key (`wyk_…`), sent as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
+});
+
+function agentOf(auth: AuthContext) {
+  if (auth.kind !== 'agent') throw new Error('agent route reached without an agent key');
+  return auth;
+}
+
+/** Agent API keys: managed by owners and admins with a session; `GET /api/agent/me` lets a key inspect itself. */
+export function keyRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'get', path: '/api/agent-keys', operationId: 'listAgentKeys', tags, auth: managers,
+      summary: 'Agent keys of the account, newest first, revoked ones included.',
+      description: 'Never returns a token: `token_hint` (its last 4 characters) tells keys apart. '
+        + 'Paged: `page` (default 1), `limit` (default 25, at most 100); an unknown query parameter is 400.',
+      query: pageQuery,
+      responses: { 200: { description: 'A page of agent keys', schema: pageOf(agentKeySchema) } },
+    }, async ({ auth, deps, query }) => {
+      const { rows, total } = await pageAgentKeys(deps.db, accountOf(auth), query);
+      return { body: { data: rows.map(toAgentKey), total, page: query.page, limit: query.limit } };
+    }),
+
+    route({
+      method: 'post', path: '/api/agent-keys', operationId: 'createAgentKey', tags, auth: managers, idempotent: true,
+      summary: 'Create an agent key.',
+      description: 'Answers the key and its `token`, shown once; only a hash is stored and a lost token cannot be recovered '
+        + '(revoke the key and create another). An unknown permission is 400 `validation_failed` naming it. '
+        + 'Send `Idempotency-Key` to make retries safe: a retry within 24 hours replays this response, token included.',
+      body: newKeyBody,
+      responses: { 201: { description: 'Key created; `token` is shown only in this response (and its idempotent replays)', schema: createdKey } },
+    }, async ({ auth, deps, body }) => {
+      const { key, token } = await createAgentKey(deps.db, deps.secretHashKey, accountOf(auth), {
+        name: body.name, permissions: body.permissions, readOnly: body.read_only,
+      });
+      return { status: 201, body: { ...toAgentKey(key), token } };
+    }),
+
+    route({
+      method: 'delete', path: '/api/agent-keys/{id}', operationId: 'revokeAgentKey', tags, auth: managers,
+      summary: 'Revoke an agent key.',
+      description: 'The key answers 401 from the next request on. Revoking again is harmless and keeps the first `revoked_at`. '
+        + 'The key stays listed, with `revoked_at` set.',
+      params: keyIdParams,
+      responses: { 200: { description: 'The revoked key', schema: agentKeySchema } },
+      errors: [{ status: 404, code: 'agent_key_not_found', description: 'No key with this id in the account.' }],
+    }, async ({ auth, deps, params }) => ({ body: toAgentKey(await revokeAgentKey(deps.db, accountOf(auth), params.id)) })),
+
+    route({
+      method: 'get', path: '/api/agent/me', operationId: 'getAgentMe', tags, auth: { kind: 'agent' },
+      summary: 'The agent key of this request: its account, permissions and read-only flag.',
+      description: 'Needs no permission; a quick way for a client to check its key.',
+      responses: {
+        200: {
+          description: 'The calling key',
+          schema: z.object({ account_id: z.string().meta({ format: 'uuid' }), key: agentKeySchema.pick({ id: true, name: true, permissions: true, read_only: true }) }),
+        },
+      },
+    }, async ({ auth, deps }) => {
+      const { accountId, keyId } = agentOf(auth);
+      const key = await getAgentKey(deps.db, accountId, keyId);
+      return { body: { account_id: accountId, key: { id: key.id, name: key.name, permissions: key.permissions, read_only: key.read_only } } };
+    }),
+  ];
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { AuthSpec } from '../../src/auth/types';
+import { apiRoutes } from '../../src/http/routes';
+import { call } from '../helpers/http';
+import { testRoutes } from '../helpers/testRoutes';
+
+const SECURITY_OF: Record<AuthSpec['kind'], unknown> = {
+  none: [],
+  session: [{ sessionToken: [] }],
+  agent: [{ agentKey: [] }],
+  agentSecret: [{ agentSecret: [] }],
+  cron: [{ cronSecret: [] }],
+};
+
+const routeTable = () => apiRoutes(() => []);
+
+describe('the OpenAPI document and the docs page', () => {
+  let doc: any;
+  before(async () => {
+    const res = await call('GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    doc = res.body;
+  });
+
+  it('/openapi.json is an OpenAPI 3.1.0 document', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(typeof doc.info.title, 'string');
+    assert.equal(typeof doc.info.version, 'string');
+  });
+
+  it('every route of the route table is in the document, and the document lists nothing else', () => {
+    const table = routeTable();
+    assert.ok(table.length > 5);
+    for (const { spec } of table) {
+      assert.ok(doc.paths[spec.path]?.[spec.method], `${spec.method.toUpperCase()} ${spec.path} is missing from /openapi.json`);
+    }
+    const mounted = new Set([...table, ...testRoutes()].map(({ spec }) => `${spec.method} ${spec.path}`));
+    for (const [path, operations] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(operations)) assert.ok(mounted.has(`${method} ${path}`), `${method} ${path} is documented but not mounted`);
+    }
+  });
+
+  it('each operation has a summary, a unique operationId, responses and the security of its auth kind', () => {
+    const seen = new Set<string>();
+    for (const { spec } of routeTable()) {
+      const op = doc.paths[spec.path][spec.method];
+      const name = `${spec.method.toUpperCase()} ${spec.path}`;
+      assert.ok(typeof op.summary === 'string' && op.summary.length > 0, `${name} has no summary`);
+      assert.ok(typeof op.operationId === 'string' && op.operationId.length > 0, `${name} has no operationId`);
+      assert.ok(!seen.has(op.operationId), `operationId ${op.operationId} is used twice`);
+      seen.add(op.operationId);
+      assert.ok(Object.keys(op.responses).some((status) => /^[23]\d\d$/.test(status)), `${name} documents no success response`);
+      assert.deepEqual(op.security, SECURITY_OF[spec.auth.kind], `${name} security does not match auth ${spec.auth.kind}`);
+      for (const requirement of op.security) {
+        for (const scheme of Object.keys(requirement)) assert.ok(doc.components.securitySchemes[scheme], `${name} names unknown scheme ${scheme}`);
+      }
+      if (spec.auth.kind !== 'none') assert.ok(op.responses['401'], `${name} does not document its 401`);
+      if (spec.idempotent) {
+        assert.ok(op.parameters.some((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key'), `${name} does not document Idempotency-Key`);
+        assert.match(op.responses['400'].description, /invalid_idempotency_key/);
+        assert.match(op.responses['409'].description, /idempotency_key_reused/);
+      }
+      if (spec.params) {
+        for (const name of spec.path.match(/\{(\w+)\}/g) ?? []) {
+          assert.ok(op.parameters.some((p: { name: string; in: string }) => p.in === 'path' && `{${p.name}}` === name), `${spec.path} does not document ${name}`);
+        }
+      }
+    }
+  });
+
+  it('every authenticated route of the table is mounted and refuses a request without a credential', async () => {
+    for (const { spec } of routeTable().filter((r) => r.spec.auth.kind !== 'none')) {
+      const path = spec.path.replace(/\{\w+\}/g, () => randomUUID());
+      const res = await call(spec.method.toUpperCase(), path);
+      assert.equal(res.status, 401, `${spec.method.toUpperCase()} ${spec.path}: ${res.text}`);
+    }
+  });
+
+  it('/docs answers an HTML page', async () => {
+    const res = await call('GET', '/docs');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(res.text, /<html/i);
+    assert.match(res.text, /\/openapi\.json/);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../../src/config';
+import type { AppDeps } from '../../src/deps';
+import { createApp } from '../../src/http/app';
+import { createMetrics } from '../../src/http/metrics';
+import type { RouteDef } from '../../src/http/route';
+import type { Logger } from '../../src/logger';
+import type { CallOptions, CallResult } from '../helpers/http';
+import { harness } from '../helpers/harness';
+
+export interface PrivateApp {
+  baseUrl: string;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app, built from the harness's database and Temporal, with test-only routes and config overrides,
+ * on its own loopback port. For rules that need a route or a configuration the product does not mount.
+ */
+export async function startPrivateApp(routes: RouteDef[], overrides: { config?: Partial<Config>; logger?: Logger } = {}): Promise<PrivateApp> {
+  const base = harness().deps;
+  const deps: AppDeps = {
+    ...base,
+    config: { ...base.config, ...overrides.config },
+    logger: overrides.logger ?? base.logger,
+    metrics: createMetrics(false),
+  };
+  const server: Server = createApp(deps, routes).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    call: (method, path, options) => callAt(baseUrl, method, path, options),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** The `call()` helper, against any base URL. */
+export async function callAt(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { route } from '../../src/http/route';
+import { startPrivateApp, type PrivateApp } from './privateApp';
+
+// A webhook-style route: it needs the exact bytes the sender signed, not a re-serialised JSON value.
+const echoDigest = route({
+  method: 'post', path: '/test/raw', operationId: 'testRaw', summary: 'digest of the raw body', tags: ['Test'],
+  auth: { kind: 'none' }, rawBody: true, responses: { 200: { description: 'digest' } },
+}, async ({ rawBody, body }) => ({
+  body: { sha256: createHash('sha256').update(rawBody).digest('hex'), length: rawBody.length, parsed: body !== undefined },
+}));
+
+describe('raw body capture', () => {
+  let app: PrivateApp;
+  before(async () => { app = await startPrivateApp([echoDigest]); });
+  after(async () => app.close());
+
+  it('a raw-body route receives the request bytes unchanged (whitespace, key order, unicode escapes)', async () => {
+    const sent = Buffer.from('{ "b":1,\n  "a" : "caf\\u00e9 ☕" }\r\n', 'utf8');
+    const res = await app.call('POST', '/test/raw', { rawBody: sent, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.sha256, createHash('sha256').update(sent).digest('hex'));
+    assert.equal(res.body.length, sent.length);
+    assert.equal(res.body.parsed, false, 'a raw-body route is not JSON-parsed');
+  });
+
+  it('a raw-body route accepts bytes that are not JSON at all', async () => {
+    const sent = Buffer.from([0xff, 0x00, 0x7b, 0x0a]);
+    const res = await app.call('POST', '/test/raw', { rawBody: sent, headers: { 'content-type': 'application/octet-stream' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.length, 4);
+  });
+});
