@@ -1,4 +1,5 @@
 import { authRoutes } from '../auth/routes';
+import { crmRoutes } from '../crm/routes';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -7,5 +8,6 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
   return [
     ...systemRoutes(all),
     ...authRoutes(),
+    ...crmRoutes(),
   ];
 }

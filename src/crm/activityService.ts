@@ -1,0 +1,49 @@
+import type { Knex } from '../db/knex';
+import * as contactStore from './contactStore';
+import { contactNotFound, invalidField } from './errors';
+import { isUuid } from './ids';
+import type { Page } from './pagination';
+import * as store from './activityStore';
+import type { ActivityRow } from './activityStore';
+
+export type { ActivityRow };
+
+export interface ActivityInput {
+  kind: string;
+  body?: string | null;
+  /** Idempotency handle of the writer, unique per account (e.g. `commerce:order:<orderId>`). */
+  externalId?: string | null;
+  occurredAt?: Date;
+  metadata?: Record<string, unknown>;
+  createdBy?: string | null;
+}
+
+export async function listActivities(db: Knex, accountId: string, contactId: string, filter: { kind?: string }, page: Page) {
+  if (!isUuid(contactId) || !(await contactStore.findContact(db, accountId, contactId))) throw contactNotFound();
+  return store.listActivities(db, accountId, contactId, filter, page);
+}
+
+/**
+ * Adds an activity to a contact's timeline. With an `externalId` already used in the account nothing is written
+ * and the existing activity is returned unchanged with `created: false` — replays of a webhook or a ledger row
+ * land once, even when they race.
+ */
+export async function addActivity(db: Knex, accountId: string, contactId: string, input: ActivityInput): Promise<{ activity: ActivityRow; created: boolean }> {
+  if (input.kind === 'note' && !input.body) throw invalidField('body.body', 'a note needs a body');
+  if (!isUuid(contactId)) throw contactNotFound();
+  const run = async (trx: Knex) => {
+    if (!(await contactStore.lockContact(trx, accountId, contactId))) throw contactNotFound();
+    const inserted = await store.insertActivity(trx, accountId, {
+      contact_id: contactId,
+      kind: input.kind,
+      body: input.body ?? null,
+      external_id: input.externalId ?? null,
+      ...(input.occurredAt ? { occurred_at: input.occurredAt } : {}),
+      metadata: input.metadata ?? {},
+      created_by: input.createdBy ?? null,
+    });
+    if (inserted) return { activity: inserted, created: true };
+    return { activity: (await store.findActivityByExternalId(trx, accountId, input.externalId!))!, created: false };
+  };
+  return db.isTransaction ? run(db) : db.transaction(run);
+}

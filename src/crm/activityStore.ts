@@ -1,0 +1,46 @@
+import type { Knex } from '../db/knex';
+import { offsetOf, type Page } from './pagination';
+
+export interface ActivityRow {
+  id: string;
+  account_id: string;
+  contact_id: string;
+  kind: string;
+  body: string | null;
+  external_id: string | null;
+  occurred_at: Date;
+  metadata: Record<string, unknown>;
+  created_by: string | null;
+  created_at: Date;
+}
+
+export type ActivityFields = Pick<ActivityRow, 'contact_id' | 'kind' | 'body' | 'external_id' | 'metadata' | 'created_by'> & { occurred_at?: Date };
+
+/** Newest occurrence first. */
+export async function listActivities(db: Knex, accountId: string, contactId: string, filter: { kind?: string }, page: Page) {
+  const filtered = () => {
+    const q = db('crm_contact_activities').where({ account_id: accountId, contact_id: contactId });
+    if (filter.kind) q.where('kind', filter.kind);
+    return q;
+  };
+  const [rows, [{ count }]] = await Promise.all([
+    filtered().select('*').orderBy([{ column: 'occurred_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(page.limit).offset(offsetOf(page)) as Promise<ActivityRow[]>,
+    filtered().count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
+  ]);
+  return { rows, total: Number(count) };
+}
+
+/** Inserts an activity; with an external_id already used in the account, inserts nothing and answers undefined. */
+export async function insertActivity(db: Knex, accountId: string, fields: ActivityFields): Promise<ActivityRow | undefined> {
+  const [row] = await db('crm_contact_activities')
+    .insert({ account_id: accountId, ...fields, metadata: JSON.stringify(fields.metadata) })
+    .onConflict(db.raw('(account_id, external_id) where external_id is not null'))
+    .ignore()
+    .returning('*');
+  return row;
+}
+
+export async function findActivityByExternalId(db: Knex, accountId: string, externalId: string): Promise<ActivityRow | undefined> {
+  return db('crm_contact_activities').where({ account_id: accountId, external_id: externalId }).first();
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { accountOf } from '../auth/authenticate';
+import { route, type RouteDef } from '../http/route';
+import { refId } from './ids';
+import * as pipeline from './pipelineService';
+
+const tags = ['CRM'];
+const auth = { kind: 'session' } as const;
+
+const moveBody = z.strictObject({ contactId: refId(), stageId: refId() });
+
+const stageSchema = z.object({
+  id: z.string().describe('Send as `stageId` to move a contact or a deal here.'),
+  pipelineId: z.string(),
+  name: z.string(),
+  position: z.number().int().describe('Board order, from 1.'),
+  kind: z.enum(['open', 'won', 'lost']).describe('`won` and `lost` stages close a deal (a deal moved into `won` gets `wonAt`).'),
+  contactCount: z.number().int().describe('Contacts currently in this stage.'),
+  dealCount: z.number().int().describe('Deals currently in this stage.'),
+});
+
+const moveResponse = z.object({ contactId: z.string(), stageId: z.string(), pipelineId: z.string(), movedAt: z.string() });
+
+const invalidRef = { status: 400, code: 'invalid_reference', description: '`contactId` or `stageId` names nothing in your account (missing or another account\'s); `field` says which. Nothing is changed.' };
+
+export function pipelineRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'get', path: '/api/crm/pipeline/stages', operationId: 'listCrmPipelineStages', tags, auth,
+      summary: 'The stages of the account\'s pipeline, in board order, with counts.',
+      description: 'Every account has one default pipeline, created on first use with the stages Lead, Qualified, Proposal, Negotiation (open), Won (won) and Lost (lost). Answers `{ data: [stage] }` ordered by `position`; the list is not paginated and takes no query parameters.',
+      query: z.strictObject({}),
+      responses: { 200: { description: 'The stages', schema: z.object({ data: z.array(stageSchema) }) } },
+    }, async ({ auth, deps }) => {
+      const stages = await pipeline.listStages(deps.db, accountOf(auth));
+      return {
+        body: {
+          data: stages.map((s) => ({
+            id: s.id, pipelineId: s.pipeline_id, name: s.name, position: s.position, kind: s.kind,
+            contactCount: s.contact_count, dealCount: s.deal_count,
+          })),
+        },
+      };
+    }),
+
+    route({
+      method: 'post', path: '/api/crm/pipeline/move', operationId: 'moveCrmContact', tags, auth,
+      summary: 'Move a contact to a pipeline stage.',
+      description: 'A contact is in at most one stage of a pipeline: moving it takes it out of its previous stage. `movedAt` is when it entered the stage; moving it to the stage it is already in changes nothing and keeps `movedAt`. A `contactId` or `stageId` that names nothing in your account is 400 `invalid_reference` with `field`.',
+      body: moveBody,
+      responses: { 200: { description: 'Where the contact now is', schema: moveResponse } },
+      errors: [invalidRef],
+    }, async ({ body, auth, deps }) => {
+      const placed = await pipeline.moveContact(deps.db, accountOf(auth), body);
+      return { body: { contactId: placed.contact_id, stageId: placed.stage_id, pipelineId: placed.pipeline_id, movedAt: new Date(placed.moved_at).toISOString() } };
+    }),
+  ];
+}
