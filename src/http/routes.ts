@@ -1,5 +1,7 @@
 import { authRoutes } from '../auth/routes';
 import { crmRoutes } from '../crm/routes';
+import { cronRoutes } from '../cron/routes';
+import { jobRoutes } from '../jobs/routes';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -9,5 +11,6 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...systemRoutes(all),
     ...authRoutes(),
     ...crmRoutes(),
+    ...jobRoutes(), ...cronRoutes(),
   ];
 }

@@ -1,0 +1,70 @@
+import { accountOf } from '../auth/authenticate';
+import type { AuthSpec } from '../auth/types';
+import { route, type RouteDef } from '../http/route';
+import { JobIdParams, JobListQuery, JobListSchema, JobSchema } from './schemas';
+import { cancelJob, getJob, listJobs } from './service';
+
+const tags = ['Jobs'];
+
+const notFound = { status: 404, code: 'job_not_found', description: 'No job with this id in the account (another account\'s job answers the same).' };
+
+const LIST_DESCRIPTION = [
+  'Jobs of the account from Temporal visibility, filtered by `kind`, `status` and `content_id`.',
+  'Paged by cursor, not by page number: Temporal pages visibility by an opaque token and does not count cheaply, so there is no `total`. ',
+  'Pass `next_cursor` as `cursor` with the same filters for the next page; a cursor from other filters is 400 `invalid_cursor`. ',
+  '`has_more` is true when Temporal handed out a next token; the last page can then be empty. ',
+  'Order: running jobs first, then closed ones, newest first. Visibility is eventually consistent: a job started a moment ago can take ',
+  'up to a second or two to appear, and a status change likewise; `GET /api/jobs/{id}` is always current. ',
+  'List items carry no progress, result or error: fetch the job for those.',
+].join('');
+
+interface Variant {
+  prefix: string;
+  read: AuthSpec;
+  write: AuthSpec;
+  op: (name: string) => string;
+}
+
+const VARIANTS: Variant[] = [
+  { prefix: '/api/jobs', read: { kind: 'session' }, write: { kind: 'session' }, op: (name) => name },
+  {
+    prefix: '/api/agent/jobs', read: { kind: 'agent', permission: 'jobs:read' }, write: { kind: 'agent', permission: 'jobs:write' },
+    op: (name) => `agent${name[0].toUpperCase()}${name.slice(1)}`,
+  },
+];
+
+function routesFor(v: Variant): RouteDef[] {
+  return [
+    route({
+      method: 'get', path: `${v.prefix}/{id}`, operationId: v.op('getJob'), tags, auth: v.read, params: JobIdParams,
+      summary: 'A job: status, live progress, result or coded error, and a link to its run in the Temporal UI.',
+      description: '`progress` is the job\'s own report while it runs (null when it reports none or does not answer within 1.5 s) '
+        + 'and null once it closed. `result` is set when completed; `error` `{code, message}` when failed.',
+      responses: { 200: { description: 'The job', schema: JobSchema } },
+      errors: [notFound],
+    }, async ({ auth, deps, params }) => ({ body: await getJob(deps.temporal, accountOf(auth), params.id) })),
+
+    route({
+      method: 'get', path: v.prefix, operationId: v.op('listJobs'), tags, auth: v.read, query: JobListQuery,
+      summary: 'Jobs of the account, newest first, by cursor.',
+      description: LIST_DESCRIPTION,
+      responses: { 200: { description: 'A page of jobs', schema: JobListSchema } },
+      errors: [{ status: 400, code: 'invalid_cursor', description: 'The cursor is not a `next_cursor` of this listing (same filters).' }],
+    }, async ({ auth, deps, query }) => ({ body: await listJobs(deps.temporal, deps.secretHashKey, accountOf(auth), query) })),
+
+    route({
+      method: 'post', path: `${v.prefix}/{id}/cancel`, operationId: v.op('cancelJob'), tags, auth: v.write, params: JobIdParams,
+      summary: 'Request cancellation of a running job.',
+      description: 'Answers 202 with the job once Temporal has the request; the job winds down on its own and then reads '
+        + '`status: canceled` (`cancel_requested` is true meanwhile). Repeating while it winds down answers 202 again; '
+        + 'a job that already closed (completed, failed, canceled …) is 409 `job_not_running`.',
+      responses: { 202: { description: 'Cancellation requested; the job as it is now', schema: JobSchema } },
+      errors: [notFound, { status: 409, code: 'job_not_running', description: 'The job already closed.' }],
+    }, async ({ auth, deps, params }) => ({ status: 202, body: await cancelJob(deps.temporal, accountOf(auth), params.id) })),
+  ];
+}
+
+/** The generic job surface, for sessions (`/api/jobs`) and for agent keys (`/api/agent/jobs`, `jobs:read` / `jobs:write`). */
+export function jobRoutes(): RouteDef[] {
+  return VARIANTS.flatMap(routesFor);
+}

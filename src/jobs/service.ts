@@ -1,0 +1,63 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalDeps } from '../deps';
+import { ApiError } from '../http/errors';
+import { isPlausibleWorkflowId } from '../temporal/jobIds';
+import { accountOfRun, describeRun, jobFromRun, jobStatusOf, jobSummaryOf, type RunDescription } from '../temporal/jobView';
+import { withTemporal } from '../temporal/rpc';
+import type { Job, JobListFilters, JobSummary } from './schemas';
+import { decodeCursor, encodeCursor, listRuns, visibilityQuery } from './visibility';
+
+export const jobNotFound = () => new ApiError(404, 'job_not_found', 'job not found');
+
+/**
+ * The account's run of a job id. Ownership is the run's `AccountId` search attribute, not the id's text;
+ * another account's job, a workflow that is no job and an id that cannot exist all answer the same 404.
+ */
+async function ownedRun(temporal: TemporalDeps, accountId: string, id: string): Promise<RunDescription> {
+  if (!isPlausibleWorkflowId(id)) throw jobNotFound();
+  const run = await describeRun(temporal, id);
+  if (!run || accountOfRun(run) !== accountId) throw jobNotFound();
+  return run;
+}
+
+export async function getJob(temporal: TemporalDeps, accountId: string, id: string): Promise<Job> {
+  return jobFromRun(temporal, await ownedRun(temporal, accountId, id));
+}
+
+export interface JobPage {
+  data: JobSummary[];
+  limit: number;
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+export async function listJobs(temporal: TemporalDeps, hashKey: string, accountId: string, filters: JobListFilters): Promise<JobPage> {
+  const query = visibilityQuery(accountId, filters);
+  const token = filters.cursor ? decodeCursor(hashKey, query, filters.cursor) : undefined;
+  const page = await listRuns(temporal, query, filters.limit, token);
+  return {
+    data: page.runs.map((run) => jobSummaryOf(temporal, run)),
+    limit: filters.limit,
+    next_cursor: page.nextPageToken ? encodeCursor(hashKey, query, page.nextPageToken) : null,
+    has_more: page.nextPageToken !== null,
+  };
+}
+
+const notRunning = (status: string) => new ApiError(409, 'job_not_running', `the job is ${status}; only a running job can be canceled`);
+
+/**
+ * Requests cancellation; the workflow decides how to wind down (it reports `canceled` once it has).
+ * Asking again while the request is pending is harmless and answers the same way.
+ */
+export async function cancelJob(temporal: TemporalDeps, accountId: string, id: string): Promise<Job> {
+  const run = await ownedRun(temporal, accountId, id);
+  const status = jobStatusOf(run);
+  if (status !== 'running') throw notRunning(status);
+  try {
+    await withTemporal(temporal.client, () => temporal.client.workflow.getHandle(id, run.runId).cancel());
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw notRunning('closed'); // it closed between the read and the request
+    throw err;
+  }
+  return getJob(temporal, accountId, id);
+}

@@ -1,0 +1,26 @@
+import { ApplicationFailure } from '@temporalio/common';
+
+// Safe to import from workflow code: no I/O, only @temporalio/common.
+
+/** A stable error code: snake_case, what API clients branch on. */
+const STABLE_CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+export function isStableCode(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 64 && STABLE_CODE.test(value);
+}
+
+/** First detail of a coded failure: the HTTP status the API answers with (400–599; 422 when absent). */
+export interface CodedFailureDetails {
+  status?: number;
+}
+
+/**
+ * The failure a workflow or activity throws when work is refused for a reason the client should see:
+ * `type` is the stable code, the message is shown as is, `details[0].status` picks the HTTP status.
+ * Non-retryable by default: a rule that refused the work refuses it again.
+ */
+export function codedFailure(code: string, message: string, options: { status?: number; retryable?: boolean } = {}): ApplicationFailure {
+  if (!isStableCode(code)) throw new TypeError(`not a stable error code: ${code}`);
+  const details: CodedFailureDetails = options.status === undefined ? {} : { status: options.status };
+  return ApplicationFailure.create({ type: code, message, nonRetryable: !options.retryable, details: [details] });
+}

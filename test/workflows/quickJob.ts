@@ -1,0 +1,12 @@
+import { sleep, workflowInfo } from '@temporalio/workflow';
+
+export interface QuickJobInput {
+  value: string;
+  delayMs?: number;
+}
+
+/** Test-only: returns its input and its run id (so a test can tell one run from two), after an optional delay. */
+export async function quickJobWorkflow(input: QuickJobInput): Promise<{ value: string; run_id: string }> {
+  if (input.delayMs) await sleep(input.delayMs);
+  return { value: input.value, run_id: workflowInfo().runId };
+}
