@@ -1,0 +1,32 @@
+import { startBenchEnv } from './lib/env';
+import { printResult, type ScenarioResult } from './lib/report';
+import { crmSearch } from './scenarios/crmSearch';
+import { jobStart } from './scenarios/jobStart';
+
+const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
+  'crm-search': crmSearch,
+  'job-start': jobStart,
+};
+
+/** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */
+async function main() {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in SCENARIOS));
+  if (unknown.length) {
+    console.error(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+    process.exit(2);
+  }
+  const env = await startBenchEnv();
+  try {
+    for (const name of wanted.length ? wanted : Object.keys(SCENARIOS)) {
+      for (const result of [await SCENARIOS[name](env)].flat()) printResult(result);
+    }
+  } finally {
+    await env.close();
+  }
+}
+
+main().then(() => process.exit(0), (err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+import { createAccount } from '../../src/auth/service';
+import type { BenchEnv } from '../lib/env';
+import { runLoad } from '../lib/load';
+import type { ScenarioResult } from '../lib/report';
+
+const CONTACTS = 100_000;
+const CONCURRENCY = 16;
+const DURATION_MS = 10_000;
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'to', 'ne', 'sa', 'vi', 'du', 'pe', 'ri', 'mo', 'la', 'zu', 'be', 'fi', 'go', 'ha', 'ji', 'ye'];
+const FIRST = ['ada', 'grace', 'alan', 'linus', 'barbara', 'edsger', 'margaret', 'ken', 'dennis', 'frances'];
+
+/**
+ * 100,000 contacts in one account: "<First> <Surname>", "<first>.<surname><n>@example.com", where the surname is one
+ * of 8,000 made of three syllables (so a surname names ~12 contacts, like a real address book) and the first name
+ * one of ten (so a first name matches 10% of the table).
+ */
+async function seed(env: BenchEnv, accountId: string): Promise<void> {
+  await env.db.raw(
+    `insert into crm_contacts (account_id, name, email, tags, created_at)
+     select ?, initcap(f.first) || ' ' || initcap(s.surname), f.first || '.' || s.surname || g || '@example.com',
+            case when g % 10 = 0 then array['vip'] else array['lead'] end, now() - (g || ' seconds')::interval
+     from generate_series(1, ?) g
+     cross join lateral (select (?::text[])[1 + g % 10] as first) f
+     cross join lateral (select (?::text[])[1 + (g / 10) % 20] || (?::text[])[1 + (g / 200) % 20] || (?::text[])[1 + (g / 4000) % 20] || 'n' as surname) s`,
+    [accountId, CONTACTS, FIRST, SYLLABLES, SYLLABLES, SYLLABLES],
+  );
+  await env.db.raw('vacuum analyze crm_contacts');
+}
+
+/** What people type to find someone: a surname, a full name, an email fragment — taken from rows that exist. */
+async function selectiveTerms(env: BenchEnv, accountId: string): Promise<string[]> {
+  const rows: Array<{ name: string; email: string }> = await env.db('crm_contacts')
+    .where('account_id', accountId).select('name', 'email').orderByRaw('md5(id::text)').limit(40);
+  return rows.map((r, i) => [r.name.split(' ')[1], r.name, r.email.split('@')[0]][i % 3]);
+}
+
+const toPaths = (terms: string[]) => terms.map((t) => `/api/crm/contacts?search=${encodeURIComponent(t)}`);
+
+async function startServers(env: BenchEnv, accountId: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../servers/crmSearchServers.ts')], {
+    env: { ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address, BENCH_ACCOUNT_ID: accountId, SECRET_HASH_KEY: BENCH_HASH_KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { urls: JSON.parse(line) as { ours: string; baseline: string }, stop: () => child.kill('SIGTERM') };
+}
+
+const BENCH_HASH_KEY = 'bench-secret-hash-key-0123456789abcdef';
+
+async function measure(baseUrl: string, token: string | undefined, paths: string[]) {
+  const pool = new Pool(baseUrl, { connections: CONCURRENCY });
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  try {
+    return await runLoad(async (i) => {
+      const res = await pool.request({ method: 'GET', path: paths[Math.abs(i) % paths.length], headers });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    }, { concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupOperations: 200 });
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * GET /api/crm/contacts?search=… over 100,000 contacts vs a bare Koa handler running the same indexed SELECT.
+ * Two term mixes: selective (what a search box mostly gets) and broad (a first name: 10,000 matches to count).
+ */
+export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
+  const { account, ownerToken } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench', ownerEmail: 'bench@example.com', ownerName: 'Bench' });
+  await seed(env, account.id);
+  const servers = await startServers(env, account.id);
+  const mixes = [
+    { label: 'selective terms: a surname, full name or email fragment, ~12 matches each', paths: toPaths(await selectiveTerms(env, account.id)), goal: 0.6 },
+    { label: 'broad terms: a first name, 10,000 matches each to count', paths: toPaths(FIRST), goal: undefined },
+  ];
+  try {
+    const results: ScenarioResult[] = [];
+    for (const mix of mixes) {
+      const baseline = await measure(servers.urls.baseline, undefined, mix.paths.map((p) => p.replace('/api/crm/contacts', '/')));
+      const ours = await measure(servers.urls.ours, ownerToken, mix.paths);
+      results.push({
+        name: `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${DURATION_MS / 1000} s each)`,
+        ours, baseline, baselineLabel: 'bare Koa handler, one indexed SELECT', goalRatio: mix.goal,
+      });
+    }
+    return results;
+  } finally {
+    servers.stop();
+  }
+}
