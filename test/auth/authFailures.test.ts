@@ -4,7 +4,7 @@ import { route } from '../../src/http/route';
 import { newAccount, newAgentKey, newUser, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
-import { startPrivateApp, type PrivateApp } from '../http/privateApp';
+import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 const tags = ['Test'];
 const ok = async () => ({ body: { ok: true } });

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger';
 import { newAccount, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
-import { startPrivateApp, type PrivateApp } from '../http/privateApp';
+import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 const tags = ['Test'];
 

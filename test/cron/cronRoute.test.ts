@@ -3,7 +3,7 @@ import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../src/temporal/sea
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
 import { testRoutes } from '../helpers/testRoutes';
-import { startPrivateApp } from '../http/privateApp';
+import { startPrivateApp } from '../helpers/privateApp';
 
 const cronToken = () => harness().deps.config.CRON_SECRET!;
 

@@ -15,7 +15,12 @@ export interface CallResult {
 }
 
 /** One real HTTP request to the test app. */
-export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+export function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  return callAt(harness().baseUrl, method, path, options);
+}
+
+/** One real HTTP request to any app (a private test app on its own port). */
+export async function callAt(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | Buffer | undefined = options.rawBody;
@@ -23,7 +28,7 @@ export async function call(method: string, path: string, options: CallOptions = 
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${harness().baseUrl}${path}`, { method, headers, body });
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = undefined;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { route } from '../../src/http/route';
 import { newAccount, newUser, type TestAccount } from '../helpers/accounts';
 import { call, type CallResult } from '../helpers/http';
-import { startPrivateApp, type PrivateApp } from './privateApp';
+import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 const BODY_LIMIT = 2048;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { route } from '../../src/http/route';
-import { startPrivateApp, type PrivateApp } from './privateApp';
+import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 // A webhook-style route: it needs the exact bytes the sender signed, not a re-serialised JSON value.
 const echoDigest = route({

@@ -6,8 +6,8 @@ import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import type { RouteDef } from '../../src/http/route';
 import type { Logger } from '../../src/logger';
-import type { CallOptions, CallResult } from '../helpers/http';
-import { harness } from '../helpers/harness';
+import { callAt, type CallOptions, type CallResult } from './http';
+import { harness } from './harness';
 
 export interface PrivateApp {
   baseUrl: string;
@@ -35,20 +35,4 @@ export async function startPrivateApp(routes: RouteDef[], overrides: { config?: 
     call: (method, path, options) => callAt(baseUrl, method, path, options),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
-}
-
-/** The `call()` helper, against any base URL. */
-export async function callAt(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
-  return { status: res.status, body: parsed, text, headers: res.headers };
 }
