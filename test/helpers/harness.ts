@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
 import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
@@ -26,6 +26,8 @@ export interface Harness {
   temporalAddress: string;
   taskQueue: string;
   worker: Worker;
+  /** The test worker's workflow bundle (product and test workflows), for replay tests and extra workers. */
+  bundle: WorkflowBundleWithSourceMap;
   /** URL of the run's fresh database, for tests that start the CLI as a child process. */
   databaseUrl: string;
 }
@@ -86,7 +88,7 @@ export async function startHarness(): Promise<Harness> {
   cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
   const { port } = server.address() as AddressInfo;
 
-  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, databaseUrl: database.url };
+  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, bundle, databaseUrl: database.url };
   return current;
 }
 
