@@ -15,6 +15,11 @@ export async function insertAccount(db: Knex, name: string): Promise<AccountRow>
   return row;
 }
 
+/** The oldest account of the installation: a question about the installation, so no account filter. */
+export async function findFirstAccount(db: Knex): Promise<Pick<AccountRow, 'id' | 'name'> | undefined> {
+  return db('accounts').orderBy('created_at', 'asc').first('id', 'name');
+}
+
 export async function insertUser(db: Knex, accountId: string, user: { email: string; name: string; role: Role }): Promise<UserRow> {
   const [row] = await db('users').insert({ account_id: accountId, ...user }).returning('*');
   return row;

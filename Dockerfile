@@ -1,0 +1,22 @@
+# The API, worker and one-shot commands of Workyard (see docker-compose.yml). TypeScript runs through tsx's loader,
+# as `npm run cli` does, but without npm and a shell in between: SIGTERM from `docker stop` reaches the process and
+# it shuts down in order (drain requests, stop the worker, close pools).
+FROM node:20-slim
+
+WORKDIR /app
+ENV NODE_ENV=production
+
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+COPY . .
+# Bundle the workflows once at build time; workers load it instead of bundling at every start.
+RUN node --import tsx src/main.ts bundle --out dist/workflow-bundle.js
+
+ENV WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js \
+    HOST=0.0.0.0 \
+    PORT=3000
+USER node
+EXPOSE 3000
+ENTRYPOINT ["node", "--import", "tsx", "src/main.ts"]
+CMD ["help"]

@@ -1,0 +1,44 @@
+import { ConfigError } from '../config';
+import type { CommandIO } from './command';
+import { COMMANDS } from './commands';
+import { CliError, UsageError } from './errors';
+import { usageText } from './usage';
+
+export const processIO: CommandIO = {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/**
+ * Runs one subcommand and answers its exit code. Problems a user can fix (bad configuration, bad flags, an unknown
+ * account) print a message without a stack trace: exit 1, or 2 for a bad command line.
+ */
+export async function runCli(argv: string[], io: CommandIO = processIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.out(usageText());
+    return name === undefined ? 2 : 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}"`);
+    return await command.run(args, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`error: ${err.message}`);
+      io.err('run `npm run cli -- help` for the commands and their flags');
+      return err.exitCode;
+    }
+    if (err instanceof ConfigError) {
+      io.err(err.message);
+      return 1;
+    }
+    if (err instanceof CliError) {
+      io.err(`error: ${err.message}`);
+      return err.exitCode;
+    }
+    io.err(`error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    return 1;
+  }
+}

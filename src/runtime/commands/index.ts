@@ -1,0 +1,21 @@
+import type { Command } from '../command';
+import { accountCommand } from './account';
+import { apiCommand } from './api';
+import { bundleCommand } from './bundle';
+import { keyCommand } from './key';
+import { migrateCommand } from './migrate';
+import { schedulesCommand } from './schedules';
+import { startCommand } from './start';
+import { workerCommand } from './worker';
+
+/** Every subcommand of `src/main.ts`, in the order `help` lists them. */
+export const COMMANDS: Record<string, Command> = {
+  start: startCommand,
+  api: apiCommand,
+  worker: workerCommand,
+  migrate: migrateCommand,
+  schedules: schedulesCommand,
+  account: accountCommand,
+  key: keyCommand,
+  bundle: bundleCommand,
+};

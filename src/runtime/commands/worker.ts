@@ -1,0 +1,33 @@
+import { loadConfig } from '../../config';
+import { createDb } from '../../db/knex';
+import { parseFlags } from '../args';
+import { serviceLogger, type Command } from '../command';
+import { databaseUrlFor, temporalFor } from '../connections';
+import { withSecretHashKey } from '../secretHashKey';
+import { runService } from '../service';
+import { connectTemporalChecked } from '../temporal';
+import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker } from '../worker';
+
+export const workerCommand: Command = {
+  usage: 'worker',
+  summary: 'The Temporal worker alone (workflows and activities on TEMPORAL_TASK_QUEUE). Needs DATABASE_URL and TEMPORAL_ADDRESS; '
+    + 'uses WORKFLOW_BUNDLE_PATH when set, else bundles workflows/ at start.',
+  async run(args, io) {
+    parseFlags('worker', args, {});
+    const { config } = await withSecretHashKey(loadConfig(io.env));
+    const logger = serviceLogger(config);
+    const databaseUrl = databaseUrlFor('worker', config);
+    const temporal = temporalFor('worker', config);
+    return runService(logger, async (lifecycle) => {
+      installTemporalRuntime(logger);
+      // The worker's own connection fails with a bare gRPC error: check the server and namespace first to name the variable.
+      await (await connectTemporalChecked(temporal.address, temporal.namespace)).connection.close();
+      const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
+      lifecycle.onShutdown('database pool', () => db.destroy());
+      const workflows = await loadWorkflowCode(config);
+      const worker = await startWorker({ config, db, logger, ...temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, code: workflows.code });
+      superviseWorker(worker, lifecycle);
+      logger.info({ ...temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, workflows: workflows.source }, 'worker running');
+    });
+  },
+};

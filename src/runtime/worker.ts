@@ -1,0 +1,77 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import type { Config } from '../config';
+import type { Knex } from '../db/knex';
+import type { Logger } from '../logger';
+import { bundleWorkflows, createWorker } from '../temporal/worker';
+import { CliError } from './errors';
+import { messageOf, type Lifecycle } from './shutdown';
+
+export type WorkflowCode = WorkflowBundleWithSourceMap | { codePath: string };
+
+/**
+ * Temporal's native runtime, once per process: its log lines go through our logger, and it installs no signal
+ * handlers of its own (by default it shuts workers down on SIGINT/SIGTERM, before the API has drained).
+ */
+export function installTemporalRuntime(logger: Logger): void {
+  Runtime.install({
+    shutdownSignals: [],
+    logger: new DefaultLogger('WARN', ({ level, message, meta }) => {
+      logger[level === 'ERROR' ? 'error' : 'warn']({ ...meta, source: 'temporal' }, message);
+    }),
+  });
+}
+
+/** WORKFLOW_BUNDLE_PATH when set (built by `npm run build`), else a bundle of workflows/ made now. */
+export async function loadWorkflowCode(config: Config): Promise<{ code: WorkflowCode; source: string }> {
+  if (!config.WORKFLOW_BUNDLE_PATH) return { code: await bundleWorkflows(), source: 'bundled at start' };
+  const codePath = path.resolve(config.WORKFLOW_BUNDLE_PATH);
+  await access(codePath).catch(() => {
+    throw new CliError(`WORKFLOW_BUNDLE_PATH: ${codePath} does not exist; build it with \`npm run build\` or unset the variable`);
+  });
+  return { code: { codePath }, source: codePath };
+}
+
+/** How long running workflow and activity tasks get to finish once a stop begins. */
+export const WORKER_STOP_MS = 60_000;
+
+export interface RunningWorker {
+  /** Settles when the worker stops; rejects when it fails while running. */
+  done: Promise<void>;
+  /** Stops polling, lets running tasks finish, and closes the worker's connection. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: {
+  config: Config; db: Knex; logger: Logger; address: string; namespace: string; taskQueue: string; code: WorkflowCode;
+}): Promise<RunningWorker> {
+  const { config, db, logger } = options;
+  const { worker, connection } = await createWorker({
+    address: options.address,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    bundle: options.code,
+    activities: createActivities({ config, db, logger }),
+  });
+  const done = worker.run();
+  done.catch(() => undefined); // observed by the caller through `done`; never an unhandled rejection
+  return {
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch((err) => logger.warn({ err: String(err) }, 'the worker stopped with an error'));
+      await connection.close();
+    },
+  };
+}
+
+/** Registers the worker's stop step, and stops the whole process when the worker stops or fails by itself. */
+export function superviseWorker(worker: RunningWorker, lifecycle: Lifecycle): void {
+  lifecycle.onShutdown('worker', () => worker.stop(), WORKER_STOP_MS);
+  worker.done.then(
+    () => lifecycle.requestStop('the worker stopped'),
+    (err) => lifecycle.requestStop(`the worker failed: ${messageOf(err)}`),
+  );
+}
