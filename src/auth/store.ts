@@ -53,12 +53,16 @@ export async function insertSession(db: Knex, accountId: string, row: { id: stri
   await db('session_tokens').insert({ account_id: accountId, ...row });
 }
 
-/** Credential lookups take only the credential's own id: the account is what they reveal. */
+/**
+ * Credential lookups take only the credential's own id: the account is what they reveal. They run on every
+ * authenticated request, so their SQL is written out once instead of built per call.
+ */
 export async function findSessionWithUser(db: Knex, id: string): Promise<(SessionRow & { role: Role }) | undefined> {
-  return db('session_tokens as s')
-    .join('users as u', 'u.id', 's.user_id')
-    .where('s.id', id)
-    .first('s.*', 'u.role');
+  const result = await db.raw(
+    'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = ?',
+    [id],
+  );
+  return result.rows[0];
 }
 
 export async function revokeSession(db: Knex, accountId: string, id: string): Promise<void> {
@@ -71,7 +75,7 @@ export async function insertAgentKey(db: Knex, accountId: string, row: Omit<Agen
 }
 
 export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | undefined> {
-  return db('agent_keys').where({ id }).first();
+  return (await db.raw('select * from agent_keys where id = ?', [id])).rows[0];
 }
 
 export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentKeyRow[]> {

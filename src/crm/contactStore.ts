@@ -63,19 +63,16 @@ export function contactCountQuery(db: Knex, accountId: string, filter: ContactFi
 }
 
 /**
- * A filtered page and its total in one statement: the matches are found once (through the trigram, prefix or tag
- * index), counted, and the page is cut from them. Two statements would run the index scan twice.
+ * A filtered page and its total in one statement: the matching rows are read once (through the trigram, prefix or
+ * tag index), counted, and the page is cut from them. Two statements would run the index scan twice.
+ * With no row on the page (past the end) it still answers one row carrying the total and null columns.
  */
 export function filteredPageWithTotalQuery(db: Knex, accountId: string, filter: ContactFilter, page: Page): Knex.Raw {
-  const matched = filteredContacts(db, accountId, filter).select('id', 'created_at');
   return db.raw(
-    `with matched as materialized (?),
-          page as (select id from matched order by created_at desc, id desc limit ? offset ?)
-     select (select count(*) from matched) as total, c.*
-     from (select 1) as one
-     left join (page join crm_contacts c on c.id = page.id) on true
-     order by c.created_at desc, c.id desc`,
-    [matched, page.limit, offsetOf(page)],
+    `with matched as materialized (?)
+     select t.total, m.* from (select count(*) as total from matched) t
+     left join lateral (select * from matched order by created_at desc, id desc limit ? offset ?) m on true`,
+    [filteredContacts(db, accountId, filter).select('*'), page.limit, offsetOf(page)],
   );
 }
 
