@@ -1,5 +1,16 @@
 import { summarize, type Summary } from './stats';
 
+/** Raw samples of one load run; rounds of the same side are pooled before summarizing. */
+export interface Samples {
+  latenciesMs: number[];
+  elapsedMs: number;
+  errors: number;
+}
+
+export function pool(rounds: Samples[]): Summary {
+  return summarize(rounds.flatMap((r) => r.latenciesMs), rounds.reduce((t, r) => t + r.elapsedMs, 0), rounds.reduce((t, r) => t + r.errors, 0));
+}
+
 export interface LoadOptions {
   /** Requests in flight at once (closed loop: each worker sends the next when its last answered). */
   concurrency: number;
@@ -12,6 +23,10 @@ export interface LoadOptions {
 
 /** Runs `operation` in a closed loop and reports throughput and latency percentiles; a throw counts as an error. */
 export async function runLoad(operation: (i: number) => Promise<void>, options: LoadOptions): Promise<Summary> {
+  return pool([await sampleLoad(operation, options)]);
+}
+
+export async function sampleLoad(operation: (i: number) => Promise<void>, options: LoadOptions): Promise<Samples> {
   for (let i = 0; i < (options.warmupOperations ?? 0); i++) await operation(-1 - i);
   const latencies: number[] = [];
   let errors = 0;
@@ -32,5 +47,5 @@ export async function runLoad(operation: (i: number) => Promise<void>, options: 
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  return summarize(latencies, performance.now() - started, errors);
+  return { latenciesMs: latencies, elapsedMs: performance.now() - started, errors };
 }

@@ -5,12 +5,13 @@ import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { createAccount } from '../../src/auth/service';
 import type { BenchEnv } from '../lib/env';
-import { runLoad } from '../lib/load';
+import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
 
 const CONTACTS = 100_000;
 const CONCURRENCY = 16;
-const DURATION_MS = 10_000;
+const ROUNDS = 3;
+const ROUND_MS = 5_000;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'to', 'ne', 'sa', 'vi', 'du', 'pe', 'ri', 'mo', 'la', 'zu', 'be', 'fi', 'go', 'ha', 'ji', 'ye'];
 const FIRST = ['ada', 'grace', 'alan', 'linus', 'barbara', 'edsger', 'margaret', 'ken', 'dennis', 'frances'];
 
@@ -42,7 +43,9 @@ async function selectiveTerms(env: BenchEnv, accountId: string): Promise<string[
 const toPaths = (terms: string[]) => terms.map((t) => `/api/crm/contacts?search=${encodeURIComponent(t)}`);
 
 async function startServers(env: BenchEnv, accountId: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../servers/crmSearchServers.ts')], {
+  // BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the servers there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, '../servers/crmSearchServers.ts')], {
     env: { ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address, BENCH_ACCOUNT_ID: accountId, SECRET_HASH_KEY: BENCH_HASH_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -52,17 +55,18 @@ async function startServers(env: BenchEnv, accountId: string) {
 
 const BENCH_HASH_KEY = 'bench-secret-hash-key-0123456789abcdef';
 
-async function measure(baseUrl: string, token: string | undefined, paths: string[]) {
-  const pool = new Pool(baseUrl, { connections: CONCURRENCY });
+/** One round of load on one server; the pool of HTTP connections lives for the round. */
+async function round(baseUrl: string, token: string | undefined, paths: string[]): Promise<Samples> {
+  const client = new Pool(baseUrl, { connections: CONCURRENCY });
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   try {
-    return await runLoad(async (i) => {
-      const res = await pool.request({ method: 'GET', path: paths[Math.abs(i) % paths.length], headers });
+    return await sampleLoad(async (i) => {
+      const res = await client.request({ method: 'GET', path: paths[Math.abs(i) % paths.length], headers });
       await res.body.text();
       if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    }, { concurrency: CONCURRENCY, durationMs: DURATION_MS, warmupOperations: 200 });
+    }, { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 100 });
   } finally {
-    await pool.close();
+    await client.close();
   }
 }
 
@@ -81,11 +85,16 @@ export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
   try {
     const results: ScenarioResult[] = [];
     for (const mix of mixes) {
-      const baseline = await measure(servers.urls.baseline, undefined, mix.paths.map((p) => p.replace('/api/crm/contacts', '/')));
-      const ours = await measure(servers.urls.ours, ownerToken, mix.paths);
+      // Rounds alternate baseline and ours, so a slow spell of the machine falls on both sides.
+      const baselineRounds: Samples[] = [];
+      const ourRounds: Samples[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        baselineRounds.push(await round(servers.urls.baseline, undefined, mix.paths.map((p) => p.replace('/api/crm/contacts', '/'))));
+        ourRounds.push(await round(servers.urls.ours, ownerToken, mix.paths));
+      }
       results.push({
-        name: `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${DURATION_MS / 1000} s each)`,
-        ours, baseline, baselineLabel: 'bare Koa handler, one indexed SELECT', goalRatio: mix.goal,
+        name: `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`,
+        ours: pool(ourRounds), baseline: pool(baselineRounds), baselineLabel: 'bare Koa handler, one indexed SELECT', goalRatio: mix.goal,
       });
     }
     return results;

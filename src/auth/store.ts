@@ -55,13 +55,14 @@ export async function insertSession(db: Knex, accountId: string, row: { id: stri
 
 /**
  * Credential lookups take only the credential's own id: the account is what they reveal. They run on every
- * authenticated request, so their SQL is written out once instead of built per call.
+ * authenticated request, so their SQL is fixed and runs as a named prepared statement (parsed and planned once
+ * per connection).
  */
 export async function findSessionWithUser(db: Knex, id: string): Promise<(SessionRow & { role: Role }) | undefined> {
   const result = await db.raw(
     'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = ?',
     [id],
-  );
+  ).options({ name: 'auth_find_session' });
   return result.rows[0];
 }
 
@@ -75,7 +76,7 @@ export async function insertAgentKey(db: Knex, accountId: string, row: Omit<Agen
 }
 
 export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | undefined> {
-  return (await db.raw('select * from agent_keys where id = ?', [id])).rows[0];
+  return (await db.raw('select * from agent_keys where id = ?', [id]).options({ name: 'auth_find_agent_key' })).rows[0];
 }
 
 export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentKeyRow[]> {
