@@ -1,14 +1,13 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { captureRawBody } from './body';
 import { ApiError, errorMiddleware } from './errors';
 import { mountRoutes } from './mount';
 import { accessLog, requestId } from './requestContext';
 import type { RouteDef } from './route';
 import { apiRoutes } from './routes';
 
-/** The Koa app: request id, access log and metrics, errors, body capture, then the routes. */
+/** The Koa app: request id, access log and metrics, errors, then the routes (each reads its own body). */
 export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's own stderr dump would repeat it
@@ -20,7 +19,6 @@ export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.logger));
-  app.use(captureRawBody(deps.config.BODY_LIMIT_BYTES));
   app.use(unmatchedRoutes());
   app.use(router.routes());
   app.use(router.allowedMethods());

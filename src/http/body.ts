@@ -1,26 +1,24 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors';
 
 const EMPTY = Buffer.alloc(0);
 
-/** Reads every request body once, byte for byte (webhook signatures need the exact bytes), up to the limit. */
-export function captureRawBody(limitBytes: number) {
-  return async function rawBody(ctx: Context, next: Next) {
-    ctx.state.rawBody = EMPTY;
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      try {
-        ctx.state.rawBody = await getRawBody(ctx.req, { length: ctx.get('content-length') || undefined, limit: limitBytes });
-      } catch (err) {
-        const e = err as { type?: string; status?: number };
-        if (e.type === 'entity.too.large') {
-          throw new ApiError(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`);
-        }
-        throw new ApiError(400, 'invalid_body', 'the request body could not be read');
-      }
+/**
+ * Reads a route's request body once, byte for byte (webhook signatures need the exact bytes), up to the route's
+ * limit. It runs after authentication, so an unauthenticated caller never makes the server read a large body.
+ */
+export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return EMPTY;
+  try {
+    return await getRawBody(ctx.req, { length: ctx.get('content-length') || undefined, limit: limitBytes });
+  } catch (err) {
+    const e = err as { type?: string };
+    if (e.type === 'entity.too.large') {
+      throw new ApiError(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`);
     }
-    await next();
-  };
+    throw new ApiError(400, 'invalid_body', 'the request body could not be read');
+  }
 }
 
 /** JSON body of a route: empty is `{}`, anything but JSON is 415, malformed JSON is 400. */

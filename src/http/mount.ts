@@ -2,17 +2,17 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { accountOf, authenticate } from '../auth/authenticate';
 import type { AppDeps } from '../deps';
-import { parseJsonBody } from './body';
+import { parseJsonBody, readRawBody } from './body';
 import { requestHash, validIdempotencyKey, withIdempotency } from './idempotency';
 import { koaPath, type RouteDef, type RouteResult } from './route';
 import { validatePart } from './validate';
 
-/** Order per request: authenticate (401/403), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
+/** Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
 export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): void {
   for (const { spec, handler } of routes) {
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
       const auth = await authenticate(spec.auth, ctx, deps);
-      const rawBody: Buffer = ctx.state.rawBody;
+      const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
       const body = spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody)) : undefined;

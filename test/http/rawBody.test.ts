@@ -11,9 +11,15 @@ const echoDigest = route({
   body: { sha256: createHash('sha256').update(rawBody).digest('hex'), length: rawBody.length, parsed: body !== undefined },
 }));
 
+// An upload-style route whose own limit is above the app's BODY_LIMIT_BYTES.
+const bigUpload = route({
+  method: 'post', path: '/test/upload', operationId: 'testUpload', summary: 'accepts up to 64 KiB', tags: ['Test'],
+  auth: { kind: 'none' }, rawBody: true, maxBodyBytes: 64 * 1024, responses: { 200: { description: 'length' } },
+}, async ({ rawBody }) => ({ body: { length: rawBody.length } }));
+
 describe('raw body capture', () => {
   let app: PrivateApp;
-  before(async () => { app = await startPrivateApp([echoDigest]); });
+  before(async () => { app = await startPrivateApp([echoDigest, bigUpload], { config: { BODY_LIMIT_BYTES: 4 * 1024 } }); });
   after(async () => app.close());
 
   it('a raw-body route receives the request bytes unchanged (whitespace, key order, unicode escapes)', async () => {
@@ -23,6 +29,18 @@ describe('raw body capture', () => {
     assert.equal(res.body.sha256, createHash('sha256').update(sent).digest('hex'));
     assert.equal(res.body.length, sent.length);
     assert.equal(res.body.parsed, false, 'a raw-body route is not JSON-parsed');
+  });
+
+  it('a route with its own body limit accepts bodies above the app limit and answers 413 above its own', async () => {
+    const octets = { 'content-type': 'application/octet-stream' };
+    const fits = await app.call('POST', '/test/upload', { rawBody: Buffer.alloc(32 * 1024, 1), headers: octets });
+    assert.equal(fits.status, 200);
+    assert.equal(fits.body.length, 32 * 1024);
+    const tooBig = await app.call('POST', '/test/upload', { rawBody: Buffer.alloc(65 * 1024, 1), headers: octets });
+    assert.equal(tooBig.status, 413);
+    assert.equal(tooBig.body.code, 'payload_too_large');
+    const appLimit = await app.call('POST', '/test/raw', { rawBody: Buffer.alloc(5 * 1024, 1), headers: octets });
+    assert.equal(appLimit.status, 413, 'other routes keep the app limit');
   });
 
   it('a raw-body route accepts bytes that are not JSON at all', async () => {
