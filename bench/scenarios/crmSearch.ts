@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { createAccount } from '../../src/auth/service';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
+import { BENCH_HASH_KEY, startServers } from '../lib/servers';
 
 const CONTACTS = 100_000;
 const CONCURRENCY = 16;
@@ -42,19 +39,6 @@ async function selectiveTerms(env: BenchEnv, accountId: string): Promise<string[
 
 const toPaths = (terms: string[]) => terms.map((t) => `/api/crm/contacts?search=${encodeURIComponent(t)}`);
 
-async function startServers(env: BenchEnv, accountId: string) {
-  // BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the servers there (open it in Chrome DevTools).
-  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, '../servers/crmSearchServers.ts')], {
-    env: { ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address, BENCH_ACCOUNT_ID: accountId, SECRET_HASH_KEY: BENCH_HASH_KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { urls: JSON.parse(line) as { ours: string; baseline: string }, stop: () => child.kill('SIGTERM') };
-}
-
-const BENCH_HASH_KEY = 'bench-secret-hash-key-0123456789abcdef';
-
 /** One round of load on one server; the pool of HTTP connections lives for the round. */
 async function round(baseUrl: string, token: string | undefined, paths: string[]): Promise<Samples> {
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
@@ -77,7 +61,7 @@ async function round(baseUrl: string, token: string | undefined, paths: string[]
 export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
   const { account, ownerToken } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench', ownerEmail: 'bench@example.com', ownerName: 'Bench' });
   await seed(env, account.id);
-  const servers = await startServers(env, account.id);
+  const servers = await startServers(env, 'crm-search', account.id);
   const mixes = [
     { label: 'selective terms: a surname, full name or email fragment, ~12 matches each', paths: toPaths(await selectiveTerms(env, account.id)), goal: 0.6 },
     { label: 'broad terms: a first name, 10,000 matches each to count', paths: toPaths(FIRST), goal: undefined },

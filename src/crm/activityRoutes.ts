@@ -3,9 +3,9 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import * as activities from './activityService';
 import type { ActivityRow } from './activityStore';
-import { isoTimestamp, optionalText } from './fields';
-import { idParams } from './ids';
-import { pageQuery } from './pagination';
+import { isoTimestamp, optionalText } from '../http/fields';
+import { idParams } from '../http/ids';
+import { pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;

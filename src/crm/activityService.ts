@@ -1,8 +1,9 @@
 import type { Knex } from '../db/knex';
 import * as contactStore from './contactStore';
-import { contactNotFound, invalidField } from './errors';
-import { isUuid } from './ids';
-import type { Page } from './pagination';
+import { contactNotFound } from './errors';
+import { invalidField } from '../http/fieldErrors';
+import { isUuid } from '../http/ids';
+import type { Page } from '../http/pagination';
 import * as store from './activityStore';
 import type { ActivityRow } from './activityStore';
 

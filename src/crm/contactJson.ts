@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ContactRow } from './contactStore';
-import { iso } from './fields';
+import { iso } from '../http/fields';
 
 /** A contact as every CRM route returns it (camelCase, as the spec spells `createdAt`). */
 export const contactSchema = z.object({

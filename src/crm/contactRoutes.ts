@@ -4,9 +4,9 @@ import { route, type RouteDef } from '../http/route';
 import { contactSchema, toContactJson } from './contactJson';
 import * as contacts from './contactService';
 import { TRIGRAM_MIN_CHARS } from './contactStore';
-import { optionalText } from './fields';
-import { idParams } from './ids';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery } from './pagination';
+import { optionalText } from '../http/fields';
+import { idParams } from '../http/ids';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;

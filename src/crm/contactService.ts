@@ -1,8 +1,10 @@
 import type { Knex } from '../db/knex';
 import { ApiError } from '../http/errors';
-import { contactNotFound, invalidField, isUniqueViolation } from './errors';
-import { isUuid } from './ids';
-import type { Page } from './pagination';
+import { contactNotFound } from './errors';
+import { invalidField } from '../http/fieldErrors';
+import { isUniqueViolation } from '../db/errors';
+import { isUuid } from '../http/ids';
+import type { Page } from '../http/pagination';
 import * as store from './contactStore';
 import type { CommerceRollup, ContactFields, ContactFilter, ContactRow } from './contactStore';
 

@@ -1,5 +1,5 @@
 import type { Knex } from '../db/knex';
-import { offsetOf, type Page } from './pagination';
+import { offsetOf, type Page } from '../http/pagination';
 
 export interface ContactRow {
   id: string;

@@ -3,9 +3,9 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import * as dealsService from './dealService';
 import type { DealView } from './dealStore';
-import { iso, optionalText, requiredText } from './fields';
-import { idParams, refId } from './ids';
-import { pageQuery } from './pagination';
+import { iso, optionalText, requiredText } from '../http/fields';
+import { idParams, refId } from '../http/ids';
+import { pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;

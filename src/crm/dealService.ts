@@ -1,8 +1,9 @@
 import type { Knex } from '../db/knex';
 import * as contactStore from './contactStore';
-import { dealNotFound, invalidReference } from './errors';
-import { isUuid } from './ids';
-import type { Page } from './pagination';
+import { dealNotFound } from './errors';
+import { invalidReference } from '../http/fieldErrors';
+import { isUuid } from '../http/ids';
+import type { Page } from '../http/pagination';
 import { entryStage, referencedStage } from './pipelineService';
 import type { StageRow } from './pipelineStore';
 import * as store from './dealStore';

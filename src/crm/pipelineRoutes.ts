@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
-import { refId } from './ids';
+import { refId } from '../http/ids';
 import * as pipeline from './pipelineService';
 
 const tags = ['CRM'];

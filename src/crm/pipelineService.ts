@@ -1,6 +1,6 @@
 import type { Knex } from '../db/knex';
 import * as contactStore from './contactStore';
-import { invalidReference } from './errors';
+import { invalidReference } from '../http/fieldErrors';
 import * as store from './pipelineStore';
 import type { PipelineRow, StageKind, StageRow } from './pipelineStore';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
-import { iso, isoTimestamp, requiredText } from './fields';
-import { idParams, refId } from './ids';
-import { pageQuery } from './pagination';
+import { iso, isoTimestamp, requiredText } from '../http/fields';
+import { idParams, refId } from '../http/ids';
+import { pageQuery } from '../http/pagination';
 import * as tasks from './taskService';
 import type { TaskRow } from './taskStore';
 

@@ -1,8 +1,9 @@
 import type { Knex } from '../db/knex';
 import * as contactStore from './contactStore';
-import { invalidReference, taskNotFound } from './errors';
-import { isUuid } from './ids';
-import type { Page } from './pagination';
+import { taskNotFound } from './errors';
+import { invalidReference } from '../http/fieldErrors';
+import { isUuid } from '../http/ids';
+import type { Page } from '../http/pagination';
 import * as store from './taskStore';
 import type { TaskFields, TaskFilter, TaskRow } from './taskStore';
 

@@ -7,9 +7,20 @@ import { requestHash, validIdempotencyKey, withIdempotency } from './idempotency
 import { koaPath, type RouteDef, type RouteResult } from './route';
 import { validatePart } from './validate';
 
+/**
+ * Routes sharing a method and a prefix must be registered literal-first: @koa/router runs the matching routes in
+ * registration order and the first handler answers, so `/api/marketing/content/{id}` registered before
+ * `/api/marketing/content/calendar` would take the calendar request (path-to-regexp 8 cannot constrain `{id}`).
+ * A stable sort on the number of path parameters fixes that for every area, whatever order the areas list routes in.
+ */
+export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
+  const params = (r: RouteDef) => (r.spec.path.match(/\{/g) ?? []).length;
+  return routes.map((r, i) => ({ r, i })).sort((a, b) => params(a.r) - params(b.r) || a.i - b.i).map(({ r }) => r);
+}
+
 /** Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
 export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): void {
-  for (const { spec, handler } of routes) {
+  for (const { spec, handler } of literalPathsFirst(routes)) {
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
       const auth = await authenticate(spec.auth, ctx, deps);
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);

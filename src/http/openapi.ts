@@ -91,7 +91,7 @@ function operation(def: RouteDef) {
     security: SECURITY[spec.auth.kind],
     parameters,
     ...(spec.body && !spec.rawBody ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } } : {}),
-    ...(spec.rawBody ? { requestBody: { required: true, description: 'Raw bytes, verified as sent.', content: { 'application/json': { schema: {} } } } } : {}),
+    ...(spec.rawBody ? { requestBody: { required: true, description: 'Read as raw bytes, exactly as sent.', content: { [spec.requestContentType ?? 'application/json']: { schema: {} } } } } : {}),
     responses,
   };
 }

@@ -36,6 +36,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   idempotent?: boolean;
   /** Keep the exact request bytes (`input.rawBody`) and skip JSON parsing. */
   rawBody?: boolean;
+  /** Media type of a raw body, for the OpenAPI document (default `application/json`), e.g. `multipart/form-data`. */
+  requestContentType?: string;
   /** This route's body limit (413 `payload_too_large` above it); BODY_LIMIT_BYTES when absent. */
   maxBodyBytes?: number;
 }

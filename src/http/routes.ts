@@ -2,6 +2,7 @@ import { authRoutes } from '../auth/routes';
 import { crmRoutes } from '../crm/routes';
 import { cronRoutes } from '../cron/routes';
 import { jobRoutes } from '../jobs/routes';
+import { marketingRoutes } from '../marketing/routes';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -11,6 +12,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...systemRoutes(all),
     ...authRoutes(),
     ...crmRoutes(),
+    ...marketingRoutes(),
     ...jobRoutes(), ...cronRoutes(),
   ];
 }

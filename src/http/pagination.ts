@@ -11,7 +11,7 @@ const positiveInt = (max: number, what: string) =>
     .transform(Number)
     .pipe(z.number().int().min(1, { error: `${what} must be at least 1` }).max(max, { error: `${what} must be at most ${max}` }));
 
-/** `page` (default 1, 1..10000) and `limit` (default 25, 1..100) of every CRM list; anything else is 400. */
+/** `page` (default 1, 1..10000) and `limit` (default 25, 1..100) of every paged list; anything else is 400. */
 export const pageQuery = {
   page: positiveInt(MAX_PAGE, 'page').default(1).describe(`Page number, from 1 (default 1, at most ${MAX_PAGE}).`),
   limit: positiveInt(MAX_LIMIT, 'limit').default(DEFAULT_LIMIT)

@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { BenchEnv } from './env';
+
+export const BENCH_HASH_KEY = 'bench-secret-hash-key-0123456789abcdef';
+
+export interface BenchServers {
+  urls: { ours: string; baseline: string };
+  stop(): void;
+}
+
+/** Starts our API and the named baseline in one child process (see bench/servers/benchServers.ts). */
+export async function startServers(env: BenchEnv, baseline: string, accountId: string): Promise<BenchServers> {
+  // BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the servers there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, '../servers/benchServers.ts')], {
+    env: {
+      ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address,
+      BENCH_BASELINE: baseline, BENCH_ACCOUNT_ID: accountId, SECRET_HASH_KEY: BENCH_HASH_KEY,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { urls: JSON.parse(line) as BenchServers['urls'], stop: () => child.kill('SIGTERM') };
+}

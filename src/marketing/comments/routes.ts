@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { accountOf } from '../../auth/authenticate';
+import { requiredText } from '../../http/fields';
+import { idParams } from '../../http/ids';
+import { pageQuery } from '../../http/pagination';
+import type { RouteDef } from '../../http/route';
+import { actorOf } from '../actor';
+import { twinRoutes } from '../twins';
+import * as comments from './service';
+import type { CommentRow } from './service';
+
+const tags = ['Marketing content'];
+export const MAX_COMMENT_LENGTH = 10_000;
+
+const createBody = z.strictObject({
+  body: requiredText(MAX_COMMENT_LENGTH).describe(`The comment: plain text, trimmed, 1 to ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters.`),
+});
+
+const actorSchema = z.object({
+  type: z.enum(['user', 'agent', 'system']).describe('`user` for a dashboard session, `agent` for an agent API key.'),
+  id: z.string().nullable().describe('The user id or the agent key id.'),
+});
+
+const commentSchema = z.object({
+  id: z.string(),
+  content_id: z.string(),
+  body: z.string(),
+  author: actorSchema,
+  created_at: z.string(),
+});
+
+const toCommentJson = (c: CommentRow): z.infer<typeof commentSchema> => ({
+  id: c.id, content_id: c.content_id, body: c.body, author: { type: c.author_type, id: c.author_id }, created_at: c.created_at.toISOString(),
+});
+
+const notFound = { status: 404, code: 'content_not_found', description: 'No content item with this id in your account (also for a malformed id).' };
+
+/** The comment thread of a content item. Comments are immutable once written. */
+export function commentRoutes(): RouteDef[] {
+  return [
+    ...twinRoutes({
+      method: 'get', path: '/marketing/content/{id}/comments', operationId: 'listMarketingContentComments', tags,
+      permission: 'marketing.content:read',
+      summary: 'List the comments on an item, oldest first.',
+      description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100).',
+      params: idParams, query: z.strictObject({ ...pageQuery }),
+      responses: { 200: { description: 'A page of comments', schema: z.object({ data: z.array(commentSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      errors: [notFound],
+    }, async ({ params, query, auth, deps }) => {
+      const { rows, total } = await comments.listComments(deps.db, accountOf(auth), params.id, query);
+      return { body: { data: rows.map(toCommentJson), total, page: query.page, limit: query.limit } };
+    }),
+
+    ...twinRoutes({
+      method: 'post', path: '/marketing/content/{id}/comments', operationId: 'addMarketingContentComment', tags,
+      permission: 'marketing.content:update', idempotent: true,
+      summary: 'Comment on an item.',
+      description: 'Body `{ body }`. The author is the caller: the user of a session token, or the agent key. Answers 201 with the comment.',
+      params: idParams, body: createBody,
+      responses: { 201: { description: 'The comment', schema: commentSchema } },
+      errors: [notFound],
+    }, async ({ params, body, auth, deps }) => {
+      const row = await comments.addComment(deps.db, accountOf(auth), params.id, body.body, actorOf(auth));
+      return { status: 201, body: toCommentJson(row) };
+    }),
+  ];
+}

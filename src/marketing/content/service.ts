@@ -1,0 +1,68 @@
+import type { Knex } from '../../db/knex';
+import { isUuid } from '../../http/ids';
+import type { Actor } from '../actor';
+import { contentNotFound } from './errors';
+import { toContentItem, type ContentItem } from './representation';
+import type { CreateInput, UpdateInput } from './schemas';
+import type { KeywordPrecedence } from './settings';
+import { deleteContentRow, findContent, insertContent, lockContent, updateContentColumns } from './store';
+import { insertVersion } from './versionStore';
+import { changedFields, columnsOfWrite, NEW_ITEM, sentFields } from './write';
+
+export type { ContentItem } from './representation';
+
+/** One item of the account; a missing, malformed or other-account id is 404 `content_not_found`. */
+export async function getContent(db: Knex, accountId: string, id: string): Promise<ContentItem> {
+  if (!isUuid(id)) throw contentNotFound();
+  const row = await findContent(db, accountId, id);
+  if (!row) throw contentNotFound();
+  return toContentItem(row);
+}
+
+/** Creates an item and its version 1 in one transaction. The top-level keyword wins over settings.target_keyword. */
+export async function createContent(db: Knex, accountId: string, input: CreateInput, actor: Actor): Promise<ContentItem> {
+  return db.transaction(async (trx) => {
+    const columns = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', new Date());
+    if (actor.type === 'user') columns.created_by_user_id = actor.id;
+    const id = await insertContent(trx, accountId, columns);
+    const item = toContentItem((await findContent(trx, accountId, id))!);
+    await insertVersion(trx, accountId, id, item, sentFields(input), actor);
+    return item;
+  });
+}
+
+/**
+ * Applies a PUT or PATCH: absent keys stay, null clears, settings merge. The row is locked, every check runs before
+ * the write, and the new version row is written in the same transaction. A write that changes nothing (an autosave
+ * echo) is rolled back: no version, no new updated_at.
+ */
+export async function updateContent(
+  db: Knex, accountId: string, id: string, input: UpdateInput, precedence: KeywordPrecedence, actor: Actor,
+): Promise<ContentItem> {
+  if (!isUuid(id)) throw contentNotFound();
+  const trx = await db.transaction();
+  try {
+    const stored = await lockContent(trx, accountId, id);
+    if (!stored) throw contentNotFound();
+    const before = toContentItem((await findContent(trx, accountId, id))!);
+    await updateContentColumns(trx, accountId, id, await columnsOfWrite(trx, accountId, stored, input, precedence, new Date()));
+    const after = toContentItem((await findContent(trx, accountId, id))!);
+    const changed = changedFields(before, after);
+    if (changed.length === 0) {
+      await trx.rollback();
+      return before;
+    }
+    await insertVersion(trx, accountId, id, after, changed, actor);
+    await trx.commit();
+    return after;
+  } catch (err) {
+    if (!trx.isCompleted()) await trx.rollback();
+    throw err;
+  }
+}
+
+/** Deletes an item with its versions, comments and reviews (they cascade). */
+export async function deleteContent(db: Knex, accountId: string, id: string): Promise<void> {
+  if (!isUuid(id)) throw contentNotFound();
+  if ((await deleteContentRow(db, accountId, id)) === 0) throw contentNotFound();
+}

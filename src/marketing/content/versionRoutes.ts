@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { accountOf } from '../../auth/authenticate';
+import { pageQuery } from '../../http/pagination';
+import type { RouteDef } from '../../http/route';
+import { twinRoutes } from '../twins';
+import { errorSpecs } from './errors';
+import { idParams } from './schemas';
+import { contentVersions, versionSchema } from './versions';
+
+const listResponse = z.object({ data: z.array(versionSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+export function contentVersionRoutes(): RouteDef[] {
+  return twinRoutes({
+    method: 'get', path: '/marketing/content/{id}/versions', operationId: 'listMarketingContentVersions',
+    tags: ['Marketing content'], permission: 'marketing.content:read',
+    summary: 'List the versions of a content item, newest first.',
+    description: 'One version per change: version 1 is the create, each later write that changes the item adds the next '
+      + 'number. A version carries the fields it changed, who changed it (user, agent key or system) and a snapshot of '
+      + 'the item as the API returned it. Answers `{ data, total, page, limit }` (limit default 25, at most 100). '
+      + 'Deleting the item deletes its versions.',
+    params: idParams, query: z.strictObject(pageQuery),
+    responses: { 200: { description: 'A page of versions', schema: listResponse } },
+    errors: [errorSpecs.notFound],
+  }, async ({ params, query, auth, deps }) => ({
+    body: await contentVersions(deps.db, accountOf(auth), params.id, query),
+  }));
+}

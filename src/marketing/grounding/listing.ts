@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { Knex } from '../../db/knex';
+import { pageQuery } from '../../http/pagination';
+
+export { offsetOf, type Page } from '../../http/pagination';
+
+/** Query of every grounding and category list: `search` on the name, `page` (default 1), `limit` (default 25, max 100). */
+export const listQuery = z.strictObject({
+  search: z.string().trim().max(200, { error: 'must be at most 200 characters' })
+    .transform((v) => v || undefined).optional()
+    .describe('Case-insensitive substring of the name (at most 200 characters); an empty value is ignored.'),
+  ...pageQuery,
+});
+
+export type ListQuery = z.output<typeof listQuery>;
+
+/** The `{ data, total, page, limit }` envelope of a list of `item`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Narrows a query to rows whose name contains `search`, ignoring case (`%` and `_` are literal). */
+export function whereNameContains(q: Knex.QueryBuilder, search: string | undefined): Knex.QueryBuilder {
+  if (search) q.whereRaw('lower(name) like ?', [`%${escapeLike(search.toLowerCase())}%`]);
+  return q;
+}
+
+export const stamp = (value: Date): string => value.toISOString();

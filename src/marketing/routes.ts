@@ -1,0 +1,20 @@
+import type { RouteDef } from '../http/route';
+import { categoryRoutes } from './categories/routes';
+import { contentRoutes } from './content/routes';
+import { groundingRoutes } from './grounding/routes';
+import { commentRoutes } from './comments/routes';
+import { contentImageRoutes } from './media/contentImageRoutes';
+import { mediaRoutes } from './media/routes';
+import { reviewRoutes } from './reviews/routes';
+import { calendarRoutes } from './calendar/routes';
+import { seoRoutes } from './seo/routes';
+
+/** Every marketing route (content and its jobs, grounding objects, media …), dashboard and agent twins. */
+export function marketingRoutes(): RouteDef[] {
+  return [
+    ...contentRoutes(),
+    ...groundingRoutes(), ...categoryRoutes(),
+    ...commentRoutes(), ...reviewRoutes(), ...contentImageRoutes(), ...mediaRoutes(),
+    ...seoRoutes(), ...calendarRoutes(),
+  ];
+}

@@ -1,0 +1,37 @@
+import { SEO } from './thresholds';
+import type { SeoLevel } from './types';
+
+/** Every rule code the check can report, for the route's documentation (a test keeps it equal to what the rules emit). */
+export const SEO_RULE_CATALOGUE: Array<{ code: string; level: SeoLevel; field: string; when: string }> = [
+  { code: 'title_missing', level: 'error', field: 'title', when: 'The item has no title.' },
+  { code: 'title_too_short', level: 'warn', field: 'meta_title or title', when: `The search title (meta_title when set, else title) is under ${SEO.titleMin} characters.` },
+  { code: 'title_too_long', level: 'warn', field: 'meta_title or title', when: `The search title is over ${SEO.titleMax} characters.` },
+  { code: 'meta_description_missing', level: 'warn', field: 'meta_description', when: 'No meta description (a warning: search engines fall back to a snippet of the body).' },
+  { code: 'meta_description_too_short', level: 'warn', field: 'meta_description', when: `Under ${SEO.metaDescriptionMin} characters.` },
+  { code: 'meta_description_too_long', level: 'warn', field: 'meta_description', when: `Over ${SEO.metaDescriptionMax} characters.` },
+  { code: 'slug_missing', level: 'error', field: 'slug', when: 'No slug.' },
+  { code: 'slug_format', level: 'warn', field: 'slug', when: 'Not lowercase letters and digits joined by single hyphens.' },
+  { code: 'slug_too_long', level: 'warn', field: 'slug', when: `Over ${SEO.slugMax} characters.` },
+  { code: 'canonical_url_invalid', level: 'error', field: 'canonical_url', when: 'Set but not an absolute http(s) URL (unset is fine).' },
+  { code: 'target_keyword_missing', level: 'warn', field: 'target_keyword', when: 'No target keyword (the settings fallback of older rows counts); the placement rules below then do not run.' },
+  { code: 'keyword_not_in_title', level: 'warn', field: 'meta_title or title', when: 'The keyword is not in the search title.' },
+  { code: 'keyword_not_in_heading', level: 'warn', field: 'body', when: 'The keyword is not in the first H1/H2 of the body (or there is none).' },
+  { code: 'keyword_not_in_opening', level: 'warn', field: 'body', when: `The keyword is not in the first paragraph (first ${SEO.openingWords} words when the body has no <p>).` },
+  { code: 'keyword_not_in_meta_description', level: 'warn', field: 'meta_description', when: 'A meta description is set but lacks the keyword.' },
+  { code: 'keyword_not_in_slug', level: 'warn', field: 'slug', when: 'A slug is set but lacks the keyword.' },
+  { code: 'body_empty', level: 'error', field: 'body', when: 'The body has no text.' },
+  { code: 'body_too_short', level: 'warn', field: 'body', when: `Under ${SEO.bodyMinWords} words.` },
+  { code: 'multiple_h1', level: 'warn', field: 'body', when: 'More than one H1 in the body.' },
+  { code: 'heading_order', level: 'warn', field: 'body', when: 'An H3–H6 before any H2 (the page title is the top level; sections start at H2).' },
+  { code: 'heading_level_skipped', level: 'warn', field: 'body', when: 'A heading more than one level below the previous one (H2 → H4), one finding per skip.' },
+  { code: 'heading_empty', level: 'warn', field: 'body', when: 'A heading without text.' },
+  { code: 'image_alt_missing', level: 'warn', field: 'body', when: 'A body <img> without alt text (absent or blank), one finding per image.' },
+  { code: 'featured_image_missing', level: 'warn', field: 'featured_image_url', when: 'No featured image.' },
+  { code: 'featured_image_alt_missing', level: 'warn', field: 'featured_image_alt', when: 'A featured image without alt text.' },
+  { code: 'link_href_empty', level: 'error', field: 'body', when: 'A link whose href is blank, "#" or absent (<a id>/<a name> anchors are not links).' },
+  { code: 'link_href_unsafe', level: 'error', field: 'body', when: 'A link to a javascript:, data: or vbscript: URL.' },
+  { code: 'no_internal_links', level: 'warn', field: 'body', when: 'No link to the site itself (a relative path, or an absolute URL on the canonical URL\'s host).' },
+  { code: 'no_outbound_links', level: 'warn', field: 'body', when: 'No link to another host.' },
+  { code: 'citation_unresolved', level: 'error', field: 'body', when: 'A footnote reference [^source-id] with no definition "[^source-id]: …" at the start of a block, one finding per id.' },
+  { code: 'citation_placeholder', level: 'error', field: 'body, title, meta_title or meta_description', when: 'A placeholder marker: [citation needed], [source], [ref?], [needs source], [TODO …], [TBD], [TK], [FIXME], [[…]], {{…}} or an empty [^].' },
+];
