@@ -1,11 +1,13 @@
 import { startBenchEnv } from './lib/env';
 import { printResult, type ScenarioResult } from './lib/report';
+import { contentList } from './scenarios/contentList';
 import { crmSearch } from './scenarios/crmSearch';
 import { jobStart } from './scenarios/jobStart';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
   'crm-search': crmSearch,
   'job-start': jobStart,
+  'content-list': contentList,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

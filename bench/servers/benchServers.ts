@@ -9,12 +9,14 @@ import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
+import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 
 const POOL = 10;
 
 const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => Middleware> = {
   'crm-search': crmSearchBaseline,
+  'content-list': contentListBaseline,
 };
 
 async function main() {

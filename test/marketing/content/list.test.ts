@@ -54,6 +54,20 @@ describe('content list', () => {
     assertFieldError(await list('?page=0'), 'query.page');
   });
 
+  it('a filtered list pages in order with its total, and a page past the end is empty with the total kept', async () => {
+    const first = await list('?status=published&limit=2');
+    assert.deepEqual(ids(first), [items.old.id, items.study.id]);
+    assert.equal(first.body.total, 3);
+    const second = await list('?status=published&limit=2&page=2');
+    assert.deepEqual(ids(second), [items.grounded.id]);
+    assert.equal(second.body.total, 3);
+    const past = await list('?status=published&limit=2&page=5');
+    assert.deepEqual(ids(past), []);
+    assert.equal(past.body.total, 3);
+    const byPublished = await agentList('?status=published&sort=published');
+    assert.deepEqual(ids(byPublished), [items.grounded.id, items.study.id, items.old.id]);
+  });
+
   it('filters by status, content_type, category_id, tags and search', async () => {
     assert.deepEqual(ids(await list('?status=draft')), [items.draft.id]);
     assert.deepEqual(ids(await list('?content_type=case_study')), [items.study.id]);
