@@ -7,6 +7,9 @@ const optionalString = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** A 32-byte key given as base64 (e.g. `openssl rand -base64 32`). */
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/=_-]+$/.test(v), 'must be 32 bytes, base64-encoded');
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -27,6 +30,12 @@ const schema = z
     CRON_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
     PUBLIC_APP_URL: optionalString.pipe(z.url().optional()),
+    COMMERCE_TOKEN_ENCRYPTION_KEY: optionalString.pipe(base64Key.optional()),
+    COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),
+    COMMERCE_PARTNER_API_TOKEN: optionalString,
+    COMMERCE_PARTNER_ORG_ID: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a numeric organization id').optional()),
+    /** Where a shop's Admin API lives; `{shop}` is the shop domain. Tests and the sandbox point it at the simulator. */
+    COMMERCE_SHOP_URL_TEMPLATE: z.string().default('https://{shop}').refine((v) => v.includes('{shop}'), 'must contain {shop}'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {

@@ -51,6 +51,7 @@ export async function startHarness(): Promise<Harness> {
     SECRET_HASH_KEY: randomBytes(32).toString('hex'),
     CRON_SECRET: randomBytes(32).toString('hex'),
     AGENT_SECRET: randomBytes(32).toString('hex'),
+    COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
   const logger = createLogger(config.LOG_LEVEL);
   Runtime.install({ logger: new DefaultLogger('ERROR') }); // tests fail workflows on purpose: their WARN lines are noise
@@ -87,6 +88,8 @@ export async function startHarness(): Promise<Harness> {
   await new Promise((resolve) => server.once('listening', resolve));
   cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
   const { port } = server.address() as AddressInfo;
+  // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
+  config.PUBLIC_APP_URL = `http://127.0.0.1:${port}`;
 
   current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, bundle, databaseUrl: database.url };
   return current;
