@@ -28,6 +28,15 @@ describe('runtime configuration', () => {
     assert.match(configError({ NODE_ENV: 'production' }).message, /SECRET_HASH_KEY: is required in production/);
   });
 
+  it('a COMMERCE_TOKEN_ENCRYPTION_KEY that is not 32 bytes of base64 is refused naming it; a good one is accepted', () => {
+    assert.match(configError({ COMMERCE_TOKEN_ENCRYPTION_KEY: 'too-short' }).message, /COMMERCE_TOKEN_ENCRYPTION_KEY: must be 32 bytes, base64-encoded/);
+    assert.match(configError({ COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(16).toString('base64') }).message, /COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS/);
+    assert.match(configError({ COMMERCE_PARTNER_ORG_ID: 'acme' }).message, /COMMERCE_PARTNER_ORG_ID: must be a numeric organization id/);
+    assert.match(configError({ COMMERCE_SHOP_URL_TEMPLATE: 'https://example.com' }).message, /COMMERCE_SHOP_URL_TEMPLATE: must contain \{shop\}/);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    assert.equal(loadConfig({ COMMERCE_TOKEN_ENCRYPTION_KEY: key }).COMMERCE_TOKEN_ENCRYPTION_KEY, key);
+  });
+
   it('a DATABASE_URL that is not a PostgreSQL URL is refused naming DATABASE_URL', () => {
     assert.match(configError({ DATABASE_URL: 'mysql://localhost/db' }).message, /DATABASE_URL/);
   });
