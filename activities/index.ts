@@ -1,6 +1,7 @@
 import type { Config } from '../src/config';
 import type { Knex } from '../src/db/knex';
 import type { Logger } from '../src/logger';
+import { createCommerceActivities } from './commerce';
 import { createMaintenanceActivities } from './maintenance';
 
 export interface ActivityDeps {
@@ -13,6 +14,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
+    ...createCommerceActivities(deps),
   };
 }
 

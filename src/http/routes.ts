@@ -1,4 +1,5 @@
 import { authRoutes } from '../auth/routes';
+import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { cronRoutes } from '../cron/routes';
 import { jobRoutes } from '../jobs/routes';
@@ -14,5 +15,6 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...crmRoutes(),
     ...marketingRoutes(),
     ...jobRoutes(), ...cronRoutes(),
+    ...commerceRoutes(),
   ];
 }

@@ -1,0 +1,55 @@
+import type { Knex } from '../../db/knex';
+import { ApiError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
+import { findActiveDefault, findConnection, type ConnectionRow } from '../connections/store';
+import { findSettings, findSettingsAnyAccount, saveSettings, type OverrideMode, type ProjectSettingsRow, type SettingsFields } from './store';
+
+export const projectNotFound = () => new ApiError(404, 'project_not_found', 'no project with this id in your account');
+
+/**
+ * Projects live outside this service, so a project id is any uuid; it belongs to the first account that saves its
+ * commerce settings. A malformed id, or one bound on another account, answers 404 on every project route.
+ */
+export async function requireOwnProject(db: Knex, accountId: string, projectId: string): Promise<ProjectSettingsRow | undefined> {
+  if (!isUuid(projectId)) throw projectNotFound();
+  const row = await findSettingsAnyAccount(db, projectId);
+  if (row && row.account_id !== accountId) throw projectNotFound();
+  return row;
+}
+
+/** Replaces the project's settings; `connection_id` must name a connection of the account (400 `invalid_reference`). */
+export async function putProjectSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
+  await requireOwnProject(db, accountId, projectId);
+  if (fields.connection_id && !(isUuid(fields.connection_id) && await findConnection(db, accountId, fields.connection_id))) {
+    throw new ApiError(400, 'invalid_reference', '`connection_id` names no commerce connection in your account', { details: { field: 'connection_id' } });
+  }
+  const row = await saveSettings(db, accountId, projectId, fields);
+  if (!row) throw projectNotFound(); // bound on another account between the check and the write
+  return row;
+}
+
+export type ResolutionReason = 'disabled' | 'no_default_connection' | 'connection_disconnected' | null;
+
+export interface ResolvedConnection {
+  mode: OverrideMode;
+  connection: ConnectionRow | null;
+  /** Why `connection` is null; null when there is one. */
+  reason: ResolutionReason;
+}
+
+/**
+ * The shop a project uses: `inherit` (also a project without settings) → the account's connected default;
+ * `override` → its own connection while connected; `disabled` → none. Never another account's connection.
+ */
+export async function resolveProjectConnection(db: Knex, accountId: string, projectId: string): Promise<ResolvedConnection> {
+  const settings = isUuid(projectId) ? await findSettings(db, accountId, projectId) : undefined;
+  const mode = settings?.override_mode ?? 'inherit';
+  if (mode === 'disabled') return { mode, connection: null, reason: 'disabled' };
+  if (mode === 'inherit') {
+    const connection = await findActiveDefault(db, accountId);
+    return { mode, connection: connection ?? null, reason: connection ? null : 'no_default_connection' };
+  }
+  const connection = settings?.connection_id ? await findConnection(db, accountId, settings.connection_id) : undefined;
+  if (!connection || connection.disconnected_at) return { mode, connection: null, reason: 'connection_disconnected' };
+  return { mode, connection, reason: null };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { route, type RouteDef } from '../../http/route';
+import { inboxRoutes } from '../../inbox/routes';
+import { HANDOFF_DEADLINE_MS } from './handoff';
+import { receiveDelivery } from './receiver';
+import { DEDUP_MAX_ENTRIES, DEDUP_WINDOW_MS, RecentDeliveries } from './recentDeliveries';
+
+/** Largest delivery body accepted (413 above). Order payloads are far smaller (< 256 KB); signals carry the body. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const receiptSchema = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean().describe('True when this connection already received this webhook id: nothing is handled again.'),
+});
+
+const DESCRIPTION = [
+  'The one endpoint of every connected shop\'s webhooks. Headers: `X-Commerce-Shop-Domain`, `X-Commerce-Hmac-SHA256`',
+  '(base64 HMAC-SHA256 of the raw body keyed by the account\'s app `client_secret`), `X-Commerce-Topic`, `X-Commerce-Webhook-Id`.',
+  '',
+  'Steps: (1) the raw body is read byte for byte, at most 1 MiB (413 above); (2) the shop domain names a connection,',
+  'else 404 (the platform does not retry); (3) the signature is checked in constant time, else 401; (4) a duplicate',
+  `(same connection and webhook id) is dropped after verification — an in-memory set per API replica for ${DEDUP_WINDOW_MS / 60_000}`,
+  `minutes (at most ${DEDUP_MAX_ENTRIES.toLocaleString('en-US')} keys), and durably by the \`commerce_webhook_deliveries\` record,`,
+  'so a restart or a second replica never handles a delivery twice; (5) the delivery is recorded and handed to the',
+  'shop\'s workflow `commerce-shop:<connectionId>`, which routes it by topic and processes the shop\'s deliveries in order.',
+  '',
+  'Bound: the 200 waits only for one indexed lookup, the HMAC, the durable insert and one signal-with-start to Temporal',
+  `(deadline ${HANDOFF_DEADLINE_MS / 1000} s) — never a platform call or CRM work. Handler failures happen after the 200 and never`,
+  'turn into a 5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`).',
+  'A 503 means Temporal could not take the delivery: nothing was recorded, and the platform\'s retry delivers it again.',
+  '`last_received_at` of the shop\'s subscription to the topic is stamped best-effort on every verified delivery.',
+].join('\n');
+
+/** The commerce webhook receiver; each call builds a receiver with its own in-memory dedup set (one per app). */
+export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries()): RouteDef[] {
+  return [
+    route({
+      method: 'post', path: '/api/webhooks/commerce', operationId: 'receiveCommerceWebhook', tags: ['Commerce webhooks'],
+      auth: { kind: 'none' }, rawBody: true, maxBodyBytes: WEBHOOK_BODY_LIMIT_BYTES,
+      summary: 'Receive a webhook delivery from a connected shop.',
+      description: DESCRIPTION,
+      responses: { 200: { description: 'Verified and accepted (or a dropped duplicate)', schema: receiptSchema } },
+      errors: [
+        { status: 400, code: 'webhook_headers_missing', description: 'A verified delivery without a well-formed `X-Commerce-Topic` or `X-Commerce-Webhook-Id`.' },
+        { status: 401, code: 'webhook_signature_invalid', description: 'The signature does not match the raw body under the app client_secret.' },
+        { status: 404, code: 'commerce_shop_unknown', description: 'No connection has this shop domain (or the header is missing).' },
+        { status: 413, code: 'payload_too_large', description: 'The body is over 1 MiB.' },
+        { status: 503, code: 'temporal_unavailable', description: 'Temporal did not take the delivery within its deadline; nothing was recorded. Retry-After is set.' },
+        { status: 503, code: 'webhook_handoff_failed', description: 'Temporal refused the delivery; nothing was recorded. Retry-After is set.' },
+      ],
+    }, async ({ rawBody, ctx, deps }) => {
+      const header = (name: string) => ctx.get(name) || undefined;
+      const receipt = await receiveDelivery(deps, recent, {
+        rawBody,
+        shopDomain: header('x-commerce-shop-domain'),
+        signature: header('x-commerce-hmac-sha256'),
+        topic: header('x-commerce-topic'),
+        webhookId: header('x-commerce-webhook-id'),
+      });
+      return { status: 200, body: { received: true, duplicate: receipt.duplicate } };
+    }),
+  ];
+}
+
+/** Every route of the receiver helper: the webhook endpoint and the inbox its failures and alerts are raised in. */
+export function receiverRoutes(): RouteDef[] {
+  return [...webhookRoutes(), ...inboxRoutes()];
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { accountOf } from '../auth/authenticate';
+import { iso } from '../http/fields';
+import { idParams } from '../http/ids';
+import { pageQuery } from '../http/pagination';
+import { route, type RouteDef } from '../http/route';
+import * as inbox from './service';
+import type { InboxItemRow } from './service';
+
+const tags = ['Inbox'];
+const auth = { kind: 'session' } as const;
+const urgency = z.enum(['low', 'normal', 'urgent']);
+
+const listQuery = z.strictObject({
+  urgency: urgency.optional().describe('Only items of this urgency.'),
+  resolved: z.enum(['true', 'false']).transform((v) => v === 'true').optional()
+    .describe('`false`: open items only; `true`: resolved items only; both when absent.'),
+  kind: z.string().min(1).max(100).optional().describe('Only items of this kind, e.g. `commerce_subscription_billing_failed`.'),
+  ...pageQuery,
+});
+
+const itemSchema = z.object({
+  id: z.string(),
+  kind: z.string().describe('What raised the item, snake_case (e.g. `commerce_webhook_failed`).'),
+  urgency,
+  dedup_key: z.string().nullable().describe('While an item with this key is open, raising the same key again adds nothing.'),
+  title: z.string(),
+  body: z.record(z.string(), z.unknown()).describe('Machine-readable details; their shape depends on `kind`.'),
+  resolved: z.boolean(),
+  created_at: z.string(),
+  resolved_at: z.string().nullable(),
+});
+
+const toItemJson = (r: InboxItemRow): z.infer<typeof itemSchema> => ({
+  id: r.id, kind: r.kind, urgency: r.urgency, dedup_key: r.dedup_key, title: r.title, body: r.body,
+  resolved: r.resolved_at !== null, created_at: r.created_at.toISOString(), resolved_at: iso(r.resolved_at),
+});
+
+const notFound = { status: 404, code: 'inbox_item_not_found', description: 'No inbox item with this id in your account (also for a malformed id).' };
+
+/** The account's inbox: problems that sweeps, alerts and webhook handlers found, for a person to act on. */
+export function inboxRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'get', path: '/api/inbox', operationId: 'listInboxItems', tags, auth,
+      summary: 'List inbox items, newest first.',
+      description: 'Answers `{ data, total, page, limit }`, newest first. Filters `urgency`, `resolved` and `kind` combine (AND). '
+        + '`page` defaults to 1, `limit` to 25 (maximum 100). Items are written by the service (sweeps, alerts, failed webhook '
+        + 'handlers, subscription billing failures), deduplicated: one open item per `dedup_key`.',
+      query: listQuery,
+      responses: { 200: { description: 'A page of inbox items', schema: z.object({ data: z.array(itemSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+    }, async ({ query, auth, deps }) => {
+      const { page, limit, ...filter } = query;
+      const { rows, total } = await inbox.listInboxItems(deps.db, accountOf(auth), filter, { page, limit });
+      return { body: { data: rows.map(toItemJson), total, page, limit } };
+    }),
+
+    route({
+      method: 'post', path: '/api/inbox/{id}/resolve', operationId: 'resolveInboxItem', tags, auth,
+      summary: 'Resolve an inbox item.',
+      description: 'Stamps `resolved_at` and answers the item. Idempotent: resolving a resolved item answers it unchanged '
+        + '(the first `resolved_at` stays). Once resolved, the same problem found again raises a new item.',
+      params: idParams,
+      responses: { 200: { description: 'The resolved item', schema: itemSchema } },
+      errors: [notFound],
+    }, async ({ params, auth, deps }) => ({ body: toItemJson(await inbox.resolveInboxItem(deps.db, accountOf(auth), params.id)) })),
+  ];
+}

@@ -1,0 +1,49 @@
+import type { Knex } from '../db/knex';
+import { ApiError } from '../http/errors';
+import { isUuid } from '../http/ids';
+import type { Page } from '../http/pagination';
+import * as store from './store';
+import type { InboxFilter, InboxItemRow, InboxUrgency } from './store';
+
+export type { InboxItemRow, InboxUrgency, InboxFilter };
+
+export const inboxItemNotFound = () => new ApiError(404, 'inbox_item_not_found', 'inbox item not found');
+
+export interface RaiseInboxItem {
+  kind: string;
+  urgency?: InboxUrgency;
+  /** One open item per key and account: raising the same key again returns the open item instead of a new one. */
+  dedupKey?: string | null;
+  title: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * Writes an inbox item for the account — how sweeps, alerts and failed handlers tell people about a problem
+ * instead of failing silently. Deduplicated on open items: while an item with the same `dedupKey` is unresolved,
+ * raising it again writes nothing and answers that item with `created: false`. Once resolved, the key is free.
+ * Works inside a caller's transaction.
+ */
+export async function raiseInboxItem(db: Knex, accountId: string, input: RaiseInboxItem): Promise<{ item: InboxItemRow; created: boolean }> {
+  const row: store.NewInboxItem = {
+    kind: input.kind, urgency: input.urgency ?? 'normal', dedup_key: input.dedupKey ?? null, title: input.title, body: input.body ?? {},
+  };
+  // Two tries: the open item that blocked the insert may be resolved before it is read back.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const inserted = await store.insertItem(db, accountId, row);
+    if (inserted) return { item: inserted, created: true };
+    const open = await store.findOpenItemByDedupKey(db, accountId, row.dedup_key!);
+    if (open) return { item: open, created: false };
+  }
+  throw new Error(`inbox item ${row.dedup_key} could not be raised or read back`);
+}
+
+export async function listInboxItems(db: Knex, accountId: string, filter: InboxFilter, page: Page) {
+  return store.listItems(db, accountId, filter, page);
+}
+
+export async function resolveInboxItem(db: Knex, accountId: string, id: string): Promise<InboxItemRow> {
+  const row = isUuid(id) ? await store.resolveItem(db, accountId, id) : undefined;
+  if (!row) throw inboxItemNotFound();
+  return row;
+}

@@ -1,0 +1,68 @@
+import type { Knex } from '../db/knex';
+import { offsetOf, type Page } from '../http/pagination';
+
+export type InboxUrgency = 'low' | 'normal' | 'urgent';
+
+export interface InboxItemRow {
+  id: string;
+  account_id: string;
+  kind: string;
+  urgency: InboxUrgency;
+  dedup_key: string | null;
+  title: string;
+  body: Record<string, unknown>;
+  created_at: Date;
+  resolved_at: Date | null;
+}
+
+export interface InboxFilter {
+  urgency?: InboxUrgency;
+  resolved?: boolean;
+  kind?: string;
+}
+
+export type NewInboxItem = Pick<InboxItemRow, 'kind' | 'urgency' | 'dedup_key' | 'title' | 'body'>;
+
+/**
+ * Inserts an item unless an open item with the same dedup key exists (the partial unique index
+ * `inbox_items_open_dedup`); answers the inserted row, or undefined when the key was taken.
+ */
+export async function insertItem(db: Knex, accountId: string, item: NewInboxItem): Promise<InboxItemRow | undefined> {
+  const result = await db.raw(
+    `insert into inbox_items (account_id, kind, urgency, dedup_key, title, body) values (?, ?, ?, ?, ?, ?::jsonb)
+     on conflict (account_id, dedup_key) where resolved_at is null and dedup_key is not null do nothing
+     returning *`,
+    [accountId, item.kind, item.urgency, item.dedup_key, item.title, JSON.stringify(item.body)],
+  );
+  return result.rows[0];
+}
+
+export async function findOpenItemByDedupKey(db: Knex, accountId: string, dedupKey: string): Promise<InboxItemRow | undefined> {
+  return db('inbox_items').where({ account_id: accountId, dedup_key: dedupKey }).whereNull('resolved_at').first();
+}
+
+function filteredItems(db: Knex, accountId: string, f: InboxFilter): Knex.QueryBuilder {
+  const q = db('inbox_items').where('account_id', accountId);
+  if (f.urgency) q.where('urgency', f.urgency);
+  if (f.kind) q.where('kind', f.kind);
+  if (f.resolved === true) q.whereNotNull('resolved_at');
+  if (f.resolved === false) q.whereNull('resolved_at');
+  return q;
+}
+
+/** Newest first (the `(account_id, created_at)` index), ties broken by id so pages never overlap. */
+export async function listItems(db: Knex, accountId: string, filter: InboxFilter, page: Page) {
+  const [rows, [{ count }]] = await Promise.all([
+    filteredItems(db, accountId, filter).select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(page.limit).offset(offsetOf(page)) as Promise<InboxItemRow[]>,
+    filteredItems(db, accountId, filter).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
+  ]);
+  return { rows, total: Number(count) };
+}
+
+/** Stamps resolved_at once; a resolved item keeps its first stamp. Undefined when the item is not the account's. */
+export async function resolveItem(db: Knex, accountId: string, id: string): Promise<InboxItemRow | undefined> {
+  const [row] = await db('inbox_items').where({ account_id: accountId, id })
+    .update({ resolved_at: db.raw('coalesce(resolved_at, now())') }).returning('*');
+  return row;
+}

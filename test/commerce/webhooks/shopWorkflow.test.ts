@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { jobSearchAttributes } from '../../../src/temporal/jobs';
+import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../../../src/temporal/searchAttributes';
+import { commerceShopWorkflowId, type CommerceDelivery, type CommerceShopInput } from '../../../workflows/commerceMessages';
+import { progressQuery } from '../../../workflows/messages';
+import { harness } from '../../helpers/harness';
+import { call } from '../../helpers/http';
+import { deliverAndProcess, eventually, newShop } from './receiverKit';
+
+const productDelivery = (id: number, shopDomain: string): CommerceDelivery => ({
+  webhookId: randomUUID(), topic: 'products/update', shopDomain, receivedAt: new Date().toISOString(), bytes: 20, payload: { id },
+});
+
+describe('the shop entity workflow', () => {
+  it('continues as new after its per-run bound, carries the pending deliveries over, and keeps its search attributes', async function () {
+    this.timeout(30_000);
+    const { client, taskQueue, bundle } = harness();
+    const shop = await newShop();
+    const input: CommerceShopInput = {
+      accountId: shop.accountId, connectionId: shop.connectionId, maxDeliveriesPerRun: 2,
+      pending: [1, 2, 3, 4].map((id) => productDelivery(id, shop.shopDomain)),
+    };
+    const first = await client.workflow.start('commerceShopWorkflow', {
+      workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],
+      typedSearchAttributes: jobSearchAttributes('commerce-shop', shop.accountId, { ConnectionId: shop.connectionId }),
+    });
+    // A delivery through the receiver joins the chain by signal-with-start.
+    await deliverAndProcess(shop, 'products/update', { id: 5 });
+
+    const latest = client.workflow.getHandle(first.workflowId);
+    const progress = await eventually(() => latest.query(progressQuery), (p) => p.done === 5, 15_000, 'five deliveries processed');
+    assert.equal(progress.done, 5);
+    const rows = await harness().db('commerce_cache_invalidations').where({ connection_id: shop.connectionId });
+    assert.equal(rows.length, 5, 'each delivery handled once');
+
+    const histories = [];
+    let runId: string | undefined = first.firstExecutionRunId;
+    while (runId) {
+      const history = await client.workflow.getHandle(first.workflowId, runId).fetchHistory();
+      histories.push({ workflowId: first.workflowId, history });
+      runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    }
+    assert.ok(histories.length >= 3, `4 carried deliveries at 2 per run make at least 3 runs, got ${histories.length}`);
+    const described = await latest.describe();
+    assert.equal(described.typedSearchAttributes.get(AccountIdKey), shop.accountId);
+    assert.equal(described.typedSearchAttributes.get(JobKindKey), 'commerce-shop');
+    assert.equal(described.typedSearchAttributes.get(ConnectionIdKey), shop.connectionId);
+
+    // Determinism guard: every recorded run replays with the current bundle.
+    for await (const result of Worker.runReplayHistories({ workflowBundle: bundle }, histories)) {
+      assert.equal(result.error, undefined, `replay of ${result.workflowId} diverged: ${String(result.error)}`);
+    }
+  });
+
+  it('the shop\'s job is visible to its account through the jobs API', async () => {
+    const shop = await newShop();
+    await deliverAndProcess(shop, 'products/update', { id: 1 });
+    const res = await call('GET', `/api/jobs/${encodeURIComponent(commerceShopWorkflowId(shop.connectionId))}`, { token: shop.account.ownerToken });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.body.kind, res.body.status, res.body.connection_id, res.body.progress?.done], ['commerce-shop', 'running', shop.connectionId, 1]);
+  });
+});
