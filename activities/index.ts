@@ -2,6 +2,9 @@ import type { Config } from '../src/config';
 import type { Knex } from '../src/db/knex';
 import type { Logger } from '../src/logger';
 import { createCommerceActivities } from './commerce';
+import { createCommerceBackfillActivities } from './commerceBackfill';
+import { createCommercePrivacyActivities } from './commercePrivacy';
+import { createCommerceSweepActivities } from './commerceSweeps';
 import { createMaintenanceActivities } from './maintenance';
 
 export interface ActivityDeps {
@@ -15,6 +18,9 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
     ...createCommerceActivities(deps),
+    ...createCommerceBackfillActivities(deps),
+    ...createCommerceSweepActivities(deps),
+    ...createCommercePrivacyActivities(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ActivityFailure, condition, log, makeContinueAsNewFunc, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { deliverySignal, type CommerceDelivery, type CommerceShopInput } from './commerceMessages';
+import { startPrivacyFulfilmentOf } from './commercePrivacyRequest';
 import { trackProgress } from './progress';
 
 const { processCommerceDelivery } = proxyActivities<Activities>({
@@ -56,7 +57,8 @@ async function processOne(input: CommerceShopInput, delivery: CommerceDelivery):
   const { payload, bytes: _bytes, ...about } = delivery;
   const context = { accountId: input.accountId, connectionId: input.connectionId, ...about };
   try {
-    await processCommerceDelivery({ ...context, payload });
+    const handled = await processCommerceDelivery({ ...context, payload });
+    await startPrivacyFulfilmentOf(input, handled.detail);
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     // Retries are spent: the delivery is recorded as failed and the shop's stream moves on.

@@ -1,4 +1,5 @@
 import type { ScheduleOverlapPolicy } from '@temporalio/client';
+import { COMMERCE_SWEEP_SCHEDULES } from '../commerce/sweeps/schedules';
 
 /** One sweep the spec runs from cron; `schedules sync` makes Temporal's Schedules match this table. */
 export interface ScheduleEntry {
@@ -22,4 +23,13 @@ export const SCHEDULES: ScheduleEntry[] = [
     overlap: 'SKIP',
     description: 'Deletes stored Idempotency-Key responses older than 24 hours.',
   },
+  {
+    name: 'commerce-order-backfill',
+    cron: '0 * * * *',
+    workflowType: 'commerceOrderBackfill',
+    args: [],
+    overlap: 'SKIP',
+    description: 'Recovers missed shop orders: per active connection, the orders updated since its newest logged one (or the last 48 hours), ingested with topic orders/updated.',
+  },
+  ...COMMERCE_SWEEP_SCHEDULES,
 ];

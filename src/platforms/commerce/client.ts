@@ -78,6 +78,7 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
       } else {
         query.set('status', 'any');
         if (input.updatedAtMin) query.set('updated_at_min', new Date(input.updatedAtMin).toISOString());
+        if (input.order) query.set('order', input.order);
       }
       const res = await http.call({ name, method: 'GET', shopDomain: shop.shopDomain, accessToken: shop.accessToken, url: `${admin(shop.shopDomain, 'orders.json')}?${query}` });
       const { orders } = parse(ordersSchema, res, name);

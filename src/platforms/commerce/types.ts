@@ -50,6 +50,8 @@ export interface ListOrdersInput {
   pageInfo?: string;
   /** 1..250, default 50. */
   limit?: number;
+  /** Listing order (first page only), e.g. `updated_at asc`; the platform's default is `created_at desc`. */
+  order?: 'updated_at asc' | 'created_at desc';
 }
 
 /** The shop's leaky bucket as last reported by `X-Commerce-Shop-Api-Call-Limit: used/limit`. */

@@ -34,7 +34,7 @@ describe('commerce webhook topics', () => {
     }
   });
 
-  it('the three privacy topics are logged in the privacy-request log, unfulfilled', async () => {
+  it('the three privacy topics are logged in the privacy-request log', async () => {
     const shop = await newShop();
     const customer = { id: 191167, email: 'john@example.test', phone: '555-625-1199' };
     await deliverAndProcess(shop, 'customers/data_request', { shop_id: 954889, shop_domain: shop.shopDomain, orders_requested: [299938], customer, data_request: { id: 9999 } });
@@ -42,11 +42,11 @@ describe('commerce webhook topics', () => {
     await deliverAndProcess(shop, 'shop/redact', { shop_id: 954889, shop_domain: shop.shopDomain });
     const rows = await db()('commerce_compliance_requests').where({ account_id: shop.accountId }).orderBy('created_at');
     assert.deepEqual(
-      rows.map((r) => [r.topic, r.shop_domain, r.customer_id, r.customer_email, r.fulfilled_at, r.connection_id]),
+      rows.map((r) => [r.topic, r.shop_domain, r.customer_id, r.customer_email, r.connection_id]),
       [
-        ['customers/data_request', shop.shopDomain, '191167', 'john@example.test', null, shop.connectionId],
-        ['customers/redact', shop.shopDomain, '191167', 'john@example.test', null, shop.connectionId],
-        ['shop/redact', shop.shopDomain, null, null, null, shop.connectionId],
+        ['customers/data_request', shop.shopDomain, '191167', 'john@example.test', shop.connectionId],
+        ['customers/redact', shop.shopDomain, '191167', 'john@example.test', shop.connectionId],
+        ['shop/redact', shop.shopDomain, null, null, shop.connectionId],
       ],
     );
     assert.deepEqual(rows[0].raw_payload.orders_requested, [299938]);

@@ -1,0 +1,128 @@
+import type { Knex } from '../../db/knex';
+import type { OrderLogRow } from '../ingestion/store';
+
+export interface PrivacyRequestRow {
+  id: string;
+  account_id: string;
+  connection_id: string | null;
+  topic: string;
+  shop_domain: string;
+  customer_id: string | null;
+  customer_email: string | null;
+  raw_payload: unknown;
+  fulfilled_at: Date | null;
+  alerted_at: Date | null;
+  created_at: Date;
+}
+
+/** How a privacy request names its customer; any one of these matching an order makes it the customer's. */
+export interface CustomerMatch {
+  email: string | null;
+  customerId: string | null;
+  /** `orders_to_redact` / `orders_requested` of the payload. */
+  orderIds: string[];
+}
+
+const requests = (db: Knex, accountId: string) => db('commerce_compliance_requests').where({ account_id: accountId });
+
+/** The request, locked until the transaction ends, so two fulfilments of one request never run side by side. */
+export async function lockRequest(trx: Knex, accountId: string, id: string): Promise<PrivacyRequestRow | undefined> {
+  return requests(trx, accountId).where({ id }).forUpdate().first();
+}
+
+export async function findRequest(db: Knex, accountId: string, id: string): Promise<PrivacyRequestRow | undefined> {
+  return requests(db, accountId).where({ id }).first();
+}
+
+export async function markFulfilled(db: Knex, accountId: string, id: string): Promise<void> {
+  await requests(db, accountId).where({ id }).whereNull('fulfilled_at').update({ fulfilled_at: db.fn.now() });
+}
+
+const hasMatch = (m: CustomerMatch) => Boolean(m.email || m.customerId || m.orderIds.length);
+
+function customerOrders(db: Knex, accountId: string, connectionId: string, m: CustomerMatch): Knex.QueryBuilder {
+  return db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).where((q) => {
+    if (m.email) q.orWhereRaw('lower(customer_email) = lower(?)', [m.email]);
+    if (m.customerId) q.orWhereRaw(`raw_payload -> 'customer' ->> 'id' = ?`, [m.customerId]);
+    if (m.orderIds.length) q.orWhereIn('order_id', m.orderIds);
+  });
+}
+
+/** The customer's logged orders in one shop, oldest first; at most `limit` when given. */
+export async function findCustomerOrders(db: Knex, accountId: string, connectionId: string, m: CustomerMatch, limit?: number): Promise<OrderLogRow[]> {
+  if (!hasMatch(m)) return [];
+  const q = customerOrders(db, accountId, connectionId, m).select('*').orderBy([{ column: 'order_created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return limit === undefined ? q : q.limit(limit);
+}
+
+export async function countCustomerOrders(db: Knex, accountId: string, connectionId: string, m: CustomerMatch): Promise<number> {
+  if (!hasMatch(m)) return 0;
+  const [{ count }] = await customerOrders(db, accountId, connectionId, m).count({ count: '*' });
+  return Number(count);
+}
+
+/** Replaces an order row's personal data; `unlink` also drops its backlink to the CRM contact. */
+export async function scrubOrderRow(db: Knex, accountId: string, id: string, scrubbedPayload: unknown, unlink: boolean): Promise<void> {
+  await db('commerce_orders_log').where({ account_id: accountId, id }).update({
+    customer_email: null,
+    raw_payload: JSON.stringify(scrubbedPayload),
+    ...(unlink ? { crm_contact_id: null } : {}),
+    updated_at: db.fn.now(),
+  });
+}
+
+/** One page (id order) of a shop's orders logged before `before`. */
+export async function shopOrdersPage(db: Knex, accountId: string, connectionId: string, before: Date, after: string | null, limit: number): Promise<Array<Pick<OrderLogRow, 'id' | 'raw_payload'>>> {
+  const q = db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).where('created_at', '<=', before)
+    .select('id', 'raw_payload').orderBy('id').limit(limit);
+  return after ? q.where('id', '>', after) : q;
+}
+
+// CRM rows. The CRM's service has no lookup by email and no redaction of activities yet, so the privacy rules read
+// and scrub these two tables here, always by account; rollups still go through the CRM service.
+
+export interface ContactRecord {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  tags: string[];
+  notes: string | null;
+  source: string;
+  commerce_total_spent_cents: string | number;
+  commerce_order_count: number;
+  commerce_first_order_at: Date | null;
+  commerce_first_order_id: string | null;
+  commerce_last_order_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Contacts by id or holding `email` (case-insensitively), locked for the caller's transaction when `lock` is set. */
+export async function findContacts(db: Knex, accountId: string, ids: string[], email: string | null, lock = false): Promise<ContactRecord[]> {
+  if (ids.length === 0 && !email) return [];
+  const q = db('crm_contacts').where({ account_id: accountId }).where((w) => {
+    if (ids.length) w.orWhereIn('id', ids);
+    if (email) w.orWhereRaw('lower(email) = lower(?)', [email]);
+  }).select('id', 'name', 'email', 'phone', 'company', 'tags', 'notes', 'source', 'commerce_total_spent_cents', 'commerce_order_count',
+    'commerce_first_order_at', 'commerce_first_order_id', 'commerce_last_order_at', 'created_at', 'updated_at').orderBy('id');
+  return lock ? q.forUpdate() : q;
+}
+
+export const ORDER_NOTE_REDACTED = 'Order details removed at the customer\'s request (privacy request).';
+
+/** Scrubs the order notes (`commerce:order:<orderId>`) of these orders: body replaced, metadata reduced to the order id. */
+export async function scrubOrderNotes(db: Knex, accountId: string, orderIds: string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const result = await db.raw(
+    `update crm_contact_activities set body = ?, metadata = jsonb_build_object('source', 'commerce', 'redacted', true, 'order_id', substr(external_id, 16))
+     where account_id = ? and external_id = any(?::text[])`,
+    [ORDER_NOTE_REDACTED, accountId, orderIds.map((id) => `commerce:order:${id}`)],
+  );
+  return result.rowCount ?? 0;
+}
+
+export async function deleteContact(db: Knex, accountId: string, id: string): Promise<void> {
+  await db('crm_contacts').where({ account_id: accountId, id }).delete();
+}

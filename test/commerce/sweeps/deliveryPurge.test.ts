@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { harness } from '../../helpers/harness';
+import { newShop } from '../webhooks/receiverKit';
+import { runSweep } from './sweepKit';
+
+async function deliveryAged(shop: { accountId: string; connectionId: string }, hoursAgo: number): Promise<string> {
+  const { db } = harness();
+  const webhookId = randomUUID();
+  await db('commerce_webhook_deliveries').insert({
+    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'orders/create', outcome: 'processed',
+    received_at: db.raw('now() - make_interval(hours => ?)', [hoursAgo]), processed_at: db.fn.now(),
+  });
+  return webhookId;
+}
+
+const remaining = async (connectionId: string) =>
+  (await harness().db('commerce_webhook_deliveries').where({ connection_id: connectionId }).select('webhook_id')).map((r) => r.webhook_id).sort();
+
+describe('commerce-delivery-purge sweep', () => {
+  it('deletes delivery records older than 7 days and keeps the younger ones', async () => {
+    const shop = await newShop();
+    const old = [await deliveryAged(shop, 7 * 24 + 1), await deliveryAged(shop, 30 * 24)];
+    const kept = [await deliveryAged(shop, 7 * 24 - 1), await deliveryAged(shop, 47)];
+    const summary = await runSweep('commerceDeliveryPurge', { batchSize: 1 });
+    assert.equal(summary.partial, false);
+    assert.ok(summary.deleted >= old.length);
+    assert.deepEqual(await remaining(shop.connectionId), kept.sort());
+  });
+
+  it('a run out of budget stops cleanly between batches and answers partial: true', async () => {
+    const shop = await newShop();
+    for (let i = 0; i < 3; i++) await deliveryAged(shop, 200);
+    const summary = await runSweep('commerceDeliveryPurge', { budgetMs: 1, batchSize: 1 });
+    assert.equal(summary.partial, true);
+    assert.ok(summary.deleted >= 1);
+  });
+});

@@ -1,0 +1,70 @@
+import { makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import { startPrivacyRequestWorkflow } from './commercePrivacyRequest';
+import { trackProgress } from './progress';
+
+const { alertOverdueCommercePrivacyRequests, listUnfulfilledCommercePrivacyRequests } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+export interface ComplianceSweepSummary {
+  /** True when the budget ran out before every unfulfilled request was alerted and (re)started. */
+  partial: boolean;
+  /** Requests past 30 days alerted by this run (each is alerted once). */
+  alerted: number;
+  /** Unfulfilled requests seen, and what happened to their workflow `commerce-privacy:<id>`. */
+  unfulfilled: number;
+  started: number;
+  /** A run was already open (or had completed): nothing new started. */
+  already_running: number;
+  by_topic: Record<string, number>;
+}
+
+export interface ComplianceSweepInput extends SweepInput {
+  /** Internal: carried across continue-as-new. */
+  after?: string | null;
+  summary?: ComplianceSweepSummary;
+}
+
+/**
+ * The `commerce-compliance-sweep` (hourly at :30): first an urgent inbox alert for every request unfulfilled after
+ * 30 days (once per request, `alerted_at` stamped), then the fulfilment workflow of every unfulfilled request is
+ * started again — an open or completed run of the same id is left alone, so this is safe however often it runs.
+ */
+export async function commerceComplianceSweep(input: ComplianceSweepInput = {}): Promise<ComplianceSweepSummary> {
+  const budget = startSweepBudget(input);
+  const progress = trackProgress('alerting');
+  const summary: ComplianceSweepSummary = input.summary ?? { partial: false, alerted: 0, unfulfilled: 0, started: 0, already_running: 0, by_topic: {} };
+
+  if (input.summary === undefined) {
+    for (;;) {
+      if (budget.spent()) return { ...summary, partial: true };
+      const { alerted } = await alertOverdueCommercePrivacyRequests({ limit: budget.pageSize });
+      summary.alerted += alerted;
+      if (alerted < budget.pageSize) break;
+    }
+  }
+
+  progress.phase('fulfilling');
+  progress.advance(summary.unfulfilled);
+  for (let after = input.after ?? null; ;) {
+    if (budget.spent()) return { ...summary, partial: true };
+    const page = await listUnfulfilledCommercePrivacyRequests({ after, limit: budget.pageSize });
+    for (const request of page.requests) {
+      const outcome = await startPrivacyRequestWorkflow({ accountId: request.accountId, requestId: request.requestId, connectionId: request.connectionId });
+      summary.unfulfilled++;
+      summary.by_topic[request.topic] = (summary.by_topic[request.topic] ?? 0) + 1;
+      if (outcome === 'started') summary.started++;
+      else summary.already_running++;
+      progress.advance();
+    }
+    if (!page.next) return summary;
+    after = page.next;
+    if (workflowInfo().continueAsNewSuggested) {
+      const next = makeContinueAsNewFunc<typeof commerceComplianceSweep>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+      return next({ ...input, deadline: budget.deadline, after, summary });
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { isCancellation, log, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { PrivacyFulfilment } from '../src/commerce/privacy/service';
+import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../src/temporal/searchAttributes';
+import { trackProgress } from './progress';
+
+const { fulfilCommercePrivacyRequest } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  // A failed run is no loss: the hourly compliance sweep starts the request's workflow again.
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
+});
+
+export const PRIVACY_JOB_KIND = 'commerce-privacy';
+export const commercePrivacyWorkflowId = (requestId: string) => `${PRIVACY_JOB_KIND}:${requestId}`;
+
+export interface PrivacyRequestInput {
+  accountId: string;
+  requestId: string;
+  connectionId?: string | null;
+}
+
+/**
+ * One logged privacy request (`commerce-privacy:<requestId>`): its fulfilment — data package, customer redaction or
+ * shop redaction — in one idempotent activity that sets `fulfilled_at`. Started by the shop's workflow right after
+ * the delivery is logged, and again by the compliance sweep for any request still unfulfilled.
+ */
+export async function commercePrivacyRequest(input: PrivacyRequestInput): Promise<PrivacyFulfilment> {
+  const progress = trackProgress('fulfilling', 1);
+  const result = await fulfilCommercePrivacyRequest({ accountId: input.accountId, requestId: input.requestId });
+  progress.advance();
+  progress.current.phase = result.status;
+  return result;
+}
+
+/**
+ * Starts a request's workflow as an abandoned child (it outlives the caller: the shop's entity workflow, or a
+ * sweep). Child workflows cannot attach to a running execution the way a client start with USE_EXISTING does, so
+ * the id does the deduplication: a run already open — or one that completed (reuse policy: failed runs only) —
+ * answers `existing` instead of starting a second fulfilment.
+ */
+export async function startPrivacyRequestWorkflow(input: PrivacyRequestInput): Promise<'started' | 'existing'> {
+  const attributes = [
+    { key: AccountIdKey, value: input.accountId },
+    { key: JobKindKey, value: PRIVACY_JOB_KIND },
+    ...(input.connectionId ? [{ key: ConnectionIdKey, value: input.connectionId }] : []),
+  ];
+  try {
+    await startChild(commercePrivacyRequest, {
+      workflowId: commercePrivacyWorkflowId(input.requestId),
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      typedSearchAttributes: attributes,
+    });
+    return 'started';
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return 'existing';
+    throw err;
+  }
+}
+
+/**
+ * For the shop's entity workflow, after a delivery was handled: when the handler logged a privacy request
+ * (`detail.compliance_request_id`), its fulfilment starts now. Never throws — the shop's delivery stream must not
+ * stall on it; a request whose start failed is picked up by the hourly compliance sweep.
+ */
+export async function startPrivacyFulfilmentOf(delivery: { accountId: string; connectionId: string }, detail: Record<string, unknown> | undefined): Promise<void> {
+  const requestId = detail?.compliance_request_id;
+  if (typeof requestId !== 'string') return;
+  try {
+    await startPrivacyRequestWorkflow({ accountId: delivery.accountId, connectionId: delivery.connectionId, requestId });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    log.warn('privacy request workflow could not be started; the compliance sweep will', { requestId, error: (err as Error).name });
+  }
+}
