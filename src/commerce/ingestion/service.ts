@@ -58,7 +58,8 @@ export async function ingestOrder(db: Knex, input: IngestOrderInput): Promise<In
 
     let bridge: BridgeResult = { contactId: row.crm_contact_id, firstOrder: row.first_order };
     let bridgeError: string | null = null;
-    if (applied) {
+    // A redacted order is not bridged again: that would recreate the contact the redaction removed.
+    if (applied && !row.redacted_at) {
       try {
         bridge = await trx.transaction((savepoint) => bridgeOrderToCrm(savepoint, accountId, row!, order));
         if (row.bridge_error !== null) await store.recordBridgeOutcome(trx, accountId, row.id, null);

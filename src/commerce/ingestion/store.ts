@@ -18,6 +18,8 @@ export interface OrderLogRow {
   first_order: boolean | null;
   bridge_error: string | null;
   bridge_failed_at: Date | null;
+  /** Set by a privacy redaction; the row never takes personal data again. */
+  redacted_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -57,7 +59,9 @@ export async function upsertOrder(
      values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
      on conflict (connection_id, order_id) do update set
        order_number = excluded.order_number, total_amount_cents = excluded.total_amount_cents, currency = excluded.currency,
-       customer_email = excluded.customer_email, raw_payload = excluded.raw_payload,
+       -- A redacted order keeps its scrubbed email and payload: a late delivery must not write personal data back.
+       customer_email = case when log.redacted_at is null then excluded.customer_email end,
+       raw_payload = case when log.redacted_at is null then excluded.raw_payload else log.raw_payload end,
        order_created_at = coalesce(excluded.order_created_at, log.order_created_at),
        order_updated_at = excluded.order_updated_at, last_topic = excluded.last_topic, updated_at = now()
      where log.account_id = excluded.account_id

@@ -61,12 +61,13 @@ export async function countCustomerOrders(db: Knex, accountId: string, connectio
   return Number(count);
 }
 
-/** Replaces an order row's personal data; `unlink` also drops its backlink to the CRM contact. */
+/** Replaces an order row's personal data and marks it redacted for good; `unlink` also drops its backlink to the CRM contact. */
 export async function scrubOrderRow(db: Knex, accountId: string, id: string, scrubbedPayload: unknown, unlink: boolean): Promise<void> {
   await db('commerce_orders_log').where({ account_id: accountId, id }).update({
     customer_email: null,
     raw_payload: JSON.stringify(scrubbedPayload),
     ...(unlink ? { crm_contact_id: null } : {}),
+    redacted_at: db.raw('coalesce(redacted_at, now())'),
     updated_at: db.fn.now(),
   });
 }

@@ -42,6 +42,25 @@ describe('privacy: customers/redact', () => {
     assert.equal(run.typedSearchAttributes.get(AccountIdKey), shop.accountId);
   });
 
+  it('a redacted order stays redacted: a later orders/updated delivery with personal data writes none of it back', async () => {
+    const shop = await newShop();
+    const order = pii('late@example.test', 6601);
+    await deliverAndProcess(shop, 'orders/create', order);
+    const request = await requestPrivacy(shop, 'customers/redact', { customer: { id: 6601, email: 'late@example.test' }, orders_to_redact: [order.id] });
+    await fulfilled(request.id);
+
+    const later = { ...order, total_price: '30.00', current_total_price: '30.00', updated_at: new Date(Date.parse(order.updated_at) + 60_000).toISOString() };
+    await deliverAndProcess(shop, 'orders/updated', later);
+
+    const [row] = await orderLog(shop, order.id);
+    assert.ok(row.redacted_at instanceof Date);
+    assert.equal(Number(row.total_amount_cents), 3000, 'the update itself still applies');
+    assert.equal(row.customer_email, null);
+    assert.equal(row.crm_contact_id, null);
+    for (const key of PII_KEYS) assert.ok(!keysOf(row.raw_payload).has(key), `${key} stays out of the payload`);
+    assert.equal(await contactByEmail(shop.accountId, 'late@example.test'), undefined, 'the contact is not recreated');
+  });
+
   it('a contact the account created itself is kept, its commerce rollups reset and its order notes scrubbed', async () => {
     const shop = await newShop();
     const contact = await createContact(harness().db, shop.accountId, { name: 'Ada L.', email: 'ada.kept@example.test', tags: ['vip'] });
