@@ -1,5 +1,7 @@
 import { startBenchEnv } from './lib/env';
 import { printResult, type ScenarioResult } from './lib/report';
+import { commerceBackfill } from './scenarios/commerceBackfill';
+import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { crmSearch } from './scenarios/crmSearch';
 import { jobStart } from './scenarios/jobStart';
@@ -8,6 +10,8 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'crm-search': crmSearch,
   'job-start': jobStart,
   'content-list': contentList,
+  'commerce-webhook': commerceWebhook,
+  'commerce-backfill': commerceBackfill,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

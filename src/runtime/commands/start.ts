@@ -7,12 +7,11 @@ export const startCommand: Command = {
   usage: 'start [--sandbox]',
   summary: 'Everything in one process: Postgres (embedded unless DATABASE_URL), Temporal (dev server unless TEMPORAL_ADDRESS), '
     + 'migrations, schedule sync, the worker and the API. Data persists in DATA_DIR. `npm start` runs this. '
-    + '--sandbox is accepted and changes nothing yet (no platform integration to simulate so far).',
+    + '--sandbox also runs the commerce platform simulator on loopback (a demo app and shop; a token key in DATA_DIR if unset).',
   async run(args, io) {
     const flags = parseFlags('start', args, { sandbox: { type: 'boolean', default: false } });
     const config = loadConfig(io.env);
     const logger = serviceLogger(config);
-    if (flags.sandbox) logger.warn('--sandbox: no platform integration exists yet, so there is nothing to simulate; starting normally');
-    return runStack(config, logger, io.out);
+    return runStack(config, logger, io.out, { sandbox: flags.sandbox });
   },
 };

@@ -1,0 +1,60 @@
+import { createHmac } from 'node:crypto';
+import { callbackUrl } from '../commerce/oauth/authorizeUrl';
+import type { Config } from '../config';
+import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/commerce';
+import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
+
+export const DEMO_SHOP = 'demo-shop.commerce.test';
+export const DEMO_CLIENT_ID = 'sandbox-demo-app';
+const DEMO_ORDERS = 25;
+
+export interface Sandbox {
+  /** The stack's configuration pointed at the simulators (one object: the API and the worker share it). */
+  config: Config;
+  simulator: CommerceSimulator;
+  tokenKey: ResolvedTokenKey;
+  /** Sets PUBLIC_APP_URL to the API's own URL when unset: the simulator redirects and delivers webhooks there. */
+  serveAt(apiUrl: string): void;
+  bannerLines(apiUrl: string): string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `start --sandbox`: the commerce platform simulated on loopback, with a demo app and a demo shop holding a few
+ * orders, so the whole connect → webhooks → backfill path runs with no platform account. The demo app's secret is
+ * derived from the credential hash key, so it stays the same across restarts of one DATA_DIR (the simulator's own
+ * state — tokens, subscriptions — lives in memory: connect the shop again after a restart).
+ */
+export async function startSandbox(config: Config): Promise<Sandbox> {
+  const tokenKey = await resolveCommerceTokenKey(config);
+  const simulator = await startCommerceSimulator();
+  const demoSecret = `csec_${createHmac('sha256', config.SECRET_HASH_KEY!).update('commerce-sandbox-demo-app').digest('hex').slice(0, 32)}`;
+  simulator.addApp({ clientId: DEMO_CLIENT_ID, clientSecret: demoSecret });
+  simulator.addShop({ domain: DEMO_SHOP, name: 'Demo shop' });
+  simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
+  const sandboxConfig: Config = { ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key };
+
+  return {
+    config: sandboxConfig,
+    simulator,
+    tokenKey,
+    serveAt(apiUrl) {
+      sandboxConfig.PUBLIC_APP_URL ??= apiUrl;
+    },
+    bannerLines(apiUrl) {
+      const auth = '-H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json"';
+      return [
+        'Sandbox: the commerce platform is simulated on loopback (its state is in memory: connect again after a restart).',
+        `  Simulator    ${simulator.baseUrl}   (COMMERCE_SHOP_URL_TEMPLATE=${simulator.shopUrlTemplate})`,
+        `  Demo shop    ${DEMO_SHOP} (${DEMO_ORDERS} orders), demo app client_id ${DEMO_CLIENT_ID}`,
+        `  Token key    ${tokenKey.file ?? 'COMMERCE_TOKEN_ENCRYPTION_KEY'}`,
+        '  Connect the demo shop end to end, with TOKEN set to the owner session token:',
+        `    1. curl -X PUT ${apiUrl}/api/commerce/app ${auth} -d '{"client_id":"${DEMO_CLIENT_ID}","client_secret":"${demoSecret}"}'`,
+        `    2. curl -X POST ${apiUrl}/api/commerce/connect ${auth} -d '{"shop_domain":"${DEMO_SHOP}"}'`,
+        '    3. Open the authorize_url it answers in a browser: the simulator approves at once and redirects to',
+        `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
+      ];
+    },
+    stop: () => simulator.stop(),
+  };
+}
