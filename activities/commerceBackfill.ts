@@ -33,7 +33,7 @@ export function createCommerceBackfillActivities(deps: ActivityDeps) {
 
     /**
      * Fetches one page of the shop's orders and ingests it, so order payloads never enter workflow history.
-     * Heartbeats after each order; a cancel (or worker shutdown) stops between orders and rolls the page back.
+     * Heartbeats when the page is ingested; a cancel (or worker shutdown) before the commit rolls the page back.
      */
     async backfillPage(input: BackfillPageInput): Promise<BackfillPageResult> {
       const ctx = Context.current();

@@ -48,3 +48,21 @@ export async function addActivity(db: Knex, accountId: string, contactId: string
   };
   return db.isTransaction ? run(db) : db.transaction(run);
 }
+
+/**
+ * `addActivity` for many activities at once (one statement), for a writer that already holds the contacts (it
+ * just upserted them in its transaction): each needs an `externalId`, and one already used in the account is
+ * skipped. Answers how many were inserted.
+ */
+export async function addActivities(db: Knex, accountId: string, inputs: Array<ActivityInput & { contactId: string; externalId: string }>): Promise<number> {
+  for (const input of inputs) if (input.kind === 'note' && !input.body) throw invalidField('body.body', 'a note needs a body');
+  return store.insertActivities(db, accountId, inputs.map((input) => ({
+    contact_id: input.contactId,
+    kind: input.kind,
+    body: input.body ?? null,
+    external_id: input.externalId,
+    ...(input.occurredAt ? { occurred_at: input.occurredAt } : {}),
+    metadata: input.metadata ?? {},
+    created_by: input.createdBy ?? null,
+  })));
+}

@@ -44,3 +44,14 @@ export async function insertActivity(db: Knex, accountId: string, fields: Activi
 export async function findActivityByExternalId(db: Knex, accountId: string, externalId: string): Promise<ActivityRow | undefined> {
   return db('crm_contact_activities').where({ account_id: accountId, external_id: externalId }).first();
 }
+
+/** Set-based `insertActivity`: inserts many activities in one statement, skipping external_ids already used in the account. */
+export async function insertActivities(db: Knex, accountId: string, rows: ActivityFields[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db('crm_contact_activities')
+    .insert(rows.map((fields) => ({ account_id: accountId, ...fields, metadata: JSON.stringify(fields.metadata) })))
+    .onConflict(db.raw('(account_id, external_id) where external_id is not null'))
+    .ignore()
+    .returning('id');
+  return inserted.length;
+}

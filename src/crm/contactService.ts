@@ -115,3 +115,35 @@ export async function applyCommerceOrder(
   };
   return db.isTransaction ? run(db) : db.transaction(run);
 }
+
+/**
+ * `upsertContactByEmail` for many people at once (one statement): emails are deduplicated case-insensitively, the
+ * first spelling and the first non-empty name of each winning. Answers one entry per distinct email, keyed by its
+ * lower-cased form.
+ */
+export async function upsertContactsByEmail(
+  db: Knex, accountId: string, people: Array<{ email: string; name?: string | null }>, source: string,
+): Promise<Map<string, { contact: ContactRow; created: boolean }>> {
+  const distinct = new Map<string, { email: string; name: string | null }>();
+  for (const person of people) {
+    const email = person.email.trim();
+    if (!email) throw new Error('upsertContactsByEmail needs an email');
+    const name = person.name?.trim() || null;
+    const seen = distinct.get(email.toLowerCase());
+    if (!seen) distinct.set(email.toLowerCase(), { email, name });
+    else if (!seen.name && name) seen.name = name;
+  }
+  const rows = await store.upsertContactsByEmail(db, accountId, [...distinct.values()], source);
+  const byKey = new Map(rows.map((r) => [r.contact.email!.toLowerCase(), r]));
+  // Postgres' lower() and JavaScript's toLowerCase() can disagree on rare characters: such an email is fetched
+  // by itself (the upsert is idempotent), so every requested email is answered.
+  for (const [key, person] of distinct) {
+    if (!byKey.has(key)) byKey.set(key, await store.upsertContactByEmail(db, accountId, { ...person, source }));
+  }
+  return byKey;
+}
+
+/** `setCommerceRollup` for many contacts at once (one statement); contacts not in the account are left alone. */
+export async function setCommerceRollups(db: Knex, accountId: string, rollups: Array<CommerceRollup & { id: string }>): Promise<void> {
+  await store.setCommerceRollups(db, accountId, rollups);
+}

@@ -147,3 +147,35 @@ export async function setCommerceRollup(db: Knex, accountId: string, id: string,
 export async function lockContactForUpdate(db: Knex, accountId: string, id: string): Promise<ContactRow | undefined> {
   return db('crm_contacts').where({ account_id: accountId, id }).forNoKeyUpdate().first();
 }
+
+/**
+ * Set-based `upsertContactByEmail` for many distinct emails (distinct case-insensitively; the caller dedups) in one
+ * statement, with the same rules: an existing contact keeps its fields and source, a missing name is filled in.
+ */
+export async function upsertContactsByEmail(db: Knex, accountId: string, people: Array<{ email: string; name: string | null }>, source: string) {
+  if (people.length === 0) return [];
+  const result = await db.raw(
+    `insert into crm_contacts (account_id, email, name, source)
+     select ?::uuid, p.email, p.name, ? from jsonb_to_recordset(?::jsonb) as p(email text, name text)
+     on conflict (account_id, lower(email)) where email is not null
+     do update set name = coalesce(crm_contacts.name, excluded.name),
+                   updated_at = case when crm_contacts.name is null and excluded.name is not null then now() else crm_contacts.updated_at end
+     returning *, (xmax = 0) as created`,
+    [accountId, source, JSON.stringify(people)],
+  );
+  return (result.rows as Array<ContactRow & { created: boolean }>).map(({ created, ...row }) => ({ contact: row as ContactRow, created }));
+}
+
+/** Set-based `setCommerceRollup`: one statement for many contacts of the account. */
+export async function setCommerceRollups(db: Knex, accountId: string, rollups: Array<CommerceRollup & { id: string }>): Promise<void> {
+  if (rollups.length === 0) return;
+  await db.raw(
+    `update crm_contacts c set commerce_total_spent_cents = r.commerce_total_spent_cents, commerce_order_count = r.commerce_order_count,
+       commerce_first_order_at = r.commerce_first_order_at, commerce_first_order_id = r.commerce_first_order_id,
+       commerce_last_order_at = r.commerce_last_order_at, updated_at = now()
+     from jsonb_to_recordset(?::jsonb) as r(id uuid, commerce_total_spent_cents bigint, commerce_order_count int,
+       commerce_first_order_at timestamptz, commerce_first_order_id text, commerce_last_order_at timestamptz)
+     where c.account_id = ? and c.id = r.id`,
+    [JSON.stringify(rollups), accountId],
+  );
+}

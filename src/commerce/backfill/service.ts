@@ -6,7 +6,7 @@ import { commerceClientOf, type CommerceDeps } from '../connections/deps';
 import { findConnection } from '../connections/store';
 import { shopAccessOf } from '../connections/tokens';
 import { readOrder } from '../ingestion/orderPayload';
-import { ingestOrder } from '../ingestion/service';
+import { ingestOrders } from '../ingestion/service';
 import * as store from './store';
 
 export type { BackfillConnection } from './store';
@@ -44,9 +44,9 @@ export interface BackfillPageResult {
 }
 
 export interface PageHooks {
-  /** Called after each order with the number handled so far (activities heartbeat with it). */
+  /** Called when the page is ingested, with the number of orders handled (activities heartbeat with it). */
   onProgress?: (handled: number) => void;
-  /** Aborts between orders; the page's transaction rolls back. */
+  /** Aborts the page before its commit; the page's transaction rolls back. */
   signal?: AbortSignal;
 }
 
@@ -64,8 +64,9 @@ export async function listBackfillConnections(db: Knex, afterId: string | null, 
  * the log's newest `updated_at` a true watermark for the next one), then ingest each through the shared path
  * with topic `orders/updated` — recovery never fires `commerce.order.created`.
  *
- * The page is ingested in one transaction (each order a savepoint, as `ingestOrder` nests): one commit per page
- * instead of per order, and a page interrupted half-way leaves nothing behind to redo differently.
+ * The page is ingested in one transaction with one set-based `ingestOrders` call (a constant number of
+ * statements per page, not per order); orders the log already holds in this version, bridged, are skipped first.
+ * A page cancelled before its commit leaves nothing behind to redo differently.
  */
 export async function backfillPage(deps: CommerceDeps, input: BackfillPageInput, hooks: PageHooks = {}): Promise<BackfillPageResult> {
   const { accountId, connectionId } = input;
@@ -91,22 +92,24 @@ async function ingestPage(trx: Knex, accountId: string, connectionId: string, or
   const counts = { fetched: orders.length, ingested: 0, unchanged: 0, invalid: 0, bridgeErrors: 0 };
   let newest: Date | null = null;
 
-  for (const [handled, { order, reading }] of readings.entries()) {
-    hooks.signal?.throwIfAborted();
+  const toIngest: unknown[] = [];
+  for (const { order, reading } of readings) {
     if (reading.ok && reading.order.updatedAt && (!newest || reading.order.updatedAt > newest)) newest = reading.order.updatedAt;
-    if (reading.ok && isCurrent(logged.get(reading.order.orderId), reading.order.updatedAt)) {
-      counts.unchanged++;
-    } else {
-      const result = await ingestOrder(trx, { accountId, connectionId, order, topic: 'orders/updated' });
-      if (result.outcome === 'invalid') counts.invalid++;
-      else if (result.outcome === 'stale') counts.unchanged++;
-      else {
-        counts.ingested++;
-        if (result.bridgeError) counts.bridgeErrors++;
-      }
-    }
-    hooks.onProgress?.(handled + 1);
+    if (reading.ok && isCurrent(logged.get(reading.order.orderId), reading.order.updatedAt)) counts.unchanged++;
+    else toIngest.push(order);
   }
+  hooks.signal?.throwIfAborted();
+  const results = await ingestOrders(trx, { accountId, connectionId, orders: toIngest, topic: 'orders/updated' });
+  for (const result of results) {
+    if (result.outcome === 'invalid') counts.invalid++;
+    else if (result.outcome === 'stale') counts.unchanged++;
+    else {
+      counts.ingested++;
+      if (result.bridgeError) counts.bridgeErrors++;
+    }
+  }
+  hooks.signal?.throwIfAborted();
+  hooks.onProgress?.(orders.length);
   return { ...counts, newestUpdatedAt: newest?.toISOString() ?? null };
 }
 

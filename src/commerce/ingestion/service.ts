@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import { raiseInboxItem } from '../../inbox/service';
 import type { TriggerName } from '../../triggers/outbox';
-import { bridgeOrderToCrm, type BridgeResult } from './bridge';
-import { readOrder } from './orderPayload';
+import { bridgeOrdersToCrm, inPlacementOrder, type BridgeItem, type BridgeResult } from './bridge';
+import { readOrder, type NormalizedOrder } from './orderPayload';
 import * as store from './store';
 import { writeOrderTriggers, type OrderTopic } from './triggers';
 
@@ -33,48 +33,129 @@ export type IngestOrderResult =
 
 const MAX_ERROR_LENGTH = 500;
 
+export interface IngestOrdersInput {
+  accountId: string;
+  connectionId: string;
+  /** The platform's order JSONs, as webhooks or a page of the orders listing carry them. */
+  orders: unknown[];
+  topic: OrderTopic;
+}
+
 /**
- * The one order-ingestion path, shared by the webhook handler and the backfill (doc3): upsert the log row by
- * (connection, order_id), then the CRM bridge, then the triggers — all in one transaction under the account's order
- * lock, so concurrent or out-of-order deliveries of one order end in the newest state with exact rollups.
+ * The one order-ingestion path, shared by the webhook handler (`ingestOrder`, one order) and the backfill (a page
+ * at a time), doc3: upsert the log rows by (connection, order_id), then the CRM bridge, then the triggers — all in
+ * one transaction under the account's order lock, so concurrent or out-of-order deliveries of one order end in the
+ * newest state with exact rollups. Set-based: a batch costs a constant number of statements, not a few per order.
+ * An order id repeated in the batch is applied in rounds (its second occurrence after the first), as if the
+ * orders came one by one.
  *
- * Bridge errors are swallowed: the bridge runs in a savepoint; on failure it is rolled back, the error is recorded on
- * the log row and raised as a deduplicated inbox item, and the log row and triggers still commit. An unusable
- * payload (no id, no decimal total) answers `invalid` without writing. Only infrastructure failures (the database
- * unreachable) throw, for the caller to retry.
+ * Bridge errors are swallowed: the bridge runs in a savepoint; when it fails, the batch is bridged again order by
+ * order (each in its own savepoint, in placement order), so one bad order is rolled back, its error recorded on
+ * its log row and raised as a deduplicated inbox item, while the others still bridge; log rows and triggers commit.
+ * A redacted order (`redacted_at`) is never bridged again — that would recreate the contact the redaction removed.
+ * An unusable payload (no id, no decimal total) answers `invalid` without writing. Only infrastructure failures
+ * (the database unreachable) throw, for the caller to retry. Answers one result per input order, in input order.
  */
-export async function ingestOrder(db: Knex, input: IngestOrderInput): Promise<IngestOrderResult> {
-  const reading = readOrder(input.order);
-  if (!reading.ok) return { outcome: 'invalid', reason: reading.reason };
-  const { order } = reading;
-  const { accountId, connectionId, topic } = input;
-
-  return db.transaction(async (trx) => {
-    await store.lockAccountOrders(trx, accountId);
-    const written = await store.upsertOrder(trx, accountId, connectionId, order, input.order, topic);
-    const applied = written !== undefined;
-    let row = written ?? (await store.findOrder(trx, accountId, connectionId, order.orderId));
-    if (!row) throw new Error(`order ${order.orderId} is logged under another account`);
-
-    let bridge: BridgeResult = { contactId: row.crm_contact_id, firstOrder: row.first_order };
-    let bridgeError: string | null = null;
-    // A redacted order is not bridged again: that would recreate the contact the redaction removed.
-    if (applied && !row.redacted_at) {
-      try {
-        bridge = await trx.transaction((savepoint) => bridgeOrderToCrm(savepoint, accountId, row!, order));
-        if (row.bridge_error !== null) await store.recordBridgeOutcome(trx, accountId, row.id, null);
-      } catch (err) {
-        bridgeError = describeBridgeError(err);
-        await recordBridgeFailure(trx, accountId, connectionId, order.orderId, row.id, bridgeError);
-      }
-      row = (await store.findOrder(trx, accountId, connectionId, order.orderId))!;
+export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<IngestOrderResult[]> {
+  const results: IngestOrderResult[] = new Array(input.orders.length);
+  const rounds: LogItem[][] = [];
+  const occurrences = new Map<string, number>();
+  input.orders.forEach((payload, index) => {
+    const reading = readOrder(payload);
+    if (!reading.ok) {
+      results[index] = { outcome: 'invalid', reason: reading.reason };
+      return;
     }
-
-    const triggers = await writeOrderTriggers(trx, accountId, row, topic, applied);
-    return {
-      outcome: applied ? 'ingested' : 'stale', orderId: order.orderId, contactId: bridge.contactId, firstOrder: bridge.firstOrder, triggers, bridgeError,
-    } as const;
+    const round = occurrences.get(reading.order.orderId) ?? 0;
+    occurrences.set(reading.order.orderId, round + 1);
+    (rounds[round] ??= []).push({ index, order: reading.order, payload });
   });
+  if (rounds.length === 0) return results;
+
+  await db.transaction(async (trx) => {
+    await store.lockAccountOrders(trx, input.accountId);
+    for (const round of rounds) await ingestRound(trx, input, round, results);
+  });
+  return results;
+}
+
+/** One order through `ingestOrders`. */
+export async function ingestOrder(db: Knex, input: IngestOrderInput): Promise<IngestOrderResult> {
+  const [result] = await ingestOrders(db, { accountId: input.accountId, connectionId: input.connectionId, orders: [input.order], topic: input.topic });
+  return result;
+}
+
+interface LogItem { index: number; order: NormalizedOrder; payload: unknown }
+
+/** Orders with distinct ids: log, bridge, triggers. */
+async function ingestRound(trx: Knex, input: IngestOrdersInput, items: LogItem[], results: IngestOrderResult[]): Promise<void> {
+  const { accountId, connectionId, topic } = input;
+  const written = new Map((await store.upsertOrders(trx, accountId, connectionId, items, topic)).map((row) => [row.order_id, row]));
+  const staleIds = items.filter((i) => !written.has(i.order.orderId)).map((i) => i.order.orderId);
+  const stale = new Map((await store.findOrders(trx, accountId, connectionId, staleIds)).map((row) => [row.order_id, row]));
+  for (const id of staleIds) if (!stale.has(id)) throw new Error(`order ${id} is logged under another account`);
+
+  const toBridge = items.flatMap(({ order }) => {
+    const row = written.get(order.orderId);
+    return row && !row.redacted_at ? [{ row, order }] : [];
+  });
+  const { bridged, failed } = await bridgeWithFallback(trx, accountId, connectionId, toBridge);
+
+  const rows = items.map(({ order }) => {
+    const row = written.get(order.orderId) ?? stale.get(order.orderId)!;
+    const outcome = bridged.get(row.id);
+    if (outcome?.linked) Object.assign(row, { crm_contact_id: outcome.contactId, first_order: outcome.firstOrder });
+    return { row, applied: written.has(order.orderId) };
+  });
+  const triggers = await writeOrderTriggers(trx, accountId, rows, topic);
+
+  items.forEach(({ index, order }, i) => {
+    const { row, applied } = rows[i];
+    const outcome = bridged.get(row.id);
+    results[index] = {
+      outcome: applied ? 'ingested' : 'stale',
+      orderId: order.orderId,
+      contactId: outcome ? outcome.contactId : row.crm_contact_id,
+      firstOrder: outcome ? outcome.firstOrder : row.first_order,
+      triggers: triggers.get(order.orderId) ?? [],
+      bridgeError: failed.get(row.id) ?? null,
+    };
+  });
+}
+
+/**
+ * The set-based bridge in a savepoint; should it fail, order by order, each in its own savepoint, so only the bad
+ * orders fail. A failure is recorded on its row and in the inbox; a success clears an earlier recorded failure.
+ */
+async function bridgeWithFallback(trx: Knex, accountId: string, connectionId: string, items: BridgeItem[]) {
+  const bridged = new Map<string, BridgeResult>();
+  const failed = new Map<string, string>();
+  if (items.length === 0) return { bridged, failed };
+  try {
+    for (const [id, result] of await trx.transaction((savepoint) => bridgeOrdersToCrm(savepoint, accountId, items))) bridged.set(id, result);
+  } catch (err) {
+    if (items.length === 1) failed.set(items[0].row.id, describeBridgeError(err));
+    else {
+      for (const item of inPlacementOrder(items)) {
+        try {
+          const [[id, result]] = await trx.transaction((savepoint) => bridgeOrdersToCrm(savepoint, accountId, [item]));
+          bridged.set(id, result);
+        } catch (itemErr) {
+          failed.set(item.row.id, describeBridgeError(itemErr));
+        }
+      }
+    }
+  }
+  for (const item of items) {
+    const error = failed.get(item.row.id);
+    if (error) await recordBridgeFailure(trx, accountId, connectionId, item.order.orderId, item.row.id, error);
+  }
+  await store.clearBridgeErrors(trx, accountId, items.filter((i) => bridged.has(i.row.id) && i.row.bridge_error !== null).map((i) => i.row.id));
+  for (const item of items) {
+    if (bridged.has(item.row.id)) Object.assign(item.row, { bridge_error: null, bridge_failed_at: null });
+    else Object.assign(item.row, { bridge_error: failed.get(item.row.id) });
+  }
+  return { bridged, failed };
 }
 
 /** A short, stable account of the failure: a database error keeps its SQLSTATE and message, not the statement knex prefixes. */

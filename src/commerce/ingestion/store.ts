@@ -45,41 +45,6 @@ export async function findOrder(db: Knex, accountId: string, connectionId: strin
   return db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId, order_id: orderId }).first();
 }
 
-/**
- * Upserts the log row by (connection, order_id), order-safe: an existing row is overwritten only by a state whose
- * platform `updated_at` is not older than the stored one (equal is a replay of the same state). Answers the written
- * row, or undefined when the stored state is newer and nothing was written.
- */
-export async function upsertOrder(
-  db: Knex, accountId: string, connectionId: string, order: NormalizedOrder, payload: unknown, topic: string,
-): Promise<OrderLogRow | undefined> {
-  const result = await db.raw(
-    `insert into commerce_orders_log as log (account_id, connection_id, order_id, order_number, total_amount_cents, currency,
-       customer_email, raw_payload, order_created_at, order_updated_at, last_topic)
-     values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
-     on conflict (connection_id, order_id) do update set
-       order_number = excluded.order_number, total_amount_cents = excluded.total_amount_cents, currency = excluded.currency,
-       -- A redacted order keeps its scrubbed email and payload: a late delivery must not write personal data back.
-       customer_email = case when log.redacted_at is null then excluded.customer_email end,
-       raw_payload = case when log.redacted_at is null then excluded.raw_payload else log.raw_payload end,
-       order_created_at = coalesce(excluded.order_created_at, log.order_created_at),
-       order_updated_at = excluded.order_updated_at, last_topic = excluded.last_topic, updated_at = now()
-     where log.account_id = excluded.account_id
-       and (log.order_updated_at is null or excluded.order_updated_at >= log.order_updated_at)
-     returning *`,
-    [accountId, connectionId, order.orderId, order.orderNumber, order.totalCents, order.currency, order.email,
-      JSON.stringify(payload), order.createdAt, order.updatedAt, topic],
-  );
-  return result.rows[0];
-}
-
-/** Points the order at its contact (or at none, for a guest order); `firstOrder` is set only when given. */
-export async function setBacklink(db: Knex, accountId: string, logId: string, contactId: string | null, firstOrder?: boolean | null): Promise<void> {
-  const changes: Record<string, unknown> = { crm_contact_id: contactId };
-  if (firstOrder !== undefined) changes.first_order = firstOrder;
-  await db('commerce_orders_log').where({ account_id: accountId, id: logId }).update(changes);
-}
-
 /** A contact's rollups, recomputed from every logged order that points at it. */
 export async function rollupOfContact(db: Knex, accountId: string, contactId: string): Promise<OrderRollup> {
   const placed = 'coalesce(order_created_at, created_at)';
@@ -100,4 +65,98 @@ export async function rollupOfContact(db: Knex, accountId: string, contactId: st
 export async function recordBridgeOutcome(db: Knex, accountId: string, logId: string, error: string | null): Promise<void> {
   await db('commerce_orders_log').where({ account_id: accountId, id: logId })
     .update({ bridge_error: error, bridge_failed_at: error === null ? null : db.fn.now() });
+}
+
+export interface OrderToLog { order: NormalizedOrder; payload: unknown }
+
+/**
+ * `upsertOrder` for many orders of one connection in one statement (order ids distinct), same rules: order-safe
+ * by `order_updated_at`, a redacted row never takes personal data back. Answers the rows written; an order whose
+ * stored state is newer is not among them.
+ */
+export async function upsertOrders(db: Knex, accountId: string, connectionId: string, orders: OrderToLog[], topic: string): Promise<OrderLogRow[]> {
+  if (orders.length === 0) return [];
+  const records = orders.map(({ order, payload }) => ({
+    order_id: order.orderId, order_number: order.orderNumber, total_amount_cents: order.totalCents, currency: order.currency,
+    customer_email: order.email, raw_payload: payload ?? null, order_created_at: order.createdAt, order_updated_at: order.updatedAt,
+  }));
+  const result = await db.raw(
+    `insert into commerce_orders_log as log (account_id, connection_id, order_id, order_number, total_amount_cents, currency,
+       customer_email, raw_payload, order_created_at, order_updated_at, last_topic)
+     select ?::uuid, ?::uuid, o.order_id, o.order_number, o.total_amount_cents, o.currency, o.customer_email, o.raw_payload,
+       o.order_created_at, o.order_updated_at, ?
+     from jsonb_to_recordset(?::jsonb) as o(order_id text, order_number text, total_amount_cents bigint, currency text,
+       customer_email text, raw_payload jsonb, order_created_at timestamptz, order_updated_at timestamptz)
+     on conflict (connection_id, order_id) do update set
+       order_number = excluded.order_number, total_amount_cents = excluded.total_amount_cents, currency = excluded.currency,
+       -- A redacted order keeps its scrubbed email and payload: a late delivery must not write personal data back.
+       customer_email = case when log.redacted_at is null then excluded.customer_email end,
+       raw_payload = case when log.redacted_at is null then excluded.raw_payload else log.raw_payload end,
+       order_created_at = coalesce(excluded.order_created_at, log.order_created_at),
+       order_updated_at = excluded.order_updated_at, last_topic = excluded.last_topic, updated_at = now()
+     where log.account_id = excluded.account_id
+       and (log.order_updated_at is null or excluded.order_updated_at >= log.order_updated_at)
+     returning *`,
+    [accountId, connectionId, topic, JSON.stringify(records)],
+  );
+  return result.rows;
+}
+
+export async function findOrders(db: Knex, accountId: string, connectionId: string, orderIds: string[]): Promise<OrderLogRow[]> {
+  if (orderIds.length === 0) return [];
+  return db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).whereIn('order_id', orderIds);
+}
+
+/** `setBacklink` for many rows in one statement: each row points at its contact (null: a guest order) with its first-order flag. */
+export async function setBacklinks(db: Knex, accountId: string, links: Array<{ id: string; contactId: string | null; firstOrder: boolean | null }>): Promise<void> {
+  if (links.length === 0) return;
+  await db.raw(
+    `update commerce_orders_log log set crm_contact_id = l.contact_id, first_order = l.first_order
+     from jsonb_to_recordset(?::jsonb) as l(id uuid, contact_id uuid, first_order boolean)
+     where log.account_id = ? and log.id = l.id`,
+    [JSON.stringify(links.map((l) => ({ id: l.id, contact_id: l.contactId, first_order: l.firstOrder }))), accountId],
+  );
+}
+
+/** `rollupOfContact` for many contacts in one statement; a contact without orders gets the zero rollup. */
+export async function rollupsOfContacts(db: Knex, accountId: string, contactIds: string[]): Promise<Map<string, OrderRollup>> {
+  if (contactIds.length === 0) return new Map();
+  const placed = 'coalesce(log.order_created_at, log.created_at)';
+  const result = await db.raw(
+    `select ids.id as contact_id, coalesce(sum(log.total_amount_cents), 0)::bigint as total, count(log.id)::int as count,
+       min(${placed}) as first_at, (array_agg(log.order_id order by ${placed} asc, log.order_id asc) filter (where log.id is not null))[1] as first_id,
+       max(${placed}) as last_at
+     from unnest(?::uuid[]) as ids(id)
+     left join commerce_orders_log log on log.account_id = ? and log.crm_contact_id = ids.id
+     group by ids.id`,
+    [contactIds, accountId],
+  );
+  return new Map((result.rows as Array<Record<string, any>>).map((r) => [r.contact_id as string, {
+    totalCents: Number(r.total), count: Number(r.count), firstOrderAt: r.first_at ?? null, firstOrderId: r.first_id ?? null, lastOrderAt: r.last_at ?? null,
+  }]));
+}
+
+/** Clears the recorded bridge failure of rows whose bridge has now gone through. */
+export async function clearBridgeErrors(db: Knex, accountId: string, logIds: string[]): Promise<void> {
+  if (logIds.length === 0) return;
+  await db('commerce_orders_log').where({ account_id: accountId }).whereIn('id', logIds).update({ bridge_error: null, bridge_failed_at: null });
+}
+
+/**
+ * Writes many triggers to the outbox in one statement, each unless one with the same (trigger, dedup key) exists
+ * for the account — the set-based `writeTrigger` of `src/triggers/outbox.ts`. Answers the (trigger, dedup key)
+ * pairs newly written.
+ */
+export async function insertTriggers(
+  db: Knex, accountId: string, triggers: Array<{ trigger: string; dedupKey: string; payload: Record<string, unknown> }>,
+): Promise<Array<{ trigger: string; dedupKey: string }>> {
+  if (triggers.length === 0) return [];
+  const result = await db.raw(
+    `insert into workflow_trigger_outbox (account_id, trigger, dedup_key, payload)
+     select ?::uuid, t.trigger, t.dedup_key, t.payload from jsonb_to_recordset(?::jsonb) as t(trigger text, dedup_key text, payload jsonb)
+     on conflict (account_id, trigger, dedup_key) where dedup_key is not null do nothing
+     returning trigger, dedup_key`,
+    [accountId, JSON.stringify(triggers.map((t) => ({ trigger: t.trigger, dedup_key: t.dedupKey, payload: t.payload })))],
+  );
+  return (result.rows as Array<{ trigger: string; dedup_key: string }>).map((r) => ({ trigger: r.trigger, dedupKey: r.dedup_key }));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from '../../db/knex';
-import { writeTrigger, type TriggerName } from '../../triggers/outbox';
+import type { TriggerName } from '../../triggers/outbox';
+import * as store from './store';
 import type { OrderLogRow } from './store';
 
 export type OrderTopic = 'orders/create' | 'orders/updated';
@@ -11,20 +12,25 @@ export type OrderTopic = 'orders/create' | 'orders/updated';
  *   with orders/updated, so recovery never fires it;
  * - `commerce.order.updated` for an orders/updated delivery whose state was applied, once per order version
  *   (dedup `order:<connection>:<order>:<updated_at>`); a stale update fires nothing.
- * Both fire for guest orders (`contact_id` null). Answers the triggers newly written.
+ * Both fire for guest orders (`contact_id` null). Set-based: one statement for the whole batch. Answers the
+ * triggers newly written, per order id.
  */
-export async function writeOrderTriggers(trx: Knex, accountId: string, row: OrderLogRow, topic: OrderTopic, applied: boolean): Promise<TriggerName[]> {
-  const base = `order:${row.connection_id}:${row.order_id}`;
-  const wanted: Array<{ trigger: TriggerName; dedupKey: string }> = [];
-  if (topic === 'orders/create') wanted.push({ trigger: 'commerce.order.created', dedupKey: base });
-  if (topic === 'orders/updated' && applied) {
-    wanted.push({ trigger: 'commerce.order.updated', dedupKey: `${base}:${row.order_updated_at?.toISOString() ?? 'unversioned'}` });
+export async function writeOrderTriggers(
+  trx: Knex, accountId: string, rows: Array<{ row: OrderLogRow; applied: boolean }>, topic: OrderTopic,
+): Promise<Map<string, TriggerName[]>> {
+  const wanted: Array<{ orderId: string; trigger: TriggerName; dedupKey: string; payload: Record<string, unknown> }> = [];
+  for (const { row, applied } of rows) {
+    const base = `order:${row.connection_id}:${row.order_id}`;
+    if (topic === 'orders/create') wanted.push({ orderId: row.order_id, trigger: 'commerce.order.created', dedupKey: base, payload: orderTriggerPayload(row) });
+    if (topic === 'orders/updated' && applied) {
+      wanted.push({
+        orderId: row.order_id, trigger: 'commerce.order.updated', dedupKey: `${base}:${row.order_updated_at?.toISOString() ?? 'unversioned'}`, payload: orderTriggerPayload(row),
+      });
+    }
   }
-  const written: TriggerName[] = [];
-  for (const { trigger, dedupKey } of wanted) {
-    const { created } = await writeTrigger(trx, accountId, { trigger, dedupKey, payload: orderTriggerPayload(row) });
-    if (created) written.push(trigger);
-  }
+  const created = new Set((await store.insertTriggers(trx, accountId, wanted)).map((t) => `${t.trigger} ${t.dedupKey}`));
+  const written = new Map<string, TriggerName[]>(rows.map(({ row }) => [row.order_id, []]));
+  for (const w of wanted) if (created.has(`${w.trigger} ${w.dedupKey}`)) written.get(w.orderId)!.push(w.trigger);
   return written;
 }
 
