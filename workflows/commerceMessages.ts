@@ -8,28 +8,25 @@ export const COMMERCE_SHOP_JOB_KIND = 'commerce-shop';
 /** One entity workflow per connected shop: every delivery of that shop goes through it, in arrival order. */
 export const commerceShopWorkflowId = (connectionId: string) => `commerce-shop:${connectionId}`;
 
-/** A verified, deduplicated webhook delivery, as the receiver hands it over. */
-export interface CommerceDelivery {
-  webhookId: string;
-  topic: string;
-  shopDomain: string;
-  /** When the receiver accepted it (ISO 8601). */
-  receivedAt: string;
-  /** Size of the raw body: the workflow keeps the pending deliveries it carries across continue-as-new small. */
-  bytes: number;
-  /** The verified body, parsed. */
-  payload: unknown;
+/**
+ * Deliveries the relay hands over, by webhook id in arrival order. Their payloads stay in
+ * `commerce_webhook_deliveries` (the activity loads them), so signals and the carried state stay tiny.
+ */
+export interface DeliveriesSignal {
+  webhookIds: string[];
 }
 
 export interface CommerceShopInput {
   accountId: string;
   connectionId: string;
-  /** Deliveries received but not yet processed when the previous run continued as new. */
-  pending?: CommerceDelivery[];
+  /** Webhook ids received but not yet processed when the previous run continued as new. */
+  pending?: string[];
+  /** Webhook ids processed lately (a re-sent signal names them again: they are ignored). */
+  recent?: string[];
   /** Deliveries processed by earlier runs of the chain (the `progress` query counts across runs). */
   processed?: number;
-  /** Continue as new after this many deliveries in one run (default 500); Temporal's suggestion also triggers it. */
+  /** Continue as new after this many deliveries in one run (default 2000); Temporal's suggestion also triggers it. */
   maxDeliveriesPerRun?: number;
 }
 
-export const deliverySignal = defineSignal<[CommerceDelivery]>('delivery');
+export const deliveriesSignal = defineSignal<[DeliveriesSignal]>('deliveries');

@@ -5,6 +5,7 @@ import Koa, { type Middleware } from 'koa';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { createDb, type Knex } from '../../src/db/knex';
+import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
@@ -27,11 +28,14 @@ async function main() {
   if (!baselineOf) throw new Error(`BENCH_BASELINE must be one of ${Object.keys(BASELINES).join(', ')}`);
   const db = createDb(config.DATABASE_URL!, POOL);
   const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE);
-  const ours = createApp({
+  const deps = {
     config, db, logger: createLogger('warn'), metrics: createMetrics(false), schedules: [],
     temporal: { client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
     secretHashKey: config.SECRET_HASH_KEY!,
-  });
+  };
+  const ours = createApp(deps);
+  // As startApi does: the app's process runs the commerce webhook relay.
+  new DeliveryDispatcher(deps).start();
   const baseline = new Koa();
   baseline.use(baselineOf(db, new pg.Pool({ connectionString: config.DATABASE_URL, max: POOL }), process.env.BENCH_ACCOUNT_ID!));
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../deps';
+import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import { createApp } from '../http/app';
 import { CliError } from './errors';
 
@@ -23,7 +24,14 @@ export async function startApi(deps: AppDeps, host: string, port: number): Promi
   });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { url: `http://${shownHost}:${address.port}`, stop: (drainMs) => closeServer(server, drainMs) };
+  // The relay of the commerce webhook outbox runs with the API; it stops once in-flight requests are drained.
+  const dispatcher = new DeliveryDispatcher(deps).start();
+  const stop = async (drainMs: number) => {
+    const closed = await closeServer(server, drainMs);
+    await dispatcher.stop();
+    return closed;
+  };
+  return { url: `http://${shownHost}:${address.port}`, stop };
 }
 
 /** Stops taking connections, closes idle keep-alive sockets, waits up to `drainMs` for in-flight requests, then cuts them. */

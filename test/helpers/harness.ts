@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
 import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
+import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
@@ -30,6 +31,8 @@ export interface Harness {
   bundle: WorkflowBundleWithSourceMap;
   /** URL of the run's fresh database, for tests that start the CLI as a child process. */
   databaseUrl: string;
+  /** The app's commerce webhook relay (as startApi runs it); tests may stop and start it. */
+  dispatcher: DeliveryDispatcher;
 }
 
 let current: Harness | undefined;
@@ -87,11 +90,13 @@ export async function startHarness(): Promise<Harness> {
   const server: Server = createApp(deps, testRoutes()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
+  const dispatcher = new DeliveryDispatcher(deps).start();
+  cleanups.unshift(() => dispatcher.stop());
   const { port } = server.address() as AddressInfo;
   // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
   config.PUBLIC_APP_URL = `http://127.0.0.1:${port}`;
 
-  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, bundle, databaseUrl: database.url };
+  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, bundle, databaseUrl: database.url, dispatcher };
   return current;
 }
 

@@ -125,7 +125,8 @@ export async function purgeDeliveriesOlderThan(db: Knex, hours: number, limit: n
   const result = await db.raw(
     `with doomed as (
        select connection_id, webhook_id from commerce_webhook_deliveries
-       where received_at < now() - make_interval(hours => ?)
+       -- Only what was handed off and processed: a row still waiting for Temporal is an undelivered delivery.
+       where received_at < now() - make_interval(hours => ?) and processed_at is not null
        order by received_at limit ?
      )
      delete from commerce_webhook_deliveries d using doomed

@@ -1,13 +1,15 @@
 import type { AppDeps } from '../../deps';
 import { createTokenCipher } from '../../crypto/tokenEnvelope';
+import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
-import type { CommerceDelivery } from '../../../workflows/commerceMessages';
+import { notifyDispatchers } from './dispatcher';
+import { GroupCommit } from './groupCommit';
 import { recordDeliveryOutcome } from './outcomes';
-import { handOffDelivery } from './handoff';
-import type { RecentDeliveries } from './recentDeliveries';
+import { RecentDeliveries } from './recentDeliveries';
 import { verifyWebhookSignature } from './signature';
 import * as store from './store';
 import type { WebhookTarget } from './store';
+import { WebhookTargets } from './targets';
 
 export interface IncomingDelivery {
   rawBody: Buffer;
@@ -21,7 +23,7 @@ export interface ReceiptResult {
   duplicate: boolean;
 }
 
-type ReceiverDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger' | 'config'>;
+type ReceiverDeps = Pick<AppDeps, 'db' | 'logger' | 'config'>;
 
 const TOPIC = /^[a-z][a-z_]*\/[a-z][a-z_]*$/;
 const WEBHOOK_ID = /^[\x21-\x7e]{1,200}$/;
@@ -43,11 +45,29 @@ function secretsOf(deps: ReceiverDeps, target: WebhookTarget): string[] {
   return secrets;
 }
 
-function parsePayload(rawBody: Buffer): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(rawBody.toString('utf8')) };
-  } catch {
-    return { ok: false };
+/** A shop's subscription to a topic gets `last_received_at` at most this often per receiver (the health sweep reads it in hours). */
+export const STAMP_INTERVAL_MS = 10_000;
+
+/** The in-process state of one receiver (one per app): dedup set, shop lookups, group commit, stamp throttle. */
+export class ReceiverState {
+  readonly targets = new WebhookTargets();
+  private commit?: { db: Knex; group: GroupCommit };
+  private readonly stamped = new Map<string, number>();
+
+  constructor(readonly recent: RecentDeliveries = new RecentDeliveries()) {}
+
+  groupCommitOf(db: Knex): GroupCommit {
+    if (this.commit?.db !== db) this.commit = { db, group: new GroupCommit(db, () => notifyDispatchers()) };
+    return this.commit.group;
+  }
+
+  /** True when this (connection, topic) was not stamped by this receiver within the interval; claims the stamp. */
+  claimStamp(key: string, now = Date.now()): boolean {
+    const last = this.stamped.get(key);
+    if (last !== undefined && now - last < STAMP_INTERVAL_MS) return false;
+    if (this.stamped.size > 10_000) this.stamped.clear();
+    this.stamped.set(key, now);
+    return true;
   }
 }
 
@@ -57,14 +77,14 @@ function parsePayload(rawBody: Buffer): { ok: true; value: unknown } | { ok: fal
  * 3. the base64 HMAC header matches the raw body under the app client_secret, else 401 `webhook_signature_invalid`;
  * 4. duplicates — same connection and webhook id — are dropped after verification: first the in-memory 10-minute
  *    set, then the durable record, which holds across restarts and replicas;
- * 5. the delivery is recorded and handed to the shop's workflow, which routes it by topic; the answer is 200 whether
- *    its handler later succeeds or fails. A hand-off Temporal refuses is 503 and records nothing, so the platform
- *    retries. A verified body that is not JSON is recorded as a failed delivery (200; a retry would carry the same).
- * `last_received_at` is stamped best-effort on every verified delivery.
+ * 5. the delivery is recorded WITH its payload (group commit) and the 200 follows the commit; the relay
+ *    (dispatcher.ts) hands it to the shop's workflow afterwards, so the answer never waits on Temporal or CRM work.
+ *    A verified body that is not JSON is recorded as a failed delivery (200; a retry would carry the same).
+ * `last_received_at` is stamped best-effort, at most every STAMP_INTERVAL_MS per shop and topic and receiver.
  */
-export async function receiveDelivery(deps: ReceiverDeps, recent: RecentDeliveries, incoming: IncomingDelivery): Promise<ReceiptResult> {
+export async function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery): Promise<ReceiptResult> {
   const shopDomain = incoming.shopDomain?.trim().toLowerCase();
-  const target = shopDomain ? await store.findWebhookTarget(deps.db, shopDomain) : undefined;
+  const target = shopDomain ? await state.targets.lookup(deps.db, shopDomain) : undefined;
   if (!target) throw shopUnknown();
   if (!verifyWebhookSignature(secretsOf(deps, target), incoming.rawBody, incoming.signature)) throw signatureInvalid();
 
@@ -75,31 +95,35 @@ export async function receiveDelivery(deps: ReceiverDeps, recent: RecentDeliveri
   }
 
   const key = `${target.connectionId}:${webhookId}`;
-  const duplicate = recent.has(key) || !(await recordAndHandOff(deps, target, { topic, webhookId, rawBody: incoming.rawBody }));
-  recent.add(key);
-  await stampBestEffort(deps, target, topic);
+  const duplicate = state.recent.has(key) || !(await record(deps, state, target, { topic, webhookId, rawBody: incoming.rawBody }));
+  state.recent.add(key);
+  if (state.claimStamp(`${target.connectionId}:${topic}`)) await stampBestEffort(deps, target, topic);
   return { duplicate };
 }
 
-/** True when this call recorded the delivery (and handed it over); false when it was already recorded. */
-async function recordAndHandOff(deps: ReceiverDeps, target: WebhookTarget, d: { topic: string; webhookId: string; rawBody: Buffer }): Promise<boolean> {
+/** True when this call recorded the delivery; false when it was already recorded. */
+async function record(deps: ReceiverDeps, state: ReceiverState, target: WebhookTarget, d: { topic: string; webhookId: string; rawBody: Buffer }): Promise<boolean> {
   const ref = { accountId: target.accountId, connectionId: target.connectionId, shopDomain: target.shopDomain, webhookId: d.webhookId, topic: d.topic };
-  const payload = parsePayload(d.rawBody);
-  if (!payload.ok) {
-    const recorded = await store.recordDelivery(deps.db, target.accountId, { ...ref, outcome: 'failed', errorCode: 'invalid_json' });
-    if (recorded) await recordDeliveryOutcome(deps.db, ref, { outcome: 'failed', code: 'invalid_json', message: 'the verified body is not valid JSON' });
+  const text = d.rawBody.toString('utf8');
+  const unusable = unusableJson(text);
+  if (unusable) {
+    const recorded = await store.recordFinishedDelivery(deps.db, target.accountId, { ...ref, outcome: 'failed', errorCode: unusable.code });
+    if (recorded) await recordDeliveryOutcome(deps.db, ref, { outcome: 'failed', ...unusable });
     return recorded;
   }
-  const delivery: CommerceDelivery = {
-    webhookId: d.webhookId, topic: d.topic, shopDomain: target.shopDomain, receivedAt: new Date().toISOString(), bytes: d.rawBody.length, payload: payload.value,
-  };
-  // The record commits only once the workflow has the delivery: a refused hand-off rolls it back (503, retried),
-  // and a concurrent duplicate — here or on another replica — waits on this row, then finds it.
-  return deps.db.transaction(async (trx) => {
-    if (!(await store.recordDelivery(trx, target.accountId, ref))) return false;
-    await handOffDelivery(deps.temporal, deps.logger, target, delivery);
-    return true;
-  });
+  return state.groupCommitOf(deps.db).record({ ...ref, payloadJson: text });
+}
+
+/** Why a verified body cannot be stored as jsonb for its handler, or undefined when it can. */
+function unusableJson(text: string): { code: string; message: string } | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    return { code: 'invalid_json', message: 'the verified body is not valid JSON' };
+  }
+  // Postgres jsonb refuses the NUL escape; one such body must not fail the whole group-commit statement.
+  if (text.includes('\\u0000')) return { code: 'invalid_json', message: 'the verified body carries a NUL character, which cannot be stored' };
+  return undefined;
 }
 
 async function stampBestEffort(deps: ReceiverDeps, target: WebhookTarget, topic: string): Promise<void> {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../../http/route';
 import { inboxRoutes } from '../../inbox/routes';
-import { HANDOFF_DEADLINE_MS } from './handoff';
-import { receiveDelivery } from './receiver';
+import { DISPATCH_BUSY_MS, DISPATCH_IDLE_MS } from './dispatcher';
+import { GROUP_COMMIT_MAX_ROWS } from './groupCommit';
+import { ReceiverState, receiveDelivery } from './receiver';
 import { DEDUP_MAX_ENTRIES, DEDUP_WINDOW_MS, RecentDeliveries } from './recentDeliveries';
 
-/** Largest delivery body accepted (413 above). Order payloads are far smaller (< 256 KB); signals carry the body. */
+/** Largest delivery body accepted (413 above). Order payloads are far smaller (< 256 KB); the record keeps the body until processed. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const receiptSchema = z.object({
@@ -21,18 +22,23 @@ const DESCRIPTION = [
   'else 404 (the platform does not retry); (3) the signature is checked in constant time, else 401; (4) a duplicate',
   `(same connection and webhook id) is dropped after verification — an in-memory set per API replica for ${DEDUP_WINDOW_MS / 60_000}`,
   `minutes (at most ${DEDUP_MAX_ENTRIES.toLocaleString('en-US')} keys), and durably by the \`commerce_webhook_deliveries\` record,`,
-  'so a restart or a second replica never handles a delivery twice; (5) the delivery is recorded and handed to the',
-  'shop\'s workflow `commerce-shop:<connectionId>`, which routes it by topic and processes the shop\'s deliveries in order.',
+  'so a restart or a second replica never handles a delivery twice; (5) the delivery is recorded with its body and',
+  'answered 200 once the record is committed; a relay in the API process then hands it to the shop\'s workflow',
+  '`commerce-shop:<connectionId>`, which routes it by topic and processes the shop\'s deliveries in order.',
   '',
-  'Bound: the 200 waits only for one indexed lookup, the HMAC, the durable insert and one signal-with-start to Temporal',
-  `(deadline ${HANDOFF_DEADLINE_MS / 1000} s) — never a platform call or CRM work. Handler failures happen after the 200 and never`,
-  'turn into a 5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`).',
-  'A 503 means Temporal could not take the delivery: nothing was recorded, and the platform\'s retry delivers it again.',
-  '`last_received_at` of the shop\'s subscription to the topic is stamped best-effort on every verified delivery.',
+  'Bound: the 200 waits only for the shop lookup (one indexed query, shared by concurrent deliveries of the shop), the HMAC',
+  `and the durable insert — grouped with concurrent deliveries into one statement (at most ${GROUP_COMMIT_MAX_ROWS} rows) — never for`,
+  'Temporal, a platform call or CRM work. The relay hands recorded deliveries over within about one pass',
+  `(${DISPATCH_BUSY_MS}–${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
+  'record and flow when it returns — nothing accepted is lost. Handler failures happen after the 200 and never turn into a',
+  '5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`).',
+  'A 5xx means the record could not be written (the database is down): nothing was accepted, and the platform retries.',
+  '`last_received_at` of the shop\'s subscription to the topic is stamped best-effort (at most every 10 s per shop and topic and replica).',
 ].join('\n');
 
 /** The commerce webhook receiver; each call builds a receiver with its own in-memory dedup set (one per app). */
 export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries()): RouteDef[] {
+  const state = new ReceiverState(recent);
   return [
     route({
       method: 'post', path: '/api/webhooks/commerce', operationId: 'receiveCommerceWebhook', tags: ['Commerce webhooks'],
@@ -45,12 +51,10 @@ export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries())
         { status: 401, code: 'webhook_signature_invalid', description: 'The signature does not match the raw body under the app client_secret.' },
         { status: 404, code: 'commerce_shop_unknown', description: 'No connection has this shop domain (or the header is missing).' },
         { status: 413, code: 'payload_too_large', description: 'The body is over 1 MiB.' },
-        { status: 503, code: 'temporal_unavailable', description: 'Temporal did not take the delivery within its deadline; nothing was recorded. Retry-After is set.' },
-        { status: 503, code: 'webhook_handoff_failed', description: 'Temporal refused the delivery; nothing was recorded. Retry-After is set.' },
       ],
     }, async ({ rawBody, ctx, deps }) => {
       const header = (name: string) => ctx.get(name) || undefined;
-      const receipt = await receiveDelivery(deps, recent, {
+      const receipt = await receiveDelivery(deps, state, {
         rawBody,
         shopDomain: header('x-commerce-shop-domain'),
         signature: header('x-commerce-hmac-sha256'),

@@ -30,31 +30,101 @@ export async function findWebhookTarget(db: Knex, shopDomain: string): Promise<W
 
 export type DeliveryOutcome = 'processed' | 'failed' | 'ignored';
 
+/** A verified delivery as the receiver records it for the relay: its parsed body's JSON text rides along. */
+export interface NewDelivery {
+  accountId: string;
+  connectionId: string;
+  webhookId: string;
+  topic: string;
+  /** The verified body (valid JSON text), stored as jsonb until the workflow has processed the delivery. */
+  payloadJson: string;
+}
+
 /**
- * Records a verified delivery: insert-or-nothing on (connection_id, webhook_id), the durable dedup. True when this
- * call recorded it; false when it was already recorded (a duplicate, here or on another replica). Inside a
- * transaction, a concurrent duplicate waits for this one to commit or roll back.
+ * Records many deliveries in ONE statement — the group commit: insert-or-nothing on (connection_id, webhook_id),
+ * the durable dedup, in the order given (`seq` follows it). Answers the keys `connectionId:webhookId` this
+ * statement inserted; the others were recorded already (duplicates, here or on another replica). The caller
+ * passes distinct keys.
  */
-export async function recordDelivery(
-  db: Knex, accountId: string, delivery: { connectionId: string; webhookId: string; topic: string; outcome?: DeliveryOutcome; errorCode?: string },
+export async function insertDeliveries(db: Knex, deliveries: NewDelivery[]): Promise<Set<string>> {
+  if (deliveries.length === 0) return new Set();
+  const rows = deliveries.map((d) => ({
+    account_id: d.accountId, connection_id: d.connectionId, webhook_id: d.webhookId, topic: d.topic, payload: d.payloadJson,
+  }));
+  const inserted: Array<{ connection_id: string; webhook_id: string }> = await db('commerce_webhook_deliveries')
+    .insert(rows).onConflict(['connection_id', 'webhook_id']).ignore().returning(['connection_id', 'webhook_id']);
+  return new Set(inserted.map((r) => `${r.connection_id}:${r.webhook_id}`));
+}
+
+/**
+ * Records a delivery that needs no hand-over (already finished, e.g. a body that is not JSON): insert-or-nothing,
+ * stamped processed and dispatched. True when this call recorded it.
+ */
+export async function recordFinishedDelivery(
+  db: Knex, accountId: string, delivery: { connectionId: string; webhookId: string; topic: string; outcome: DeliveryOutcome; errorCode: string | null },
 ): Promise<boolean> {
-  const done = delivery.outcome !== undefined;
   const inserted = await db('commerce_webhook_deliveries')
     .insert({
       account_id: accountId, connection_id: delivery.connectionId, webhook_id: delivery.webhookId, topic: delivery.topic,
-      outcome: delivery.outcome ?? null, error_code: delivery.errorCode ?? null, processed_at: done ? db.fn.now() : null,
+      outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now(), dispatched_at: db.fn.now(),
     })
     .onConflict(['connection_id', 'webhook_id']).ignore()
     .returning('webhook_id');
   return inserted.length > 0;
 }
 
+/** Writes a delivery's outcome; its payload is dropped then (the order log keeps what the handler kept). */
 export async function markDelivery(
   db: Knex, accountId: string, delivery: { connectionId: string; webhookId: string; outcome: DeliveryOutcome; errorCode: string | null },
 ): Promise<void> {
   await db('commerce_webhook_deliveries')
     .where({ account_id: accountId, connection_id: delivery.connectionId, webhook_id: delivery.webhookId })
-    .update({ outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now() });
+    .update({ outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now(), payload: null });
+}
+
+/** A recorded delivery as the shop's workflow processes it. */
+export interface StoredDelivery {
+  webhookId: string;
+  topic: string;
+  shopDomain: string;
+  receivedAt: string;
+  payload: unknown;
+  processed: boolean;
+}
+
+/** The shop's recorded deliveries of these webhook ids (any order; missing ids are absent). */
+export async function loadDeliveries(db: Knex, accountId: string, connectionId: string, webhookIds: string[]): Promise<Map<string, StoredDelivery>> {
+  const rows = await db('commerce_webhook_deliveries as d')
+    .join('commerce_connections as c', 'c.id', 'd.connection_id')
+    .where({ 'd.account_id': accountId, 'd.connection_id': connectionId })
+    .whereIn('d.webhook_id', webhookIds)
+    .select('d.webhook_id', 'd.topic', 'd.received_at', 'd.payload', 'd.processed_at', 'c.shop_domain');
+  return new Map(rows.map((r) => [r.webhook_id, {
+    webhookId: r.webhook_id, topic: r.topic, shopDomain: r.shop_domain, receivedAt: new Date(r.received_at).toISOString(),
+    payload: r.payload, processed: r.processed_at !== null,
+  }]));
+}
+
+/** An undispatched delivery the relay claimed. */
+export interface ClaimedDelivery {
+  seq: number;
+  accountId: string;
+  connectionId: string;
+  webhookId: string;
+}
+
+/**
+ * Claims up to `limit` undispatched deliveries in arrival order, locked until the transaction ends; rows another
+ * relay holds are skipped, so replicas share the work and a crashed relay's rows are claimed again.
+ */
+export async function claimUndispatched(trx: Knex.Transaction, limit: number): Promise<ClaimedDelivery[]> {
+  const rows = await trx('commerce_webhook_deliveries').whereNull('dispatched_at').orderBy('seq').limit(limit)
+    .forUpdate().skipLocked().select('seq', 'account_id', 'connection_id', 'webhook_id');
+  return rows.map((r) => ({ seq: Number(r.seq), accountId: r.account_id, connectionId: r.connection_id, webhookId: r.webhook_id }));
+}
+
+export async function markDispatched(trx: Knex.Transaction, seqs: number[]): Promise<void> {
+  if (seqs.length) await trx('commerce_webhook_deliveries').whereIn('seq', seqs).update({ dispatched_at: trx.fn.now() });
 }
 
 /** Stamps `last_received_at` on the shop's subscription of this topic (the webhook-health sweep reads it). */

@@ -4,12 +4,14 @@ import { harness } from '../../helpers/harness';
 import { newShop } from '../webhooks/receiverKit';
 import { runSweep } from './sweepKit';
 
-async function deliveryAged(shop: { accountId: string; connectionId: string }, hoursAgo: number): Promise<string> {
+async function deliveryAged(shop: { accountId: string; connectionId: string }, hoursAgo: number, processed = true): Promise<string> {
   const { db } = harness();
   const webhookId = randomUUID();
   await db('commerce_webhook_deliveries').insert({
-    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'orders/create', outcome: 'processed',
-    received_at: db.raw('now() - make_interval(hours => ?)', [hoursAgo]), processed_at: db.fn.now(),
+    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'orders/create',
+    outcome: processed ? 'processed' : null, processed_at: processed ? db.fn.now() : null,
+    dispatched_at: db.fn.now(), // handed to Temporal (the relay leaves it alone), processed or still waiting there
+    received_at: db.raw('now() - make_interval(hours => ?)', [hoursAgo]),
   });
   return webhookId;
 }
@@ -26,6 +28,13 @@ describe('commerce-delivery-purge sweep', () => {
     assert.equal(summary.partial, false);
     assert.ok(summary.deleted >= old.length);
     assert.deepEqual(await remaining(shop.connectionId), kept.sort());
+  });
+
+  it('a delivery never processed (Temporal down for days) is kept, however old: purging it would lose it', async () => {
+    const shop = await newShop();
+    const waiting = await deliveryAged(shop, 30 * 24, false);
+    await runSweep('commerceDeliveryPurge', {});
+    assert.deepEqual(await remaining(shop.connectionId), [waiting]);
   });
 
   it('a run out of budget stops cleanly between batches and answers partial: true', async () => {

@@ -11,10 +11,13 @@ import {
   contactByEmail, deliver, deliverOk, deliveryRecords, newShop, orderLog, orderPayload, processed, sign, type TestShop,
 } from './receiverKit';
 
-/** How many deliveries the shop's workflow was handed (signals in its current run's history). */
+/** How many deliveries the shop's workflow was handed (webhook ids in the `deliveries` signals of its current run). */
 async function handedOver(shop: TestShop): Promise<number> {
   const history = await harness().client.workflow.getHandle(commerceShopWorkflowId(shop.connectionId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'delivery').length;
+  return (history.events ?? [])
+    .map((e) => e.workflowExecutionSignaledEventAttributes)
+    .filter((a) => a?.signalName === 'deliveries')
+    .reduce((n, a) => n + JSON.parse(Buffer.from(a!.input!.payloads![0].data!).toString('utf8')).webhookIds.length, 0);
 }
 
 // Non-ASCII text and JSON-escaped slashes: a re-serialised body differs in bytes from what the platform signed.
@@ -169,7 +172,7 @@ describe('commerce webhook receiver', () => {
     assert.equal(res.body.code, 'payload_too_large');
   });
 
-  it('when Temporal cannot take the delivery the receiver answers 503 within its bound and records nothing, so the retry is handled', async function () {
+  it('when Temporal is unreachable the receiver still answers 200: the delivery waits in its record and is processed once Temporal takes it', async function () {
     this.timeout(20_000);
     const { deps } = harness();
     const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: deps.temporal.namespace });
@@ -177,18 +180,13 @@ describe('commerce webhook receiver', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const down = await newShop();
-      const body = JSON.stringify(orderPayload());
       const started = Date.now();
-      const res = await deliver(down, 'orders/create', body, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-      assert.equal(res.status, 503, res.text);
-      assert.ok(['temporal_unavailable', 'webhook_handoff_failed'].includes(res.body.code), res.text);
-      assert.ok(res.headers.get('retry-after'));
-      assert.ok(Date.now() - started < 7_000, 'answered within the hand-off bound');
-      assert.equal((await deliveryRecords(down)).length, 0, 'nothing recorded');
-
-      const retry = await deliver(down, 'orders/create', body, { webhookId: res.webhookId });
-      assert.deepEqual(retry.body, { received: true, duplicate: false });
-      await processed(down, res.webhookId);
+      const res = await deliver(down, 'orders/create', JSON.stringify(orderPayload()), { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { received: true, duplicate: false });
+      assert.ok(Date.now() - started < 2_000, 'the 200 never waited on Temporal');
+      // This process's relay (a working Temporal client) hands it over.
+      assert.equal((await processed(down, res.webhookId)).outcome, 'processed');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

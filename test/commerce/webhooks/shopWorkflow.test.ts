@@ -3,15 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { jobSearchAttributes } from '../../../src/temporal/jobs';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../../../src/temporal/searchAttributes';
-import { commerceShopWorkflowId, type CommerceDelivery, type CommerceShopInput } from '../../../workflows/commerceMessages';
+import { commerceShopWorkflowId, type CommerceShopInput } from '../../../workflows/commerceMessages';
 import { progressQuery } from '../../../workflows/messages';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
-import { deliverAndProcess, eventually, newShop } from './receiverKit';
+import { deliverAndProcess, eventually, newShop, type TestShop } from './receiverKit';
 
-const productDelivery = (id: number, shopDomain: string): CommerceDelivery => ({
-  webhookId: randomUUID(), topic: 'products/update', shopDomain, receivedAt: new Date().toISOString(), bytes: 20, payload: { id },
-});
+/** A recorded products/update delivery, already handed over (the test hands its id to the workflow itself). */
+async function productDelivery(shop: TestShop, id: number): Promise<string> {
+  const webhookId = randomUUID();
+  await harness().db('commerce_webhook_deliveries').insert({
+    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'products/update', payload: { id }, dispatched_at: new Date(),
+  });
+  return webhookId;
+}
 
 describe('the shop entity workflow', () => {
   it('continues as new after its per-run bound, carries the pending deliveries over, and keeps its search attributes', async function () {
@@ -20,7 +25,7 @@ describe('the shop entity workflow', () => {
     const shop = await newShop();
     const input: CommerceShopInput = {
       accountId: shop.accountId, connectionId: shop.connectionId, maxDeliveriesPerRun: 2,
-      pending: [1, 2, 3, 4].map((id) => productDelivery(id, shop.shopDomain)),
+      pending: [await productDelivery(shop, 1), await productDelivery(shop, 2), await productDelivery(shop, 3), await productDelivery(shop, 4)],
     };
     const first = await client.workflow.start('commerceShopWorkflow', {
       workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],

@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import type { AppDeps } from '../../deps';
+import { jobSearchAttributes } from '../../temporal/jobs';
+import { withTemporal } from '../../temporal/rpc';
+import {
+  COMMERCE_SHOP_JOB_KIND, COMMERCE_SHOP_WORKFLOW, commerceShopWorkflowId, deliveriesSignal, type CommerceShopInput,
+} from '../../../workflows/commerceMessages';
+import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
+
+/** Most deliveries one relay pass claims. */
+export const DISPATCH_BATCH = 500;
+/** Pause between passes while there is work, and when idle (a receiver's commit in this process wakes it sooner). */
+export const DISPATCH_BUSY_MS = 20;
+export const DISPATCH_IDLE_MS = 200;
+/** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
+export const DISPATCH_RETRY_MS = 1_000;
+/** Deadline of one signal-with-start. */
+export const SIGNAL_DEADLINE_MS = 5_000;
+/** Shops signalled at once within a pass. */
+const SIGNALS_IN_PARALLEL = 8;
+
+type DispatcherDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
+
+const wakeups = new EventEmitter();
+wakeups.setMaxListeners(0);
+
+/** Called by the receiver once new deliveries are committed: every relay of this process claims them now. */
+export function notifyDispatchers(): void {
+  wakeups.emit('wake');
+}
+
+export interface PassResult {
+  claimed: number;
+  dispatched: number;
+  failed: number;
+}
+
+/**
+ * The relay of the webhook outbox (transactional outbox): the API process runs one; it claims undispatched
+ * deliveries (`for update skip locked`, so replicas share the work and a crashed relay's rows are claimed again),
+ * groups them per shop in arrival order, sends ONE `deliveries` signal-with-start per shop and stamps
+ * `dispatched_at` in the same transaction, committed after the signals. A signal that succeeded but whose commit
+ * failed is sent again: the shop's workflow ignores webhook ids it already has or processed.
+ *
+ * Bound: a delivery is durable when its 200 is answered and is handed to Temporal within about one relay pass
+ * (DISPATCH_BUSY_MS … DISPATCH_IDLE_MS, at once when this process received it) while Temporal is up. While Temporal is
+ * down the receiver still answers 200; rows wait in the table and flow when it returns.
+ */
+export class DeliveryDispatcher {
+  private running = false;
+  private loop?: Promise<void>;
+  private woken = false;
+  private wakeSleeper?: () => void;
+  private readonly onWake = () => {
+    this.woken = true;
+    this.wakeSleeper?.();
+  };
+
+  constructor(private readonly deps: DispatcherDeps, private readonly options: { batch?: number } = {}) {}
+
+  start(): this {
+    if (this.running) return this;
+    this.running = true;
+    wakeups.on('wake', this.onWake);
+    this.loop = this.run();
+    return this;
+  }
+
+  /** Stops after the pass in progress (its transaction commits or rolls back; nothing is lost either way). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    wakeups.off('wake', this.onWake);
+    this.wakeSleeper?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let pass: PassResult = { claimed: 0, dispatched: 0, failed: 0 };
+      try {
+        pass = await this.dispatchOnce();
+      } catch (err) {
+        this.deps.logger.warn({ error: (err as Error).name, reason: (err as Error).message }, 'commerce delivery relay pass failed');
+        pass.failed = 1;
+      }
+      if (!this.running) break;
+      if (pass.failed > 0) await this.sleep(DISPATCH_RETRY_MS, false);
+      else if (pass.claimed >= (this.options.batch ?? DISPATCH_BATCH)) continue;
+      // Busy: the next pass waits the short interval whatever wakes it, so a burst goes out in few signals.
+      else if (pass.claimed > 0) await this.sleep(DISPATCH_BUSY_MS, false);
+      else await this.sleep(DISPATCH_IDLE_MS, true);
+    }
+  }
+
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (wakeable && this.woken) {
+      this.woken = false;
+      return new Promise((resolve) => setImmediate(resolve));
+    }
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); this.wakeSleeper = undefined; resolve(); };
+      const timer = setTimeout(done, ms);
+      this.wakeSleeper = () => {
+        if (!this.running || wakeable) { this.woken = false; done(); }
+      };
+    });
+  }
+
+  /** One pass: claim, signal per shop, mark what was handed over. */
+  async dispatchOnce(): Promise<PassResult> {
+    return this.deps.db.transaction(async (trx) => {
+      const claimed = await claimUndispatched(trx, this.options.batch ?? DISPATCH_BATCH);
+      if (claimed.length === 0) return { claimed: 0, dispatched: 0, failed: 0 };
+      const shops = groupByShop(claimed);
+      const handed: number[] = [];
+      let failed = 0;
+      for (let at = 0; at < shops.length; at += SIGNALS_IN_PARALLEL) {
+        const slice = shops.slice(at, at + SIGNALS_IN_PARALLEL);
+        const results = await Promise.allSettled(slice.map((shop) => this.signal(shop)));
+        results.forEach((result, i) => {
+          if (result.status === 'fulfilled') handed.push(...slice[i].map((d) => d.seq));
+          else {
+            failed += slice[i].length;
+            const err = result.reason as Error;
+            this.deps.logger.warn({ connectionId: slice[i][0].connectionId, deliveries: slice[i].length, error: err.name, reason: err.message }, 'commerce deliveries could not be handed to their workflow; they stay queued');
+          }
+        });
+      }
+      await markDispatched(trx, handed);
+      return { claimed: claimed.length, dispatched: handed.length, failed };
+    });
+  }
+
+  private async signal(deliveries: ClaimedDelivery[]): Promise<void> {
+    const { client, taskQueue } = this.deps.temporal;
+    const { accountId, connectionId } = deliveries[0];
+    const input: CommerceShopInput = { accountId, connectionId };
+    await withTemporal(client, () => client.workflow.signalWithStart(COMMERCE_SHOP_WORKFLOW, {
+      workflowId: commerceShopWorkflowId(connectionId),
+      taskQueue,
+      args: [input],
+      signal: deliveriesSignal,
+      signalArgs: [{ webhookIds: deliveries.map((d) => d.webhookId) }],
+      typedSearchAttributes: jobSearchAttributes(COMMERCE_SHOP_JOB_KIND, accountId, { ConnectionId: connectionId }),
+    }), SIGNAL_DEADLINE_MS);
+  }
+}
+
+/** Claimed rows per shop, each shop's in arrival order (claims come ordered by seq). */
+function groupByShop(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
+  const shops = new Map<string, ClaimedDelivery[]>();
+  for (const d of claimed) {
+    const list = shops.get(d.connectionId);
+    if (list) list.push(d); else shops.set(d.connectionId, [d]);
+  }
+  return [...shops.values()];
+}
