@@ -1,3 +1,4 @@
+import type { ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import type { OrderLogRow } from '../ingestion/store';
 
@@ -82,23 +83,8 @@ export async function shopOrdersPage(db: Knex, accountId: string, connectionId: 
 // CRM rows. The CRM's service has no lookup by email and no redaction of activities yet, so the privacy rules read
 // and scrub these two tables here, always by account; rollups still go through the CRM service.
 
-export interface ContactRecord {
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  tags: string[];
-  notes: string | null;
-  source: string;
-  commerce_total_spent_cents: string | number;
-  commerce_order_count: number;
-  commerce_first_order_at: Date | null;
-  commerce_first_order_id: string | null;
-  commerce_last_order_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The CRM's own contact row type: the privacy rules read what the CRM stores, field for field. */
+export type ContactRecord = ContactRow;
 
 /** Contacts by id or holding `email` (case-insensitively), locked for the caller's transaction when `lock` is set. */
 export async function findContacts(db: Knex, accountId: string, ids: string[], email: string | null, lock = false): Promise<ContactRecord[]> {
