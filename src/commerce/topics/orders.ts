@@ -1,11 +1,32 @@
 import type { Knex } from '../../db/knex';
-import { ingestOrder, type OrderTopic } from '../ingestion/service';
-import { DeliveryRejected, type DeliveryContext, type HandlerOutcome } from './types';
+import { ingestOrders, type IngestOrderResult, type OrderTopic } from '../ingestion/service';
+import type { DeliveryContext, HandlerOutcome } from './types';
+
+export const ORDER_TOPICS: ReadonlySet<string> = new Set<OrderTopic>(['orders/create', 'orders/updated']);
 
 /** orders/create and orders/updated: the shared ingestion path (log row, CRM bridge, triggers). */
 export async function handleOrder(db: Knex, ctx: DeliveryContext): Promise<HandlerOutcome> {
-  const result = await ingestOrder(db, { accountId: ctx.accountId, connectionId: ctx.connectionId, order: ctx.payload, topic: ctx.topic as OrderTopic });
-  if (result.outcome === 'invalid') throw new DeliveryRejected('invalid_order_payload', result.reason);
+  const [outcome] = await handleOrders(db, [ctx]);
+  return outcome;
+}
+
+/**
+ * Deliveries of ONE order topic and one shop, in arrival order, through one set-based `ingestOrders` call: one
+ * outcome per delivery, in the order given. An unusable payload is its delivery's `failed` outcome; only
+ * infrastructure errors throw (for the caller to retry, or to fall back to one delivery at a time).
+ */
+export async function handleOrders(db: Knex, ctxs: DeliveryContext[]): Promise<HandlerOutcome[]> {
+  if (ctxs.length === 0) return [];
+  const [{ accountId, connectionId, topic }] = ctxs;
+  if (!ORDER_TOPICS.has(topic) || ctxs.some((c) => c.topic !== topic || c.connectionId !== connectionId || c.accountId !== accountId)) {
+    throw new Error('handleOrders takes deliveries of one order topic and one shop');
+  }
+  const results = await ingestOrders(db, { accountId, connectionId, orders: ctxs.map((c) => c.payload), topic: topic as OrderTopic });
+  return results.map(outcomeOf);
+}
+
+function outcomeOf(result: IngestOrderResult): HandlerOutcome {
+  if (result.outcome === 'invalid') return { outcome: 'failed', code: 'invalid_order_payload', message: result.reason };
   return {
     outcome: 'processed',
     detail: { order_id: result.orderId, state: result.outcome, triggers: result.triggers, bridge_failed: result.bridgeError !== null },

@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { raiseInboxItem } from '../../inbox/service';
 import type { HandlerOutcome } from '../topics/types';
-import { markDelivery } from './store';
+import { markDeliveries, markDelivery } from './store';
 
 export interface DeliveryRef {
   accountId: string;
@@ -29,4 +29,17 @@ export async function recordDeliveryOutcome(db: Knex, ref: DeliveryRef, outcome:
       body: { connection_id: ref.connectionId, shop_domain: ref.shopDomain, topic: ref.topic, webhook_id: ref.webhookId, error_code: outcome.code, error_message: outcome.message },
     });
   });
+}
+
+/**
+ * `recordDeliveryOutcome` for several deliveries of one shop: the processed and ignored ones marked in one
+ * statement, each failed one recorded (with its inbox item) as a single delivery is.
+ */
+export async function recordDeliveryOutcomes(db: Knex, items: Array<{ ref: DeliveryRef; outcome: HandlerOutcome }>): Promise<void> {
+  const done = items.filter((i) => i.outcome.outcome !== 'failed');
+  if (done.length > 0) {
+    const [{ ref }] = done;
+    await markDeliveries(db, ref.accountId, ref.connectionId, done.map((i) => ({ webhookId: i.ref.webhookId, outcome: i.outcome.outcome, errorCode: null })));
+  }
+  for (const item of items) if (item.outcome.outcome === 'failed') await recordDeliveryOutcome(db, item.ref, item.outcome);
 }

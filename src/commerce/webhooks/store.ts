@@ -82,6 +82,20 @@ export async function markDelivery(
     .update({ outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now(), payload: null });
 }
 
+/** `markDelivery` for many deliveries of one shop in ONE statement. */
+export async function markDeliveries(
+  db: Knex, accountId: string, connectionId: string, deliveries: Array<{ webhookId: string; outcome: DeliveryOutcome; errorCode: string | null }>,
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await db.raw(
+    `update commerce_webhook_deliveries d
+        set outcome = v.outcome, error_code = v.error_code, processed_at = now(), payload = null
+       from unnest(?::text[], ?::text[], ?::text[]) as v(webhook_id, outcome, error_code)
+      where d.account_id = ? and d.connection_id = ? and d.webhook_id = v.webhook_id`,
+    [deliveries.map((d) => d.webhookId), deliveries.map((d) => d.outcome), /* pg sends nulls inside arrays; knex's types do not say so */ deliveries.map((d) => d.errorCode) as string[], accountId, connectionId],
+  );
+}
+
 /** A recorded delivery as the shop's workflow processes it. */
 export interface StoredDelivery {
   webhookId: string;
