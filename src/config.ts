@@ -34,6 +34,8 @@ const schema = z
     COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),
     COMMERCE_PARTNER_API_TOKEN: optionalString,
     COMMERCE_PARTNER_ORG_ID: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a numeric organization id').optional()),
+    /** When set (e.g. `myshopify.com`), connect refuses shop domains outside it: the code exchange sends the app secret to the shop. */
+    COMMERCE_SHOP_DOMAIN_SUFFIX: optionalString.pipe(z.string().regex(/^[a-z0-9.-]+$/, 'must be a lowercase domain suffix, e.g. myshopify.com').optional()),
     /** Where a shop's Admin API lives; `{shop}` is the shop domain. Tests and the sandbox point it at the simulator. */
     COMMERCE_SHOP_URL_TEMPLATE: z.string().default('https://{shop}').refine((v) => v.includes('{shop}'), 'must contain {shop}'),
   })

@@ -22,7 +22,16 @@ function requireConfigured(deps: CommerceDeps): string {
 }
 
 /** Step 1: the authorize URL on the shop, with a signed state good for 10 minutes. */
+/** With COMMERCE_SHOP_DOMAIN_SUFFIX set, only shops under it: the code exchange sends the app's secret to the shop's host. */
+function assertAllowedShop(suffix: string | undefined, shopDomain: string): void {
+  const allowed = suffix?.replace(/^\./, '');
+  if (allowed && !shopDomain.endsWith(`.${allowed}`)) {
+    throw new ApiError(400, 'shop_domain_not_allowed', `shop_domain must be a shop under .${allowed}`, { errors: [{ path: 'body.shop_domain', message: `must end in .${allowed}` }] });
+  }
+}
+
 export async function startConnect(deps: OAuthDeps, accountId: string, shopDomain: string) {
+  assertAllowedShop(deps.config.COMMERCE_SHOP_DOMAIN_SUFFIX, shopDomain);
   const publicAppUrl = requireConfigured(deps);
   const app = await requireCommerceApp(deps.db, accountId);
   const state = newState(accountId, shopDomain);

@@ -87,6 +87,23 @@ describe('commerce connect start', () => {
     assert.ok(ok.body.authorize_url.includes('/acme.commerce.test/admin/oauth/authorize'));
   });
 
+  it('with COMMERCE_SHOP_DOMAIN_SUFFIX set, a shop outside it answers 400 shop_domain_not_allowed and one under it connects', async () => {
+    const guarded = await startCommerceWorld({ COMMERCE_SHOP_DOMAIN_SUFFIX: 'commerce.test' }, world.sim);
+    try {
+      const account = await newAccount();
+      await registerApp(world, account);
+      for (const outside of ['attacker.example', 'commerce.test.attacker.example', 'notcommerce.test']) {
+        const res = await guarded.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: outside } });
+        assert.equal(res.status, 400, outside);
+        assert.equal(res.body.code, 'shop_domain_not_allowed');
+      }
+      const inside = await guarded.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: 'acme.commerce.test' } });
+      assert.equal(inside.status, 200, inside.text);
+    } finally {
+      await guarded.app.close();
+    }
+  });
+
   it('a member may not start a connect (403)', async () => {
     const account = await newAccount();
     await registerApp(world, account);
