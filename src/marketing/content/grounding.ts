@@ -1,29 +1,35 @@
 import type { Knex } from '../../db/knex';
+import { categoryRef } from '../categories/service';
+import { avatarRef, gridRef, journeyRef } from '../grounding/service';
 import { invalidReference } from './errors';
-import { countOwned } from './store';
 
-/** Body fields that name another record of the account, the table it must be in, and how to name it in errors. */
-const REFERENCES = [
-  { field: 'avatar_id', table: 'customer_avatars', what: 'customer avatar' },
-  { field: 'journey_id', table: 'customer_journeys', what: 'customer journey map' },
-  { field: 'before_after_grid_id', table: 'before_after_grids', what: 'before/after grid' },
-  { field: 'category_id', table: 'marketing_categories', what: 'marketing category' },
-] as const;
+type RefLookup = (db: Knex, accountId: string, id: string) => Promise<unknown>;
 
-export type ReferenceField = (typeof REFERENCES)[number]['field'];
+/**
+ * Body fields that name another record of the account, the owning area's lookup (which also locks the row against
+ * deletion until the write commits, so a reference checked here cannot vanish before the insert), and how to name it.
+ */
+const REFERENCES: ReadonlyArray<{ field: ReferenceField; lookup: RefLookup; what: string }> = [
+  { field: 'avatar_id', lookup: avatarRef, what: 'customer avatar' },
+  { field: 'journey_id', lookup: journeyRef, what: 'customer journey map' },
+  { field: 'before_after_grid_id', lookup: gridRef, what: 'before/after grid' },
+  { field: 'category_id', lookup: categoryRef, what: 'marketing category' },
+];
+
+export type ReferenceField = 'avatar_id' | 'journey_id' | 'before_after_grid_id' | 'category_id';
 
 /**
  * Every id the body sets must name a record of the account; checked before anything is written, so a bad id
  * leaves the item (and its versions) exactly as they were. Another account's id answers like an unknown one.
  */
 export async function assertReferencesOwned(
-  db: Knex | Knex.Transaction,
+  trx: Knex.Transaction,
   accountId: string,
   input: Partial<Record<ReferenceField, string | null>>,
 ): Promise<void> {
-  for (const { field, table, what } of REFERENCES) {
+  for (const { field, lookup, what } of REFERENCES) {
     const id = input[field];
     if (id === undefined || id === null) continue;
-    if ((await countOwned(db, accountId, table, id)) === 0) throw invalidReference(field, what);
+    if (!(await lookup(trx, accountId, id))) throw invalidReference(field, what);
   }
 }

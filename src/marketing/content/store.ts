@@ -60,11 +60,6 @@ export async function findContent(db: Knex | Knex.Transaction, accountId: string
 }
 
 /** 1 when `id` is a row of `table` in the account, else 0. `id` is a validated uuid. */
-export async function countOwned(db: Knex | Knex.Transaction, accountId: string, table: string, id: string): Promise<number> {
-  const row = await db(table).where({ account_id: accountId, id }).count<{ count: string }[]>({ count: '*' }).first();
-  return Number(row?.count ?? 0);
-}
-
 /** Locks the item's row for the rest of the transaction (updates of one item run one after another). */
 export async function lockContent(trx: Knex.Transaction, accountId: string, id: string): Promise<ContentRow | undefined> {
   return trx('content_items').where({ account_id: accountId, id }).forUpdate().first();
