@@ -58,11 +58,6 @@ export async function findActiveDefault(db: Knex, accountId: string): Promise<Co
   return connections(db, accountId).where({ purpose: 'account_default' }).whereNull('disconnected_at').first();
 }
 
-/** Who holds a shop domain, on any account: the domain is unique service-wide (it routes inbound webhooks). */
-export async function findConnectionByShop(db: Knex, shopDomain: string): Promise<ConnectionRow | undefined> {
-  return db('commerce_connections').where({ shop_domain: shopDomain }).first();
-}
-
 /** Serialises connects of one account, so two first connects cannot both become the default. */
 export async function lockAccountConnections(trx: Knex, accountId: string): Promise<ConnectionRow[]> {
   await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first('id');

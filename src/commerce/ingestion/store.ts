@@ -41,10 +41,6 @@ export async function lockAccountOrders(trx: Knex, accountId: string): Promise<v
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`commerce-orders:${accountId}`]);
 }
 
-export async function findOrder(db: Knex, accountId: string, connectionId: string, orderId: string): Promise<OrderLogRow | undefined> {
-  return db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId, order_id: orderId }).first();
-}
-
 /** A contact's rollups, recomputed from every logged order that points at it. */
 export async function rollupOfContact(db: Knex, accountId: string, contactId: string): Promise<OrderRollup> {
   const placed = 'coalesce(order_created_at, created_at)';

@@ -1,12 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/**
- * Webhook verification (doc3 Authentication 2): base64 HMAC-SHA256 over the raw body, keyed by the app's
- * client_secret. Separate from the OAuth callback verifier (hex over sorted query parameters) on purpose.
- */
-export function webhookSignature(secret: string, rawBody: Buffer): string {
-  return createHmac('sha256', secret).update(rawBody).digest('base64');
-}
+// Webhook verification (doc3 Authentication 2): base64 HMAC-SHA256 over the raw body, keyed by the app's
+// client_secret. Separate from the OAuth callback verifier (hex over sorted query parameters) on purpose.
 
 const BASE64_DIGEST = /^[A-Za-z0-9+/]{43}=$/;
 
