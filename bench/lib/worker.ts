@@ -1,33 +1,36 @@
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import type { Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
-import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { BenchEnv } from './env';
 
 export interface BenchWorker {
   stop(): Promise<void>;
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
 /**
- * The product's worker (the workflow bundle and `createActivities`) in the bench process, on `taskQueue`: the
- * scenarios whose work continues after the HTTP answer (webhook hand-off, backfill) run it to see that work done.
- * The bundle is built once per bench run.
+ * The product's worker in a child process on `taskQueue` (see bench/servers/benchWorker.ts): the scenarios whose
+ * work continues after the HTTP answer (webhook hand-off, backfill) run it to see that work done. A process of its
+ * own, as in production, so the load generator's event loop never waits on workflow activations.
  */
-export async function startBenchWorker(env: BenchEnv, config: Config, taskQueue: string): Promise<BenchWorker> {
-  bundle ??= bundleWorkflows();
-  const { worker, connection } = await createWorker({
-    address: env.temporal.address, namespace: env.temporal.namespace, taskQueue, bundle: await bundle,
-    activities: createActivities({ config, db: env.db, logger: createLogger('warn') }),
+export async function startBenchWorker(env: BenchEnv, taskQueue: string, extraEnv: Record<string, string> = {}): Promise<BenchWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../servers/benchWorker.ts')], {
+    env: {
+      ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address,
+      TEMPORAL_NAMESPACE: env.temporal.namespace, TEMPORAL_TASK_QUEUE: taskQueue, ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const running = worker.run();
+  const exited = once(child, 'exit');
+  const [line] = (await Promise.race([
+    once(createInterface({ input: child.stdout! }), 'line'),
+    exited.then(([code]) => { throw new Error(`the bench worker exited with ${code} before it was ready`); }),
+  ])) as [string];
+  if (line !== 'ready') throw new Error(`the bench worker said ${line}`);
   return {
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
     },
   };
 }

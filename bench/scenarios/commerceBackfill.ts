@@ -92,11 +92,9 @@ const logRows = async (env: BenchEnv, connectionId: string) =>
 export async function commerceBackfill(env: BenchEnv): Promise<ScenarioResult> {
   const sim = await startCommerceSimulator();
   const taskQueue = `bench-backfill-${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env, LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue,
-    COMMERCE_SHOP_URL_TEMPLATE: sim.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  });
-  const worker = await startBenchWorker(env, config, taskQueue);
+  const commerceEnv = { COMMERCE_SHOP_URL_TEMPLATE: sim.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, ...commerceEnv });
+  const worker = await startBenchWorker(env, taskQueue, commerceEnv);
   try {
     const app = await newCommerceAccount(env, 'Bench backfill');
     sim.addApp({ clientId: app.clientId, clientSecret: app.clientSecret });

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
-import { loadConfig } from '../../src/config';
 import { startCommerceSimulator } from '../../src/sandbox/commerce';
 import { addBenchOrders, newCommerceAccount } from '../lib/commerce';
 import type { BenchEnv } from '../lib/env';
@@ -122,7 +121,7 @@ async function drain(env: BenchEnv, shop: Shop, accepted: number): Promise<Drain
 /**
  * POST /api/webhooks/commerce with signed orders/create deliveries (each a distinct order and webhook id): shop
  * lookup, HMAC, durable dedup record and the signal-with-start hand-off to the shop's workflow, answered 200 — vs a
- * bare Koa handler that reads the raw body and checks the HMAC. The product's worker runs in the bench process
+ * bare Koa handler that reads the raw body and checks the HMAC. The product's worker runs in its own process
  * throughout, as in production, so our rounds share the machine with the ingestion they cause; before each
  * baseline round the backlog is drained, so the baseline never does. At the end every accepted delivery must be
  * processed by the shop's workflow and logged as an order: `lost` counts those that were not.
@@ -131,8 +130,7 @@ export async function commerceWebhook(env: BenchEnv): Promise<ScenarioResult> {
   const shop = await seedShop(env);
   const deliveries = await buildDeliveries(shop, WARMUP + ROUNDS * DELIVERIES_PER_ROUND);
   const taskQueue = `bench-commerce-${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue });
-  const worker = await startBenchWorker(env, config, taskQueue);
+  const worker = await startBenchWorker(env, taskQueue);
   const servers = await startServers(env, 'commerce-webhook', shop.accountId, { TEMPORAL_TASK_QUEUE: taskQueue });
   const ours = sender(servers.urls.ours, PATH);
   const bare = sender(servers.urls.baseline, '/');

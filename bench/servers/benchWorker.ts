@@ -1,0 +1,30 @@
+// Child process of a bench scenario: the product's worker (workflow bundle + createActivities) on its own event
+// loop, as production runs it (`npm run cli -- worker`), so neither the load generator nor the API shares it.
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { loadConfig } from '../../src/config';
+import { createDb } from '../../src/db/knex';
+import { createLogger } from '../../src/logger';
+import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+  const db = createDb(config.DATABASE_URL!, 10);
+  const { worker, connection } = await createWorker({
+    address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
+    bundle: await bundleWorkflows(),
+    activities: createActivities({ config, db, logger: createLogger('warn') }),
+  });
+  const running = worker.run();
+  process.on('SIGTERM', () => { if (worker.getState() === 'RUNNING') worker.shutdown(); });
+  console.log('ready');
+  await running;
+  await connection.close();
+  await db.destroy();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
