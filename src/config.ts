@@ -38,6 +38,23 @@ const schema = z
     COMMERCE_SHOP_DOMAIN_SUFFIX: optionalString.pipe(z.string().regex(/^[a-z0-9.-]+$/, 'must be a lowercase domain suffix, e.g. myshopify.com').optional()),
     /** Where a shop's Admin API lives; `{shop}` is the shop domain. Tests and the sandbox point it at the simulator. */
     COMMERCE_SHOP_URL_TEMPLATE: z.string().default('https://{shop}').refine((v) => v.includes('{shop}'), 'must contain {shop}'),
+    /** Web search (Brave Search API protocol): GET <url>?q=&count= with `X-Subscription-Token`. Unset key: research runs without web results. */
+    SEARCH_API_URL: z.url().default('https://api.search.brave.com/res/v1/web/search'),
+    SEARCH_API_KEY: optionalString,
+    /** Search calls per account per calendar month (UTC); past it a run's `serp` is null and the run goes on. */
+    SEARCH_MONTHLY_CAP: z.coerce.number().int().min(0).default(1000),
+    /** An OpenAI-compatible chat-completions provider: POST <url>/chat/completions. Unset key: the fallback extractor. */
+    MODEL_API_URL: z.url().default('https://api.openai.com/v1'),
+    MODEL_API_KEY: optionalString,
+    MODEL_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
+    FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+    RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
+    /** Lets page fetches reach loopback and private addresses (tests and the sandbox); off in production against SSRF. */
+    FETCH_ALLOW_PRIVATE_HOSTS: z.stringbool().default(false),
+    /** How long `POST …/research` waits for the run before answering 202 with the job (the spec's bound: 300 s). */
+    RESEARCH_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {
