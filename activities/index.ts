@@ -6,6 +6,7 @@ import { createCommerceBackfillActivities } from './commerceBackfill';
 import { createCommercePrivacyActivities } from './commercePrivacy';
 import { createCommerceSweepActivities } from './commerceSweeps';
 import { createMaintenanceActivities } from './maintenance';
+import { createResearchActivities } from './research';
 
 export interface ActivityDeps {
   config: Config;
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCommerceBackfillActivities(deps),
     ...createCommerceSweepActivities(deps),
     ...createCommercePrivacyActivities(deps),
+    ...createResearchActivities(deps),
   };
 }
 

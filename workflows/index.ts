@@ -9,3 +9,4 @@ export { commercePrivacyRequest } from './commercePrivacyRequest';
 export { commerceScopeDrift } from './commerceScopeDrift';
 export { commerceWebhookUrlReconcile } from './commerceWebhookUrlReconcile';
 export { commerceDeliveryPurge } from './commerceDeliveryPurge';
+export { research } from './research';

@@ -3,7 +3,9 @@ import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { cronRoutes } from '../cron/routes';
 import { jobRoutes } from '../jobs/routes';
+import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
+import { researchRoutes } from '../research/routes';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -14,6 +16,8 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...authRoutes(),
     ...crmRoutes(),
     ...marketingRoutes(),
+    ...knowledgeRoutes(),
+    ...researchRoutes(),
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
   ];

@@ -26,6 +26,8 @@ export interface StartJobInput {
   requestId: string;
   /** An id that does not follow `<kind>:<accountId>:<key>` (cron runs: `cron:<name>:<uuid>`). */
   workflowId?: string;
+  /** More memo fields beside `requestId` (e.g. a request hash that a retry with the same key is compared with). */
+  memo?: Record<string, unknown>;
 }
 
 export interface StartedJob {
@@ -65,7 +67,7 @@ export async function startJob(temporal: TemporalDeps, metrics: Metrics, input: 
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
       typedSearchAttributes: jobSearchAttributes(input.kind, input.accountId, input.searchAttributes),
-      memo: { requestId: input.requestId },
+      memo: { ...input.memo, requestId: input.requestId },
     }));
     metrics.jobStarts.inc({ kind: input.kind });
     return { id, handle };

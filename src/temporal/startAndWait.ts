@@ -45,15 +45,17 @@ async function waitForResult<T>(deps: WaitDeps, jobId: string, handle: WorkflowH
 /**
  * Starts a job and waits up to `waitSeconds` for its result: the synchronous routes answer 200/201 with
  * `result` when it comes in time, else 202 with `job` (the client polls `GET /api/jobs/{id}`). A job that
+ * `afterStart` runs once the job is started or attached to (it may refuse the request by throwing). A job that
  * fails within the bound throws the ApiError of its coded failure (`job_failed` 500 when it has no code;
  * `job_canceled`/`job_terminated` 409, `job_timed_out` 504 when it closed that way).
  */
 export async function startAndWait<T = unknown>(
   deps: Pick<AppDeps, 'temporal' | 'metrics' | 'logger'>,
   input: StartJobInput,
-  options: { waitSeconds: number },
+  options: { waitSeconds: number; afterStart?: (jobId: string) => Promise<void> },
 ): Promise<StartAndWaitOutcome<T>> {
   const started = await startJob(deps.temporal, deps.metrics, input);
+  await options.afterStart?.(started.id);
   const waited = await waitForResult<T>(deps, started.id, started.handle, options.waitSeconds * 1000);
   if (waited.done) return { status: 'completed', jobId: started.id, result: waited.value };
 

@@ -19,11 +19,15 @@ export interface PrivateApp {
  * The real app, built from the harness's database and Temporal, with test-only routes and config overrides,
  * on its own loopback port. For rules that need a route or a configuration the product does not mount.
  */
-export async function startPrivateApp(routes: RouteDef[], overrides: { config?: Partial<Config>; logger?: Logger } = {}): Promise<PrivateApp> {
+export async function startPrivateApp(
+  routes: RouteDef[], overrides: { config?: Partial<Config>; logger?: Logger; taskQueue?: string } = {},
+): Promise<PrivateApp> {
   const base = harness().deps;
   const deps: AppDeps = {
     ...base,
     config: { ...base.config, ...overrides.config },
+    // Jobs this app starts run on this task queue (a test worker's), the harness worker's by default.
+    temporal: { ...base.temporal, taskQueue: overrides.taskQueue ?? base.temporal.taskQueue },
     logger: overrides.logger ?? base.logger,
     metrics: createMetrics(false),
   };

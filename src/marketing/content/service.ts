@@ -66,3 +66,18 @@ export async function deleteContent(db: Knex, accountId: string, id: string): Pr
   if (!isUuid(id)) throw contentNotFound();
   if ((await deleteContentRow(db, accountId, id)) === 0) throw contentNotFound();
 }
+
+/**
+ * Sets `settings.research` of an item (the research run's last step) and nothing else: the row is locked so a
+ * concurrent edit's settings and this stamp never overwrite each other, sibling settings keys stay as they are,
+ * and no content version is written (the author's content did not change). updated_at does move: the item as
+ * every route returns it changed, and clients that sync by updated_at must see the new research.
+ */
+export async function stampResearch(db: Knex, accountId: string, contentId: string, research: object): Promise<void> {
+  if (!isUuid(contentId)) throw contentNotFound();
+  await db.transaction(async (trx) => {
+    const stored = await lockContent(trx, accountId, contentId);
+    if (!stored) throw contentNotFound();
+    await updateContentColumns(trx, accountId, contentId, { settings: JSON.stringify({ ...stored.settings, research }) });
+  });
+}

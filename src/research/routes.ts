@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { accountOf } from '../auth/authenticate';
+import type { AuthContext } from '../auth/types';
+import { optionalText, requiredText } from '../http/fields';
+import { validIdempotencyKey } from '../http/idempotency';
+import { idParams, refId } from '../http/ids';
+import { route, type RouteDef, type RouteResult } from '../http/route';
+import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../jobs/accepted';
+import { JobSchema } from '../jobs/schemas';
+import { errorSpecs } from '../marketing/content/errors';
+import { twinRoutes } from '../marketing/twins';
+import type { StartAndWaitOutcome } from '../temporal/startAndWait';
+import { DEFAULT_MAX_SOURCES, MAX_SOURCES, type ResearchResult } from '../../workflows/researchTypes';
+import { ResearchResultSchema, StoredResearchSchema } from './result';
+import { getResearch, researchContent, researchTopic } from './service';
+
+const tags = ['Marketing research'];
+
+const maxSources = z.int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(MAX_SOURCES, { error: `must be at most ${MAX_SOURCES}` })
+  .describe(`Web pages read at most, 1..${MAX_SOURCES} (default ${DEFAULT_MAX_SOURCES}).`);
+
+const contentBody = z.strictObject({ max_sources: maxSources.optional() });
+
+const topicBody = z.strictObject({
+  topic: requiredText(255).describe('What to research, 1..255 characters.'),
+  keyword: optionalText(255).optional().describe('The search keyword (up to 255 characters); the topic is searched when absent.'),
+  avatar_id: refId().nullable().optional().describe('A customer avatar of the account (400 `invalid_reference` otherwise; nothing runs).'),
+  project_id: refId().nullable().optional().describe('A website project; recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).'),
+  max_sources: maxSources.optional(),
+});
+
+const RUN_DESCRIPTION = [
+  'Runs a research job (Temporal workflow `research`, job kind `research`) and waits for it up to 300 s (RESEARCH_WAIT_SECONDS):',
+  '201 with the result when it finishes in time, else 202 with the job and `Location: /api/jobs/{id}` to poll (the result',
+  'appears there, with live `progress`: phases knowledge, search, pages (done/total; each used page is indexed as soon as it is read), artifact, stamp). Research clients',
+  'should use a timeout of 240 s or more.',
+  '\n\nSend `Idempotency-Key` (1..255 visible ASCII characters): the job id is derived from it, so a retry with the same key',
+  'attaches to the same run — still running or finished — and answers with the same result; nothing runs twice. The run',
+  'keeps a hash of the request; the same key with another item or body is 409 `idempotency_key_reused`. Unlike other',
+  'idempotent routes, a retry of a request still running is not 409: it waits for the same run. Without a key every request',
+  'is a new run. A run that failed may be started again with the same key.',
+].join(' ');
+
+const runResponses = {
+  201: { description: 'The run finished within the wait bound: its result.', schema: ResearchResultSchema },
+  202: { description: 'Still running past the wait bound: the job; poll `Location`.', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS },
+};
+
+const runErrors = [
+  { status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1..255 visible ASCII characters; nothing runs.' },
+  { status: 409, code: 'idempotency_key_reused', description: 'The key was used with another item or body; nothing runs.' },
+  { status: 503, code: 'temporal_unavailable', description: 'The job engine did not answer; retry with the same key.' },
+  { status: 500, code: 'job_failed', description: 'The run failed without a coded reason (details in the Temporal UI).' },
+];
+
+function idempotencyKeyOf(header: string): string | undefined {
+  return header ? validIdempotencyKey(header) : undefined;
+}
+
+function answer(outcome: StartAndWaitOutcome<ResearchResult>, auth: AuthContext): RouteResult {
+  if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
+  return { status: 201, body: outcome.result };
+}
+
+/** Research runs (start and wait) and the research stored on an item. */
+export function researchRoutes(): RouteDef[] {
+  return [
+    ...twinRoutes({
+      method: 'post', path: '/marketing/content/{id}/research', operationId: 'researchMarketingContent', tags, permission: 'marketing.content:update',
+      summary: 'Research a content item: knowledge bases, web search, pages, artifact, settings.research.',
+      description: `${RUN_DESCRIPTION}\n\nThe item's title is the topic and its target_keyword the search query (the title when it has none). The run stamps the item's \`settings.research\` last (other settings keys are kept; no content version is written; updated_at moves).`,
+      params: idParams, body: contentBody,
+      responses: runResponses,
+      errors: [errorSpecs.notFound, ...runErrors],
+    }, async ({ params, body, auth, deps, ctx, requestId }) => {
+      const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
+      const outcome = await researchContent(deps, { accountId: accountOf(auth), requestId, idempotencyKey, contentId: params.id, maxSources: body.max_sources });
+      return answer(outcome, auth);
+    }),
+
+    ...twinRoutes({
+      method: 'get', path: '/marketing/content/{id}/research', operationId: 'getMarketingContentResearch', tags, permission: 'marketing.content:read',
+      summary: 'The research stored on a content item.',
+      description: '`{ research, artifact }`: the item\'s `settings.research` (the last run\'s summary) and the `content_research` artifact it points at; each null before the first run.',
+      params: idParams,
+      responses: { 200: { description: 'The stored research', schema: StoredResearchSchema } },
+      errors: [errorSpecs.notFound],
+    }, async ({ params, auth, deps }) => ({ body: await getResearch(deps.db, accountOf(auth), params.id) })),
+
+    route({
+      method: 'post', path: '/api/agent/marketing/content/research', operationId: 'researchTopicAgent', tags,
+      auth: { kind: 'agent', permission: 'marketing.content:create' },
+      summary: 'Research a topic without a content item; nothing is stamped.',
+      description: `${RUN_DESCRIPTION}\n\nThe artifact is keyed by the normalised topic and keyword: researching them again refreshes it (artifact_created false).`,
+      body: topicBody,
+      responses: runResponses,
+      errors: [
+        { status: 400, code: 'invalid_reference', description: 'avatar_id does not name a customer avatar of the account (`field`: avatar_id); nothing runs.' },
+        ...runErrors,
+      ],
+    }, async ({ body, auth, deps, ctx, requestId }) => {
+      const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
+      const outcome = await researchTopic(deps, {
+        accountId: accountOf(auth), requestId, idempotencyKey, topic: body.topic, keyword: body.keyword ?? null,
+        avatarId: body.avatar_id ?? null, projectId: body.project_id ?? null, maxSources: body.max_sources,
+      });
+      return answer(outcome, auth);
+    }),
+  ];
+}

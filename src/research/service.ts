@@ -1,0 +1,89 @@
+import type { Knex } from '../db/knex';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../http/errors';
+import { requestHash } from '../http/idempotency';
+import { getArtifact, type Artifact } from '../knowledge/service';
+import { invalidReference } from '../marketing/content/errors';
+import { getContent, type ContentItem } from '../marketing/content/service';
+import { findAvatar } from '../marketing/grounding/service';
+import type { StartJobInput } from '../temporal/jobs';
+import { describeRun } from '../temporal/jobView';
+import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
+import {
+  DEFAULT_MAX_SOURCES, RESEARCH_JOB_KIND, RESEARCH_WORKFLOW, type ResearchInput, type ResearchResult,
+} from '../../workflows/researchTypes';
+
+type RunDeps = Pick<AppDeps, 'config' | 'db' | 'temporal' | 'metrics' | 'logger'>;
+
+export interface RunRequest {
+  accountId: string;
+  requestId: string;
+  /** The validated Idempotency-Key header; absent: a run of its own. */
+  idempotencyKey?: string;
+}
+
+export const keyReused = () => new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request (another item or body); send a new key');
+
+/** Research of a content item: its title and target keyword (read again by the run's first step). */
+export async function researchContent(deps: RunDeps, request: RunRequest & { contentId: string; maxSources?: number }): Promise<StartAndWaitOutcome<ResearchResult>> {
+  const item = await getContent(deps.db, request.accountId, request.contentId);
+  const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
+  return run(deps, request, {
+    accountId: request.accountId, contentId: item.id, topic: item.title, keyword: item.target_keyword, maxSources, requestId: request.requestId,
+  }, `${item.id}:`, { content_id: item.id, max_sources: maxSources });
+}
+
+/** Research of a topic without an item: nothing is stamped. The avatar, when given, must be the account's. */
+export async function researchTopic(
+  deps: RunDeps,
+  request: RunRequest & { topic: string; keyword: string | null; avatarId: string | null; projectId: string | null; maxSources?: number },
+): Promise<StartAndWaitOutcome<ResearchResult>> {
+  if (request.avatarId && !(await findAvatar(deps.db, request.accountId, request.avatarId))) throw invalidReference('avatar_id', 'customer avatar');
+  const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
+  return run(deps, request, {
+    accountId: request.accountId, contentId: null, topic: request.topic, keyword: request.keyword, maxSources,
+    avatarId: request.avatarId, projectId: request.projectId, requestId: request.requestId,
+  }, 'topic:', { topic: request.topic, keyword: request.keyword, avatar_id: request.avatarId, project_id: request.projectId, max_sources: maxSources });
+}
+
+/**
+ * Starts the run and waits for it up to RESEARCH_WAIT_SECONDS. With an Idempotency-Key the workflow id is
+ * `research:<account>:<content id or "topic">:<key>`, so a retry attaches to the same run (running or finished)
+ * instead of starting another; the run's memo keeps a hash of the request, and a retry whose hash differs is 409.
+ */
+async function run(
+  deps: RunDeps, request: RunRequest, input: ResearchInput, keyPrefix: string, hashed: Record<string, unknown>,
+): Promise<StartAndWaitOutcome<ResearchResult>> {
+  const hash = requestHash(hashed);
+  const start: StartJobInput = {
+    kind: RESEARCH_JOB_KIND, accountId: request.accountId, workflowType: RESEARCH_WORKFLOW, args: [input], requestId: request.requestId,
+    key: request.idempotencyKey ? `${keyPrefix}${request.idempotencyKey}` : undefined,
+    searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
+    memo: { requestHash: hash },
+  };
+  return startAndWait<ResearchResult>(deps, start, {
+    waitSeconds: deps.config.RESEARCH_WAIT_SECONDS,
+    afterStart: start.key ? (id) => refuseOtherRequest(deps, id, hash) : undefined,
+  });
+}
+
+/** A retry attached to the run its key names: refused when that run was started by another request (its memo's hash). */
+async function refuseOtherRequest(deps: RunDeps, id: string, hash: string): Promise<void> {
+  const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
+  if (typeof stored === 'string' && stored !== hash) throw keyReused();
+}
+
+export interface StoredResearch {
+  research: Record<string, unknown> | null;
+  artifact: Artifact | null;
+}
+
+/** The item's `settings.research` and the artifact it points at; each null before the first run. */
+export async function getResearch(db: Knex, accountId: string, contentId: string): Promise<StoredResearch> {
+  const item: ContentItem = await getContent(db, accountId, contentId);
+  const stamp = item.settings.research;
+  const research = stamp && typeof stamp === 'object' && !Array.isArray(stamp) ? (stamp as Record<string, unknown>) : null;
+  const artifactId = research?.artifact_id;
+  const artifact = typeof artifactId === 'string' ? (await getArtifact(db, accountId, artifactId)) ?? null : null;
+  return { research, artifact };
+}
