@@ -5,6 +5,7 @@ import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { crmSearch } from './scenarios/crmSearch';
 import { jobStart } from './scenarios/jobStart';
+import { researchRun } from './scenarios/researchRun';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
   'crm-search': crmSearch,
@@ -12,6 +13,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'content-list': contentList,
   'commerce-webhook': commerceWebhook,
   'commerce-backfill': commerceBackfill,
+  'research-run': researchRun,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

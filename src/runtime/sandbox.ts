@@ -3,6 +3,7 @@ import { callbackUrl } from '../commerce/oauth/authorizeUrl';
 import type { Config } from '../config';
 import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/commerce';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
+import { startResearchSandbox } from './researchSandbox';
 
 export const DEMO_SHOP = 'demo-shop.commerce.test';
 export const DEMO_CLIENT_ID = 'sandbox-demo-app';
@@ -20,10 +21,11 @@ export interface Sandbox {
 }
 
 /**
- * `start --sandbox`: the commerce platform simulated on loopback, with a demo app and a demo shop holding a few
- * orders, so the whole connect → webhooks → backfill path runs with no platform account. The demo app's secret is
- * derived from the credential hash key, so it stays the same across restarts of one DATA_DIR (the simulator's own
- * state — tokens, subscriptions — lives in memory: connect the shop again after a restart).
+ * `start --sandbox`: the commerce platform simulated on loopback (and the research providers: researchSandbox.ts),
+ * with a demo app and a demo shop holding a few orders, so the whole connect → webhooks → backfill path runs with no
+ * platform account. The demo app's secret is derived from the credential hash key, so it stays the same across
+ * restarts of one DATA_DIR (the simulator's own state — tokens, subscriptions — lives in memory: connect the shop
+ * again after a restart).
  */
 export async function startSandbox(config: Config): Promise<Sandbox> {
   const tokenKey = await resolveCommerceTokenKey(config);
@@ -32,7 +34,8 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   simulator.addApp({ clientId: DEMO_CLIENT_ID, clientSecret: demoSecret });
   simulator.addShop({ domain: DEMO_SHOP, name: 'Demo shop' });
   simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
-  const sandboxConfig: Config = { ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key };
+  const research = await startResearchSandbox();
+  const sandboxConfig: Config = research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key });
 
   return {
     config: sandboxConfig,
@@ -53,8 +56,9 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         `    2. curl -X POST ${apiUrl}/api/commerce/connect ${auth} -d '{"shop_domain":"${DEMO_SHOP}"}'`,
         '    3. Open the authorize_url it answers in a browser: the simulator approves at once and redirects to',
         `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
+        ...research.bannerLines(),
       ];
     },
-    stop: () => simulator.stop(),
+    stop: async () => { await Promise.all([simulator.stop(), research.stop()]); },
   };
 }

@@ -31,7 +31,7 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
     if (key.source === 'generated') log(`generated the credential hash key in ${key.file} (keep it: stored hashes depend on it)`);
     // --sandbox: platform simulators on loopback; registered first, so they stop last (after the API and the worker).
     const sandbox = options.sandbox ? await startSandbox(keyedConfig) : undefined;
-    if (sandbox) lifecycle.onShutdown('commerce simulator', () => sandbox.stop());
+    if (sandbox) lifecycle.onShutdown('platform and provider simulators', () => sandbox.stop());
     const config = sandbox?.config ?? keyedConfig;
     installTemporalRuntime(logger);
 

@@ -35,7 +35,7 @@ describe('start --sandbox', function () {
     await admin.end();
   });
 
-  it('prints the simulator URL and how to connect the demo shop, the printed steps connect it end to end, and it stops the simulator cleanly', async () => {
+  it('prints the simulator URL and how to connect the demo shop, the printed steps connect it end to end, research runs against the simulated providers, and it stops the simulators cleanly', async () => {
     const dataDir = await tempDir('wy-sandbox-');
     stack = new RunningMain(['start', '--sandbox'], childEnv({
       DATA_DIR: dataDir, PORT: '0', DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
@@ -64,10 +64,20 @@ describe('start --sandbox', function () {
     assert.equal(connected.connection.shop_domain, DEMO_SHOP);
     assert.deepEqual(connected.webhooks.failed, [], 'the demo shop\'s webhooks were not all registered at the API');
 
+    // Research works end to end against the simulated search API, chat model and demo pages.
+    assert.match(stack.stdout, /research providers are simulated on loopback/);
+    const item = await call('POST', `${apiUrl}/api/marketing/content`, token, { title: 'Heat pumps for old houses', target_keyword: 'heat pumps' });
+    assert.equal(item.status, 201, JSON.stringify(item.body));
+    const research = await call('POST', `${apiUrl}/api/marketing/content/${item.body.id}/research`, token, { max_sources: 3 });
+    assert.equal(research.status, 201, JSON.stringify(research.body));
+    assert.equal(research.body.extraction, 'model');
+    assert.equal(research.body.sources.length, 3);
+    assert.ok(research.body.claims.some((c: any) => c.kind === 'web' && c.source_url), JSON.stringify(research.body.claims));
+
     stack.signal('SIGTERM');
     const result = await stack.exited;
     assert.equal(result.code, 0, `exit ${result.code}/${result.signal}\n${result.stdout}\n${result.stderr}`);
-    assert.match(result.stdout, /stopped: commerce simulator/);
+    assert.match(result.stdout, /stopped: platform and provider simulators/);
     assert.match(result.stdout, /shutdown complete/);
     await assert.rejects(fetch(`${simulatorUrl}/${DEMO_SHOP}/admin/api/2025-04/shop.json`), 'the simulator still answers after the stop');
   });
