@@ -55,6 +55,14 @@ const schema = z
     FETCH_ALLOW_PRIVATE_HOSTS: z.stringbool().default(false),
     /** How long `POST …/research` waits for the run before answering 202 with the job (the spec's bound: 300 s). */
     RESEARCH_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
+    /** The relay live email keys send through: smtp://user:pass@host:587 or smtps://…:465. Unset: live sends answer 503. */
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+    /** DNS servers for sender-domain verification (TXT lookups), `ip` or `ip:port`, comma-separated; unset: the system's. */
+    EMAIL_DNS_SERVERS: optionalString,
+    /** API replicas sharing email keys' per-second limits: each admits ⌊limit ÷ replicas⌋ (at least 1) per key. */
+    EMAIL_RATE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
+    /** One webhook delivery attempt's deadline. */
+    EMAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
+import { authenticateEmailKey } from '../email/keys/authenticate';
 import { sameSecret } from './secrets';
 import { authenticateAgentKey, authenticateSession } from './service';
 import type { AuthContext, AuthSpec } from './types';
@@ -60,11 +61,13 @@ export async function authenticate(spec: AuthSpec, ctx: Context, deps: AppDeps):
       if (!sameSecret(token, expected)) throw invalid();
       return { kind: 'cron' };
     }
+    case 'emailKey':
+      return authenticateEmailKey(spec.scope, ctx, deps);
   }
 }
 
-/** The account of an account-scoped caller; routes with session or agent auth always have one. */
+/** The account of an account-scoped caller; routes with session, agent or email-key auth always have one. */
 export function accountOf(auth: AuthContext): string {
-  if (auth.kind === 'session' || auth.kind === 'agent') return auth.accountId;
+  if (auth.kind === 'session' || auth.kind === 'agent' || auth.kind === 'emailKey') return auth.accountId;
   throw new ApiError(500, 'internal', 'route has no account');
 }

@@ -2,19 +2,34 @@ import type { Permission } from './permissions';
 
 export type Role = 'owner' | 'admin' | 'member';
 
+/** What an email key may do (doc1): a key holds only the scopes it is given. */
+export const EMAIL_SCOPES = ['email:send', 'email:batch', 'email:domains', 'email:templates', 'email:webhooks'] as const;
+export type EmailScope = (typeof EMAIL_SCOPES)[number];
+
+/**
+ * The email key a request authenticated with, as it is now: revoking the key (on any replica) flips `revoked`, so
+ * a request in flight checks it before it sends or answers.
+ */
+export interface EmailKeyHandle {
+  readonly id: string;
+  readonly revoked: boolean;
+}
+
 /** Which credential a route takes. */
 export type AuthSpec =
   | { kind: 'none' }
   | { kind: 'session'; roles?: Role[] }
   | { kind: 'agent'; permission?: Permission }
   | { kind: 'agentSecret' }
-  | { kind: 'cron' };
+  | { kind: 'cron' }
+  | { kind: 'emailKey'; scope: EmailScope };
 
 export type AuthContext =
   | { kind: 'none' }
   | { kind: 'session'; accountId: string; userId: string; role: Role; sessionId: string }
   | { kind: 'agent'; accountId: string; keyId: string; permissions: Permission[]; readOnly: boolean }
   | { kind: 'agentSecret' }
-  | { kind: 'cron' };
+  | { kind: 'cron' }
+  | { kind: 'emailKey'; accountId: string; keyId: string; environment: 'test' | 'live'; scopes: EmailScope[]; key: EmailKeyHandle };
 
 export type AccountAuth = Extract<AuthContext, { accountId: string }>;

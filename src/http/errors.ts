@@ -8,6 +8,8 @@ export interface ApiErrorExtra {
   errors?: Array<{ path: string; message: string }>;
   /** Extra machine-readable members merged into the body (e.g. `link_step`). */
   details?: Record<string, unknown>;
+  /** Response headers the error carries (e.g. the rate-limit headers of a 429). */
+  headers?: Record<string, string>;
 }
 
 /** The one error type: a status, a stable snake_case code callers branch on, and a message for people. */
@@ -67,6 +69,7 @@ export function errorMiddleware(logger: Logger) {
         ctx.status = err.status;
         ctx.body = errorBody(err, requestId);
         if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
+        if (err.extra.headers) ctx.set(err.extra.headers);
         return;
       }
       logger.error({ err: raw, requestId, route: ctx._matchedRoute, method: ctx.method }, 'unhandled error');

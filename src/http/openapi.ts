@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AuthSpec } from '../auth/types';
 import type { RouteDef } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -17,13 +18,17 @@ const errorSchema: JsonSchema = {
   },
 };
 
-const SECURITY: Record<string, Array<Record<string, string[]>>> = {
-  none: [],
-  session: [{ sessionToken: [] }],
-  agent: [{ agentKey: [] }],
-  agentSecret: [{ agentSecret: [] }],
-  cron: [{ cronSecret: [] }],
-};
+/** The route's security requirement; an email key lists the scope it needs (OpenAPI 3.1 allows role names there). */
+function securityOf(auth: AuthSpec): Array<Record<string, string[]>> {
+  switch (auth.kind) {
+    case 'none': return [];
+    case 'session': return [{ sessionToken: [] }];
+    case 'agent': return [{ agentKey: [] }];
+    case 'agentSecret': return [{ agentSecret: [] }];
+    case 'cron': return [{ cronSecret: [] }];
+    case 'emailKey': return [{ emailKey: [auth.scope] }];
+  }
+}
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -61,7 +66,10 @@ function operation(def: RouteDef) {
   }
   const errors = [...(spec.errors ?? [])];
   if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation; `errors` lists each.' });
-  if (spec.auth.kind !== 'none') {
+  if (spec.auth.kind === 'emailKey') {
+    errors.push({ status: 401, code: 'invalid_api_key | api_key_revoked', description: 'No email API key, an invalid one, or a revoked one (also for a request in flight when its key is revoked).' });
+    errors.push({ status: 403, code: 'missing_scope | ip_not_allowed', description: `The key lacks the scope ${spec.auth.scope}, or the request comes from outside the key's IP allowlist.` });
+  } else if (spec.auth.kind !== 'none') {
     errors.push({ status: 401, code: 'missing_credentials | invalid_credentials', description: 'No credential, or an invalid or revoked one.' });
   }
   if (spec.auth.kind === 'agentSecret') errors.push({ status: 401, code: 'agent_secret_unset', description: 'AGENT_SECRET is not configured: these routes are closed.' });
@@ -88,7 +96,7 @@ function operation(def: RouteDef) {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: spec.tags,
-    security: SECURITY[spec.auth.kind],
+    security: securityOf(spec.auth),
     parameters,
     ...(spec.body && !spec.rawBody ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } } : {}),
     ...(spec.rawBody ? { requestBody: { required: true, description: 'Read as raw bytes, exactly as sent.', content: { [spec.requestContentType ?? 'application/json']: { schema: {} } } } } : {}),
@@ -122,6 +130,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl?: string) {
         agentKey: { type: 'http', scheme: 'bearer', description: 'Agent API key (`wyk_…`) for `/api/agent/...` routes; carries permissions and a read-only flag.' },
         agentSecret: { type: 'apiKey', in: 'header', name: 'x-agent-secret', description: 'Service agent secret for builder routes.' },
         cronSecret: { type: 'http', scheme: 'bearer', description: '`CRON_SECRET` for `/api/cron/*`; closed when unset.' },
+        emailKey: { type: 'http', scheme: 'bearer', description: 'Email API key (`svc_test_…` or `svc_live_…`) for `/v1/email/...` routes; each route names the scope it needs.' },
       },
     },
   };

@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../deps';
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
+import { closeEmailRuntime } from '../email/keys/runtime';
+import { closeRelays } from '../email/send/transport';
 import { createApp } from '../http/app';
 import { CliError } from './errors';
 
@@ -29,6 +31,8 @@ export async function startApi(deps: AppDeps, host: string, port: number): Promi
   const stop = async (drainMs: number) => {
     const closed = await closeServer(server, drainMs);
     await dispatcher.stop();
+    await closeEmailRuntime(deps); // the key-change listener and the last usage flush
+    await closeRelays(); // pooled SMTP connections to the relay
     return closed;
   };
   return { url: `http://${shownHost}:${address.port}`, stop };

@@ -9,6 +9,7 @@ import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
 import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
+import { closeEmailRuntimes } from '../../src/email/keys/runtime';
 import { createApp } from '../../src/http/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
@@ -92,6 +93,7 @@ export async function startHarness(): Promise<Harness> {
   cleanups.unshift(() => new Promise((resolve) => server.close(resolve)));
   const dispatcher = new DeliveryDispatcher(deps).start();
   cleanups.unshift(() => dispatcher.stop());
+  cleanups.unshift(() => closeEmailRuntimes());
   const { port } = server.address() as AddressInfo;
   // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
   config.PUBLIC_APP_URL = `http://127.0.0.1:${port}`;

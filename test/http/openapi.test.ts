@@ -5,12 +5,15 @@ import { apiRoutes } from '../../src/http/routes';
 import { call } from '../helpers/http';
 import { testRoutes } from '../helpers/testRoutes';
 
-const SECURITY_OF: Record<AuthSpec['kind'], unknown> = {
-  none: [],
-  session: [{ sessionToken: [] }],
-  agent: [{ agentKey: [] }],
-  agentSecret: [{ agentSecret: [] }],
-  cron: [{ cronSecret: [] }],
+const securityOf = (auth: AuthSpec): unknown => {
+  switch (auth.kind) {
+    case 'none': return [];
+    case 'session': return [{ sessionToken: [] }];
+    case 'agent': return [{ agentKey: [] }];
+    case 'agentSecret': return [{ agentSecret: [] }];
+    case 'cron': return [{ cronSecret: [] }];
+    case 'emailKey': return [{ emailKey: [auth.scope] }];
+  }
 };
 
 const routeTable = () => apiRoutes(() => []);
@@ -51,7 +54,7 @@ describe('the OpenAPI document and the docs page', () => {
       assert.ok(!seen.has(op.operationId), `operationId ${op.operationId} is used twice`);
       seen.add(op.operationId);
       assert.ok(Object.keys(op.responses).some((status) => /^[23]\d\d$/.test(status)), `${name} documents no success response`);
-      assert.deepEqual(op.security, SECURITY_OF[spec.auth.kind], `${name} security does not match auth ${spec.auth.kind}`);
+      assert.deepEqual(op.security, securityOf(spec.auth), `${name} security does not match auth ${spec.auth.kind}`);
       for (const requirement of op.security) {
         for (const scheme of Object.keys(requirement)) assert.ok(doc.components.securitySchemes[scheme], `${name} names unknown scheme ${scheme}`);
       }
