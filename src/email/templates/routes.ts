@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { accountOf } from '../../auth/authenticate';
+import { pageOf } from '../../auth/schemas';
+import { idParams } from '../../http/ids';
+import { pageQuery } from '../../http/pagination';
+import { route, type RouteDef } from '../../http/route';
+import { contentField, nameField, subjectField, templateSchema, templateSummarySchema, type TemplateJson } from './schemas';
+import * as templates from './service';
+import type { TemplateRow } from './service';
+
+const tags = ['Email templates'];
+const auth = { kind: 'emailKey', scope: 'email:templates' } as const;
+
+const toSummaryJson = (t: TemplateRow): Omit<TemplateJson, 'html' | 'text'> => ({
+  id: t.id, name: t.name, subject: t.subject, variables: templates.templateVariables(t),
+  created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
+});
+
+const toTemplateJson = (t: TemplateRow): TemplateJson => ({ ...toSummaryJson(t), html: t.html, text: t.text });
+
+const createBody = z.strictObject({
+  name: nameField(),
+  subject: subjectField(),
+  html: contentField('html').optional(),
+  text: contentField('text').optional(),
+});
+
+const patchBody = z.strictObject({
+  name: nameField().optional(),
+  subject: subjectField().optional(),
+  html: contentField('html').optional().describe('null or "" clears it, as long as text remains.'),
+  text: contentField('text').optional().describe('null or "" clears it, as long as html remains.'),
+});
+
+const notFound = { status: 404, code: 'template_not_found', description: 'No template with this id in your account (also for a malformed id or another account\'s).' };
+const nameTaken = { status: 409, code: 'template_name_taken', description: 'Another template of the account has this name, ignoring case (`field`: `name`). Nothing is written.' };
+const invalid = { status: 400, code: 'validation_failed', description: 'A field breaks its rule, a placeholder is malformed, or neither html nor text would remain (`body.html`). Nothing is written.' };
+
+const RENDER_RULES = 'A send names a template (`template: { id | name, variables }`): every variable it uses needs a value '
+  + '(400 `template_variable_missing` names the first one lacking); values are HTML-escaped in html (`{{{name}}}` inserts one unescaped) '
+  + 'and inserted as given in subject and text (a subject value must not hold a line break: 400 `template_variable_invalid`).';
+
+export function emailTemplateRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'post', path: '/v1/email/templates', operationId: 'createEmailTemplate', tags, auth, idempotent: true,
+      summary: 'Create an email template.',
+      description: `\`name\` and \`subject\` are required, with \`html\` or \`text\` or both. ${RENDER_RULES} Honours \`Idempotency-Key\`.`,
+      body: createBody,
+      responses: { 201: { description: 'The template', schema: templateSchema } },
+      errors: [invalid, nameTaken],
+    }, async ({ body, auth: caller, deps }) => {
+      const row = await templates.createTemplate(deps.db, accountOf(caller), {
+        name: body.name, subject: body.subject, html: body.html ?? null, text: body.text ?? null,
+      });
+      return { status: 201, body: toTemplateJson(row) };
+    }),
+
+    route({
+      method: 'get', path: '/v1/email/templates', operationId: 'listEmailTemplates', tags, auth,
+      summary: 'List email templates, by name.',
+      description: 'Answers `{ data, total, page, limit }` in alphabetical order of name, ignoring case, without the html and text '
+        + '(get one template for them). `page` defaults to 1, `limit` to 25 (at most 100).',
+      query: z.strictObject({ ...pageQuery }),
+      responses: { 200: { description: 'A page of templates', schema: pageOf(templateSummarySchema) } },
+    }, async ({ query, auth: caller, deps }) => {
+      const { rows, total } = await templates.listTemplates(deps.db, accountOf(caller), query);
+      return { body: { data: rows.map(toSummaryJson), total, page: query.page, limit: query.limit } };
+    }),
+
+    route({
+      method: 'get', path: '/v1/email/templates/{id}', operationId: 'getEmailTemplate', tags, auth,
+      summary: 'Get an email template, with the variables it uses.',
+      params: idParams,
+      responses: { 200: { description: 'The template', schema: templateSchema } },
+      errors: [notFound],
+    }, async ({ params, auth: caller, deps }) => ({ body: toTemplateJson(await templates.getTemplate(deps.db, accountOf(caller), params.id)) })),
+
+    route({
+      method: 'patch', path: '/v1/email/templates/{id}', operationId: 'updateEmailTemplate', tags, auth,
+      summary: 'Update an email template.',
+      description: 'Partial: an absent field stays. Sends after the update use the new content.',
+      params: idParams, body: patchBody,
+      responses: { 200: { description: 'The template', schema: templateSchema } },
+      errors: [notFound, invalid, nameTaken],
+    }, async ({ params, body, auth: caller, deps }) => ({
+      body: toTemplateJson(await templates.updateTemplate(deps.db, accountOf(caller), params.id, body)),
+    })),
+
+    route({
+      method: 'delete', path: '/v1/email/templates/{id}', operationId: 'deleteEmailTemplate', tags, auth,
+      summary: 'Delete an email template.',
+      description: 'Sends that name it afterwards answer 400 `template_not_found`.',
+      params: idParams,
+      responses: { 204: { description: 'Deleted' } },
+      errors: [notFound],
+    }, async ({ params, auth: caller, deps }) => {
+      await templates.deleteTemplate(deps.db, accountOf(caller), params.id);
+      return { status: 204 };
+    }),
+  ];
+}
