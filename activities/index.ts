@@ -5,6 +5,7 @@ import { createCommerceActivities } from './commerce';
 import { createCommerceBackfillActivities } from './commerceBackfill';
 import { createCommercePrivacyActivities } from './commercePrivacy';
 import { createCommerceSweepActivities } from './commerceSweeps';
+import { createEmailWebhookActivities } from './emailWebhooks';
 import { createMaintenanceActivities } from './maintenance';
 import { createResearchActivities } from './research';
 
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCommerceSweepActivities(deps),
     ...createCommercePrivacyActivities(deps),
     ...createResearchActivities(deps),
+    ...createEmailWebhookActivities(deps),
   };
 }
 

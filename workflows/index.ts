@@ -10,3 +10,4 @@ export { commerceScopeDrift } from './commerceScopeDrift';
 export { commerceWebhookUrlReconcile } from './commerceWebhookUrlReconcile';
 export { commerceDeliveryPurge } from './commerceDeliveryPurge';
 export { research } from './research';
+export { emailEventDelivery, emailEventRedispatch } from './emailEventDelivery';

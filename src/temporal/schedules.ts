@@ -31,5 +31,13 @@ export const SCHEDULES: ScheduleEntry[] = [
     overlap: 'SKIP',
     description: 'Recovers missed shop orders: per active connection, the orders updated since its newest logged one (or the last 48 hours), ingested with topic orders/updated.',
   },
+  {
+    name: 'email-event-redispatch',
+    cron: '* * * * *',
+    workflowType: 'emailEventRedispatch',
+    args: [],
+    overlap: 'SKIP',
+    description: 'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
+  },
   ...COMMERCE_SWEEP_SCHEDULES,
 ];

@@ -1,0 +1,23 @@
+/** The events the email service emits and webhook endpoints subscribe to. */
+export const EMAIL_EVENT_TYPES = ['email.sent', 'email.failed'] as const;
+export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
+
+/** Sent by `POST /v1/email/webhooks/{id}/test` to that one endpoint; nobody subscribes to it. */
+export const TEST_EVENT_TYPE = 'email.test';
+
+export interface EmailEventInput {
+  type: EmailEventType;
+  data: Record<string, unknown>;
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** The JSON body every endpoint receives; the event id travels in the `webhook-id` header. */
+export function eventBody(event: Pick<StoredEvent, 'type' | 'data' | 'created_at'>): string {
+  return JSON.stringify({ type: event.type, created_at: event.created_at.toISOString(), data: event.data });
+}

@@ -1,0 +1,89 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ParentClosePolicy, isCancellation, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { AccountIdKey, JobKindKey } from '../src/temporal/searchAttributes';
+import {
+  DEFAULT_DELIVERY_RETRY, EMAIL_EVENT_JOB_KIND, REDISPATCH_MIN_AGE_MS, emailEventWorkflowId,
+  type DeliveryRetryPolicy, type EmailEventDeliveryInput, type EmailEventDeliveryResult, type PreparedDelivery,
+  type RedispatchInput, type RedispatchSummary,
+} from './emailEventDeliveryTypes';
+import { trackProgress } from './progress';
+
+const { prepareEmailEventDeliveries, listUndispatchedEmailEvents, markEmailEventsDispatched } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// The attempt's own deadline is EMAIL_WEBHOOK_TIMEOUT_MS (at most 60 s); a failing activity (database down) is
+// retried briefly here, then counts as a failed attempt of the delivery loop below.
+const { attemptEmailWebhookDelivery } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+
+type DeliveryResult = EmailEventDeliveryResult['deliveries'][number];
+
+/**
+ * Delivers one email event (`email-event:<eventId>`) to every enabled endpoint of the account subscribed to its
+ * type (an `email.test` event: to the endpoint it names), each endpoint on its own retry loop: one activity per
+ * attempt, exponential backoff between attempts, until delivered, refused for good, or out of time.
+ */
+export async function emailEventDelivery(input: EmailEventDeliveryInput): Promise<EmailEventDeliveryResult> {
+  const policy: DeliveryRetryPolicy = { ...DEFAULT_DELIVERY_RETRY, ...input.retry };
+  const progress = trackProgress('preparing');
+  const deliveries = await prepareEmailEventDeliveries({ accountId: input.accountId, eventId: input.eventId });
+  progress.phase('delivering', deliveries.length);
+  const results = await Promise.all(deliveries.map(async (delivery) => {
+    const result = await deliverWithRetries(input.accountId, delivery, policy);
+    progress.advance();
+    return result;
+  }));
+  return { event_id: input.eventId, deliveries: results };
+}
+
+async function deliverWithRetries(accountId: string, delivery: PreparedDelivery, policy: DeliveryRetryPolicy): Promise<DeliveryResult> {
+  const startedAt = Date.now();
+  let delayMs = policy.initialIntervalMs;
+  let attempts = 0;
+  for (;;) {
+    const final = Date.now() + delayMs - startedAt > policy.giveUpAfterMs;
+    let status: DeliveryResult['status'] | 'retry' = 'retry';
+    try {
+      const outcome = await attemptEmailWebhookDelivery({ accountId, deliveryId: delivery.deliveryId, final });
+      status = outcome.status;
+      attempts = outcome.attempts;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      if (final) status = 'failed';
+    }
+    if (status !== 'retry') return { delivery_id: delivery.deliveryId, endpoint_id: delivery.endpointId, status, attempts };
+    await sleep(delayMs);
+    delayMs = Math.min(delayMs * 2, policy.maximumIntervalMs);
+  }
+}
+
+/**
+ * The `email-event-redispatch` sweep (every minute): events older than a minute whose delivery workflow never
+ * started (Temporal was unreachable when they were emitted) get it now. A run that exists already is left alone.
+ */
+export async function emailEventRedispatch(input: RedispatchInput = {}): Promise<RedispatchSummary> {
+  const events = await listUndispatchedEmailEvents({ minAgeMs: REDISPATCH_MIN_AGE_MS, limit: input.limit ?? 500 });
+  const summary: RedispatchSummary = { found: events.length, started: 0, already_running: 0 };
+  await Promise.all(events.map(async (event) => {
+    try {
+      await startChild(emailEventDelivery, {
+        workflowId: emailEventWorkflowId(event.eventId),
+        args: [{ accountId: event.accountId, eventId: event.eventId }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        typedSearchAttributes: [{ key: AccountIdKey, value: event.accountId }, { key: JobKindKey, value: EMAIL_EVENT_JOB_KIND }],
+      });
+      summary.started++;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      summary.already_running++;
+    }
+  }));
+  await markEmailEventsDispatched(events.map((e) => e.eventId));
+  return summary;
+}
