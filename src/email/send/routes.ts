@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { EmailKeyAuth } from '../keys/authenticate';
+import type { AuthContext } from '../../auth/types';
+import { ApiError } from '../../http/errors';
+import { route, type ErrorSpec, type RouteDef } from '../../http/route';
+import { messageSchema } from './schema';
+import { MAX_BATCH, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
+
+const tags = ['Email sending'];
+
+const emailSchema = z.object({
+  id: z.string().describe('The email\'s id (uuid).'),
+  object: z.literal('email'),
+  messageId: z.string().describe('The Message-ID header of the message, `<id@from-domain>` (also for a test key).'),
+  test: z.boolean().describe('true for a test key: nothing was sent.'),
+  status: z.enum(['sent', 'simulated']).describe('`sent`: the relay accepted the message; `simulated`: a test key, nothing sent.'),
+  from: z.string(),
+  to: z.array(z.string()),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+const batchResultSchema = z.object({
+  data: z.array(z.union([
+    z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated']) }),
+    z.object({
+      index: z.number().int(),
+      error: z.object({
+        code: z.string().describe('validation_failed, domain_not_allowed, domain_not_verified, template_*, smtp_rejected, smtp_unavailable or api_key_revoked'),
+        message: z.string(),
+        errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
+      }),
+    }),
+  ])).describe('One result per message, in the order sent.'),
+});
+
+const batchBody = z.array(z.unknown().meta(messageJsonSchema()))
+  .min(1, { error: `a batch holds 1 to ${MAX_BATCH} messages` })
+  .describe(`1 to ${MAX_BATCH} messages, each shaped like the body of POST /v1/email/send.`);
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': 'Sends this key may make per second on this replica.',
+  'RateLimit-Remaining': 'Sends left in the current one-second window.',
+  'RateLimit-Reset': 'Seconds until a send slot frees.',
+};
+
+const sharedErrors: ErrorSpec[] = [
+  { status: 400, code: 'template_not_found', description: 'The template named by the message is not in this account.' },
+  { status: 400, code: 'template_variable_missing', description: 'The template uses a variable without a value (`variable`, `missing`).' },
+  { status: 400, code: 'template_variable_invalid', description: 'A variable used in the subject holds a line break.' },
+  { status: 401, code: 'api_key_revoked', description: 'The key is revoked — also when it is revoked while this request runs, up to the commit point.' },
+  { status: 403, code: 'domain_not_allowed', description: 'The from domain is not in the key\'s domain allowlist.' },
+  { status: 403, code: 'domain_not_verified', description: 'The from domain is not a verified sender domain of the account (exact match).' },
+  { status: 429, code: 'rate_limit_exceeded', description: 'Over the key\'s per-second limit (this replica\'s share); Retry-After and RateLimit-* headers.' },
+  { status: 429, code: 'daily_quota_exceeded', description: 'Over a live key\'s daily cap (UTC day); Retry-After until midnight UTC.' },
+  { status: 503, code: 'smtp_not_configured', description: 'A live key on a server without SMTP_URL; nothing was sent or counted.' },
+];
+
+const ORDER = [
+  'Checks, in order: the key and its scope (401/403), the body (400 `validation_failed` with field paths; nothing changes), the from domain (403), a live key without a relay (503, nothing counted), the rate limiter (429), then the key\'s revocation right before the irreversible step.',
+  'A **test key** (`svc_test_…`) answers the full response, `status: "simulated"`, and sends nothing: no delivery, no stored message, no daily quota (the per-second limit applies to every key).',
+  'A **live key** hands the message to the SMTP relay (SMTP_URL, pooled connections) and records it with an `email.sent` event, or `email.failed` when the relay refuses it (502 `smtp_rejected`) or cannot be reached (502 `smtp_unavailable`); `details.id` names the failed email.',
+  'Commit point: the relay owns a message once it has the final `.` of SMTP DATA. The key\'s revocation is checked after the relay accepted the envelope and again right before that final line; a key revoked before then answers 401 `api_key_revoked` and the connection is dropped mid-DATA, so nothing is delivered.',
+  'Per-second limits are per replica: with EMAIL_RATE_REPLICAS = N each replica admits ⌊limit ÷ N⌋ (at least 1) per key. `Idempotency-Key` replays the first response for 24 hours (same id and messageId, one delivery).',
+].join('\n\n');
+
+function emailKeyAuth(auth: AuthContext): EmailKeyAuth {
+  if (auth.kind !== 'emailKey') throw new ApiError(500, 'internal', 'route needs an email key');
+  return auth;
+}
+
+const toEmailJson = (e: SentEmail): z.infer<typeof emailSchema> => ({
+  id: e.id, object: 'email', messageId: e.messageId, test: e.test, status: e.status, from: e.from, to: e.to, created_at: e.createdAt.toISOString(),
+});
+
+const toBatchJson = (entry: BatchEntry) => ('email' in entry
+  ? { index: entry.index, id: entry.email.id, messageId: entry.email.messageId, status: entry.email.status }
+  : entry);
+
+export function emailSendRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'post', path: '/v1/email/send', operationId: 'sendEmail', tags, idempotent: true,
+      auth: { kind: 'emailKey', scope: 'email:send' },
+      summary: 'Send one email.',
+      description: ORDER,
+      body: messageSchema,
+      responses: { 200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS } },
+      errors: [
+        ...sharedErrors,
+        { status: 502, code: 'smtp_rejected', description: 'The SMTP relay refused the message (`smtp_code`); an `email.failed` event is emitted.' },
+        { status: 502, code: 'smtp_unavailable', description: 'The SMTP relay could not be reached, refused our credentials or timed out; an `email.failed` event is emitted.' },
+      ],
+    }, async ({ body, auth, deps }) => {
+      const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
+      return { body: toEmailJson(email), headers };
+    }),
+
+    route({
+      method: 'post', path: '/v1/email/batch', operationId: 'sendEmailBatch', tags, idempotent: true,
+      auth: { kind: 'emailKey', scope: 'email:batch' },
+      summary: `Send up to ${MAX_BATCH} emails in one request.`,
+      description: [
+        `The body is an array of 1 to ${MAX_BATCH} messages shaped like the body of POST /v1/email/send; more is 400 \`batch_too_large\`, anything but an array 400 \`validation_failed\`.`,
+        'The answer has one result per message, in order: `{ index, id, messageId, status }` or `{ index, error: { code, message, errors? } }`. A message that fails its own validation, domain rules or template gets an error result while the others go on.',
+        'The valid messages are admitted by the rate limiter together — all of them or none (429 for the whole request); a batch larger than the key\'s per-second share on a replica can never pass (400 `batch_exceeds_rate_limit`).',
+        'Live keys: each message goes to the relay on its own (a refusal is that message\'s `smtp_rejected`); a key revoked before any message committed answers 401. Test keys simulate every valid message. Honours `Idempotency-Key`.',
+      ].join('\n\n'),
+      body: batchBody,
+      maxBodyBytes: 10 * 1024 * 1024,
+      responses: { 200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS } },
+      errors: [
+        ...sharedErrors,
+        { status: 400, code: 'batch_too_large', description: `More than ${MAX_BATCH} messages; nothing was sent.` },
+        { status: 400, code: 'batch_exceeds_rate_limit', description: 'More valid messages than the key may send in one second on a replica.' },
+      ],
+    }, async ({ body, auth, deps }) => {
+      const { entries, headers } = await sendBatch(deps, emailKeyAuth(auth), body);
+      return { body: { data: entries.map(toBatchJson) }, headers };
+    }),
+  ];
+}
+
+/** The JSON schema of one message, so the batch body documents its elements while each is validated on its own. */
+function messageJsonSchema(): Record<string, unknown> {
+  const json = z.toJSONSchema(messageSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

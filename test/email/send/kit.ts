@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../../../src/config';
+import type { AppDeps } from '../../../src/deps';
+import type { EmailScope } from '../../../src/auth/types';
+import { createDomain } from '../../../src/email/domains/service';
+import { recordCheck } from '../../../src/email/domains/store';
+import { closeEmailRuntime } from '../../../src/email/keys/runtime';
+import { createEmailKey, type NewEmailKey } from '../../../src/email/keys/service';
+import { closeRelay } from '../../../src/email/send/transport';
+import { createApp } from '../../../src/http/app';
+import { createMetrics } from '../../../src/http/metrics';
+import { startSmtpSandbox, type SmtpSandbox, type SmtpSandboxOptions } from '../../../src/sandbox/smtp';
+import { newAccount, type TestAccount } from '../../helpers/accounts';
+import { harness } from '../../helpers/harness';
+import { callAt, type CallOptions, type CallResult } from '../../helpers/http';
+
+export const SENDER_DOMAIN = 'mail.example.test';
+export const FROM = `Acme Support <support@${SENDER_DOMAIN}>`;
+
+/** The real app as one API replica (its own keyring, limiter and relay pool), and the SMTP relay it sends through. */
+export interface SendWorld {
+  app: { deps: AppDeps; baseUrl: string; call(method: string, path: string, options?: CallOptions): Promise<CallResult> };
+  smtp: SmtpSandbox;
+  close(): Promise<void>;
+}
+
+export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions } = {}): Promise<SendWorld> {
+  const smtp = await startSmtpSandbox(options.smtp);
+  const base = harness().deps;
+  const deps: AppDeps = { ...base, config: { ...base.config, SMTP_URL: smtp.url, ...options.config }, metrics: createMetrics(false) };
+  const server: Server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    app: { deps, baseUrl, call: (method, path, callOptions) => callAt(baseUrl, method, path, callOptions) },
+    smtp,
+    close: async () => {
+      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      await closeEmailRuntime(deps);
+      closeRelay(deps.config.SMTP_URL ?? '');
+      await smtp.stop();
+    },
+  };
+}
+
+/** A fresh account whose sender domain is verified (the DNS check itself is the domains tests' subject). */
+export async function senderAccount(domain = SENDER_DOMAIN): Promise<TestAccount> {
+  const account = await newAccount();
+  await verifiedDomain(account.accountId, domain);
+  return account;
+}
+
+export async function verifiedDomain(accountId: string, name: string): Promise<void> {
+  const { db } = harness();
+  const domain = await createDomain(db, accountId, name);
+  await recordCheck(db, accountId, domain.id, { verified: true, error: null });
+}
+
+export async function emailKey(
+  accountId: string, input: Partial<NewEmailKey> & { environment?: 'test' | 'live'; scopes?: EmailScope[] } = {},
+): Promise<{ token: string; id: string }> {
+  const { key, token } = await createEmailKey(harness().deps, accountId, {
+    name: 'send test key', environment: 'live', scopes: ['email:send', 'email:batch'], ratePerSecond: 1000, ...input,
+  });
+  return { token, id: key.id };
+}
+
+/** A minimal valid message. */
+export function message(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { from: FROM, to: 'jane@customer.test', subject: 'Hello', text: 'Hi Jane', ...overrides };
+}
+
+export async function messageRows(accountId: string) {
+  return harness().db('email_messages').where({ account_id: accountId }).orderBy('created_at');
+}
+
+export async function eventRows(accountId: string) {
+  return harness().db('email_events').where({ account_id: accountId }).orderBy('created_at');
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
