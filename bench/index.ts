@@ -4,6 +4,7 @@ import { commerceBackfill } from './scenarios/commerceBackfill';
 import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { crmSearch } from './scenarios/crmSearch';
+import { emailSend } from './scenarios/emailSend';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
 
@@ -14,6 +15,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'commerce-webhook': commerceWebhook,
   'commerce-backfill': commerceBackfill,
   'research-run': researchRun,
+  'email-send': emailSend,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

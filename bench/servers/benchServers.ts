@@ -13,6 +13,7 @@ import { connectTemporal } from '../../src/temporal/client';
 import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
+import { emailSendBaseline } from '../baselines/emailSend';
 
 const POOL = 10;
 
@@ -20,6 +21,7 @@ const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => 
   'crm-search': crmSearchBaseline,
   'content-list': contentListBaseline,
   'commerce-webhook': commerceWebhookBaseline,
+  'email-send': () => emailSendBaseline(),
 };
 
 async function main() {

@@ -2,6 +2,11 @@ import { authRoutes } from '../auth/routes';
 import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { cronRoutes } from '../cron/routes';
+import { emailKeyRoutes } from '../email/keys/routes';
+import { emailDomainRoutes } from '../email/domains/routes';
+import { emailSendRoutes } from '../email/send/routes';
+import { emailTemplateRoutes } from '../email/templates/routes';
+import { emailWebhookRoutes } from '../email/webhooks/routes';
 import { jobRoutes } from '../jobs/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
@@ -20,5 +25,9 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
+    ...emailKeyRoutes(),
+    ...emailWebhookRoutes(),
+    ...emailDomainRoutes(), ...emailTemplateRoutes(),
+    ...emailSendRoutes(),
   ];
 }

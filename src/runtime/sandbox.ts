@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { callbackUrl } from '../commerce/oauth/authorizeUrl';
 import type { Config } from '../config';
 import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/commerce';
+import { startDnsSandbox } from '../sandbox/dns';
+import { startSmtpSandbox } from '../sandbox/smtp';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
 import { startResearchSandbox } from './researchSandbox';
 
@@ -35,7 +37,11 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   simulator.addShop({ domain: DEMO_SHOP, name: 'Demo shop' });
   simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
   const research = await startResearchSandbox();
+  const dns = await startDnsSandbox({ control: true });
   const sandboxConfig: Config = research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key });
+  sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
+  const smtp = await startSmtpSandbox();
+  sandboxConfig.SMTP_URL = smtp.url;
 
   return {
     config: sandboxConfig,
@@ -57,8 +63,10 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         '    3. Open the authorize_url it answers in a browser: the simulator approves at once and redirects to',
         `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
         ...research.bannerLines(),
+        `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
+        `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
       ];
     },
-    stop: async () => { await Promise.all([simulator.stop(), research.stop()]); },
+    stop: async () => { await Promise.all([simulator.stop(), research.stop(), dns.stop(), smtp.stop()]); },
   };
 }
