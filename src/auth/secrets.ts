@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /** Credential prefixes: a leaked token is recognisable, and the kind is known before any lookup. */
 export const CREDENTIAL_PREFIX = { session: 'wys_', agentKey: 'wyk_' } as const;
@@ -12,11 +12,19 @@ export function newSecret(): string {
 
 /** HMAC-SHA256 keyed by SECRET_HASH_KEY: 256-bit random secrets need no slow hash, and a stolen table alone verifies nothing. */
 export function hashSecret(hashKey: string, secret: string): string {
-  return createHmac('sha256', hashKey).update(secret).digest('hex');
+  return hmacOf(hashKey, secret).toString('hex');
+}
+
+/** The hash key as a KeyObject, made once: it runs on every authenticated request. */
+const hashKeys = new Map<string, KeyObject>();
+function hmacOf(hashKey: string, secret: string): Buffer {
+  let key = hashKeys.get(hashKey);
+  if (!key) hashKeys.set(hashKey, key = createSecretKey(Buffer.from(hashKey, 'utf8')));
+  return createHmac('sha256', key).update(secret).digest();
 }
 
 export function secretMatches(hashKey: string, secret: string, storedHash: string): boolean {
-  const actual = Buffer.from(hashSecret(hashKey, secret), 'hex');
+  const actual = hmacOf(hashKey, secret);
   const expected = Buffer.from(storedHash, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError, errorMiddleware } from './errors';
-import { mountRoutes } from './mount';
 import { accessLog, requestId } from './requestContext';
+import { groupedRouter } from './routerGroups';
 import type { RouteDef } from './route';
 import { apiRoutes } from './routes';
 
@@ -13,15 +12,11 @@ export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
   app.silent = true; // the error middleware logs; Koa's own stderr dump would repeat it
   const routes: RouteDef[] = [...apiRoutes(() => routes), ...extraRoutes];
 
-  const router = new Router();
-  mountRoutes(router, routes, deps);
-
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.logger));
   app.use(unmatchedRoutes());
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(groupedRouter(routes, deps));
   return app;
 }
 
