@@ -26,7 +26,10 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): 
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
-      const body = spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody)) : undefined;
+      // JSON can carry U+0000 only as the escape \u0000, so a body without it needs no walk.
+      const body = spec.body && !spec.rawBody
+        ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u0000'))
+        : undefined;
       const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
 
       const key = ctx.get('idempotency-key');
