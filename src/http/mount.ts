@@ -33,15 +33,14 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): 
       const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
 
       const key = ctx.get('idempotency-key');
-      const run = () => handler(input);
       const result = spec.idempotent && key
         ? await withIdempotency(deps.db, deps.secretHashKey, {
             accountId: accountOf(auth),
             route: `${spec.method.toUpperCase()} ${ctx.path}`,
             key: validIdempotencyKey(key),
             requestHash: requestHash({ params, query, body }),
-          }, run)
-        : await run();
+          }, () => handler(input))
+        : await handler(input);
       respond(ctx, result);
     });
   }
