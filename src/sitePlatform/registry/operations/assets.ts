@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { read, write } from '../define';
+import { confirm, id, obj, paging, siteId } from '../params';
+
+const asset = { ...siteId, asset_id: id };
+const r = { scopes: ['assets:read'] } as const;
+const w = { scopes: ['assets:write'] } as const;
+
+export const assetOperations = [
+  read('asset_list', 'asset', 'GET', '/sites/{site_id}/assets', obj({ ...siteId, ...paging }), r),
+  read('asset_get', 'asset', 'GET', '/assets/{asset_id}', obj(asset), r),
+  // Composite: creates the asset record (which returns a presigned upload), then uploads the bytes; a failure after the
+  // first step is 424 asset_upload_incomplete. Uploads take no lock.
+  write('asset_upload', 'asset', 'POST', '/sites/{site_id}/assets',
+    obj({ ...siteId, fileName: z.string().min(1), source_url: z.string().url().optional(), content_base64: z.string().optional(), parentFolder: z.string().optional() })
+      .refine((p) => Boolean(p.source_url) !== Boolean(p.content_base64), 'give exactly one of source_url and content_base64'),
+    { ...w, composite: 'asset_upload' }),
+  write('asset_update', 'asset', 'PATCH', '/assets/{asset_id}',
+    obj({ ...asset, displayName: z.string().optional(), altText: z.string().max(1000).optional(), localeId: z.string().optional() }), { ...w, lock: 'asset_id' }),
+  write('asset_delete', 'asset', 'DELETE', '/assets/{asset_id}', obj({ ...asset, ...confirm }), { ...w, confirm: true, lock: 'asset_id' }),
+  read('asset_folder_list', 'asset', 'GET', '/sites/{site_id}/asset_folders', obj(siteId), r),
+  read('asset_folder_get', 'asset', 'GET', '/asset_folders/{asset_folder_id}', obj({ ...siteId, asset_folder_id: id }), r),
+  write('asset_folder_create', 'asset', 'POST', '/sites/{site_id}/asset_folders',
+    obj({ ...siteId, displayName: z.string().min(1), parentFolder: z.string().optional() }), w),
+];

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { read, write } from '../define';
+import { confirm, id, obj, paging, siteId } from '../params';
+
+const triggerType = z.enum([
+  'form_submission', 'site_publish', 'page_created', 'page_metadata_updated', 'page_deleted', 'ecomm_new_order',
+  'ecomm_order_changed', 'ecomm_inventory_changed', 'collection_item_created', 'collection_item_changed',
+  'collection_item_deleted', 'collection_item_published', 'collection_item_unpublished', 'comment_created',
+]);
+const webhookBody = { triggerType, url: z.string().url(), filter: z.record(z.string(), z.unknown()).optional() };
+
+export const tokenOperations = [
+  read('token_introspect', 'token', 'GET', '/token/introspect', obj({})),
+  read('token_authorized_by', 'token', 'GET', '/token/authorized_by', obj({}), { scopes: ['authorized_user:read'], oauth: true }),
+];
+
+export const siteOperations = [
+  read('site_list', 'site', 'GET', '/sites', obj({}), { scopes: ['sites:read'] }),
+  read('site_get', 'site', 'GET', '/sites/{site_id}', obj(siteId), { scopes: ['sites:read'] }),
+  read('site_domains_list', 'site', 'GET', '/sites/{site_id}/custom_domains', obj(siteId), { scopes: ['sites:read'] }),
+  write('site_publish', 'site', 'POST', '/sites/{site_id}/publish',
+    obj({ ...siteId, ...confirm, customDomains: z.array(id).optional(), publishToWebflowSubdomain: z.boolean().optional() }),
+    { scopes: ['sites:write'], confirm: true, idempotent: false }),
+  read('activity_log_list', 'activity_log_list', 'GET', '/sites/{site_id}/activity_logs', obj({ ...siteId, ...paging }),
+    { scopes: ['site_activity:read'], enterprise: true }),
+];
+
+export const webhookOperations = [
+  read('webhook_list', 'webhook', 'GET', '/sites/{site_id}/webhooks', obj(siteId), { scopes: ['sites:read'] }),
+  read('webhook_get', 'webhook', 'GET', '/webhooks/{webhook_id}', obj({ ...siteId, webhook_id: id }), { scopes: ['sites:read'] }),
+  write('webhook_create', 'webhook', 'POST', '/sites/{site_id}/webhooks', obj({ ...siteId, ...confirm, ...webhookBody }),
+    { scopes: ['sites:write'], confirm: true, oauth: true }),
+  write('webhook_update', 'webhook', 'PATCH', '/webhooks/{webhook_id}',
+    obj({ ...siteId, ...confirm, webhook_id: id, url: z.string().url().optional(), filter: z.record(z.string(), z.unknown()).optional() }),
+    { scopes: ['sites:write'], confirm: true, oauth: true, lock: 'webhook_id' }),
+  // No row lock: the handler holds the per-site advisory lock that webhook registration also takes (spec, Registration rules).
+  write('webhook_delete', 'webhook', 'DELETE', '/webhooks/{webhook_id}', obj({ ...siteId, ...confirm, webhook_id: id }),
+    { scopes: ['sites:write'], confirm: true }),
+];

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+export type Family =
+  | 'site' | 'page' | 'component' | 'cms' | 'asset' | 'script' | 'site_customcode'
+  | 'service_snippet' | 'google_tag' | 'form' | 'comment' | 'product' | 'order' | 'sku' | 'inventory' | 'redirect'
+  | 'robots' | 'wellknown' | 'llms_txt' | 'webhook' | 'token' | 'activity_log_list' | 'service';
+
+export type OperationKind = 'read' | 'write';
+export type ApiBase = 'v2' | 'beta';
+export type PlatformMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How the operation reaches the platform. `path` holds `{site_id}`-style placeholders named after parameters. */
+export interface PlatformCall {
+  method: PlatformMethod;
+  path: string;
+  base: ApiBase;
+  /** Set when a composite or a client-side scan issues more than this one call. */
+  composite?: 'asset_upload' | 'page_scan' | 'snippet';
+}
+
+export interface OperationDef {
+  name: string;
+  family: Family;
+  kind: OperationKind;
+  /** Null only for the service-side action, which never calls the platform. */
+  platform: PlatformCall | null;
+  scopes: readonly string[];
+  confirmGated: boolean;
+  requiresOAuth: boolean;
+  localeGated: boolean;
+  /** Advisory: the platform answers 402 not_enterprise_plan_site; the service does not gate on it. */
+  enterpriseOnly: boolean;
+  /** The parameter naming the one target a single-target write locks; null when the write takes no lock. */
+  lockTarget: string | null;
+  claimsIdempotencySlot: boolean;
+  params: z.ZodType<Record<string, unknown>>;
+}
+
+/** The route verb a caller must use: reads are GET, writes are POST, whatever the platform method is. */
+export const routeVerb = (op: Pick<OperationDef, 'kind'>): 'GET' | 'POST' => (op.kind === 'read' ? 'GET' : 'POST');
