@@ -1,0 +1,73 @@
+/**
+ * A loopback simulator of the site platform (Data API v2, beta paths served alike) for tests and the sandbox mode:
+ * OAuth, token introspection, sites with locales and custom domains, publish, CMS collections and items with publish
+ * state, page metadata, per-token rate limits by plan, platform error bodies, and faults on demand.
+ */
+import { FaultList, type FaultSpec } from './faults';
+import { MinuteWindows } from './rateLimit';
+import {
+  addCollection, addItems, addPage, addSite, issueToken, type CollectionInput, type ItemInput, type PageInput,
+  type SiteInput, type TokenInput,
+} from './seed';
+import { startServer } from './server';
+import { createState, type RequestLogEntry, type SimApp, type SimCollection, type SimItem, type SimPage, type SimSite, type SimUser } from './state';
+
+export type { FaultSpec, FaultKind } from './faults';
+export type { CollectionInput, ItemInput, PageInput, SiteInput, TokenInput } from './seed';
+export type { Plan, RequestLogEntry, SimApp, SimCollection, SimItem, SimPage, SimSite, SimUser } from './state';
+
+export interface SitePlatformSimulator {
+  /** Serves OAuth at `/oauth/*` and the Data API at `/v2/*`, `/beta/*` (and unprefixed). */
+  baseUrl: string;
+  addApp(app: SimApp): void;
+  /** The user every OAuth authorization is granted by. */
+  setUser(user: Partial<SimUser>): SimUser;
+  addSite(site: SiteInput): SimSite;
+  addCollection(siteId: string, collection: CollectionInput): SimCollection;
+  /** Adds items (a number generates that many). */
+  addItems(collectionId: string, items: ItemInput[] | number): SimItem[];
+  addPage(siteId: string, page: PageInput): SimPage;
+  /** Issues a pasted site token; returns the token string. */
+  issueToken(input: TokenInput): string;
+  /** Live state for assertions (mutating it changes what the server answers). */
+  site(siteId: string): SimSite | undefined;
+  item(collectionId: string, itemId: string): SimItem | undefined;
+  /** Fails the next matching request(s): 5xx, timeout (no answer) or a malformed JSON body. */
+  injectFault(fault: FaultSpec): void;
+  clearFaults(): void;
+  /** Lifts (or restores) the per-token rate limit, for benchmarks. */
+  liftRateLimit(lifted?: boolean): void;
+  requests(): RequestLogEntry[];
+  stop(): Promise<void>;
+}
+
+export interface SimulatorOptions {
+  /** Default 0: a free port. Always bound to 127.0.0.1. */
+  port?: number;
+  /** The clock for rate-limit windows, publish cooldown and timestamps; default Date.now. */
+  now?: () => number;
+}
+
+export async function startSitePlatformSimulator(options: SimulatorOptions = {}): Promise<SitePlatformSimulator> {
+  const state = createState(options.now ?? Date.now);
+  const windows = new MinuteWindows(state.now);
+  const faults = new FaultList();
+  const server = await startServer(state, windows, faults, options.port ?? 0);
+  return {
+    baseUrl: server.baseUrl,
+    addApp: (app) => void state.apps.set(app.clientId, { ...app }),
+    setUser: (user) => Object.assign(state.user, user),
+    addSite: (site) => addSite(state, site),
+    addCollection: (siteId, collection) => addCollection(state, siteId, collection),
+    addItems: (collectionId, items) => addItems(state, collectionId, items),
+    addPage: (siteId, page) => addPage(state, siteId, page),
+    issueToken: (input) => issueToken(state, input),
+    site: (siteId) => state.sites.get(siteId),
+    item: (collectionId, itemId) => state.collections.get(collectionId)?.items.find((i) => i.id === itemId),
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    liftRateLimit: (lifted = true) => { windows.lifted = lifted; },
+    requests: () => state.log.map((r) => ({ ...r })),
+    stop: () => server.close(),
+  };
+}
