@@ -63,6 +63,17 @@ const schema = z
     EMAIL_RATE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
     /** One webhook delivery attempt's deadline. */
     EMAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** The site platform (doc2): its data API ({site_platform_api_url}: /v2, /beta, /token, /oauth/access_token) and auth host. */
+    SITE_PLATFORM_API_URL: z.url().default('https://api.webflow.com'),
+    SITE_PLATFORM_AUTH_URL: z.url().default('https://webflow.com'),
+    /** The service-wide OAuth client; quick connect is offered only when both are set. */
+    SITE_PLATFORM_CLIENT_ID: optionalString,
+    SITE_PLATFORM_CLIENT_SECRET: optionalString,
+    /** Seals platform tokens (v1:iv:ct:tag); connect routes refuse up front without it. `_PREVIOUS` during a rotation. */
+    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: optionalString.pipe(base64Key.optional()),
+    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),
+    /** One platform request's deadline: past it 504 platform_timeout, never retried. */
+    SITE_PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {
