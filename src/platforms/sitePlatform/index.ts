@@ -1,0 +1,4 @@
+export { createSitePlatformClient } from './client';
+export { exchangeAuthorizationCode, revokeAuthorization } from './oauth';
+export { TokenBucket, type Admission } from './tokenBucket';
+export * from './types';
