@@ -1,7 +1,9 @@
 /**
  * A loopback simulator of the site platform (Data API v2, beta paths served alike) for tests and the sandbox mode:
  * OAuth, token introspection, sites with locales and custom domains, publish, CMS collections and items with publish
- * state, page metadata, per-token rate limits by plan, platform error bodies, and faults on demand.
+ * state, page metadata, page and component DOM per locale, assets with a loopback upload, custom code, forms, comments,
+ * ecommerce, Enterprise-only site configuration, webhooks, the activity log, per-token rate limits by plan, platform
+ * error bodies, and faults on demand.
  */
 import { FaultList, type FaultSpec } from './faults';
 import { MinuteWindows } from './rateLimit';
@@ -10,10 +12,16 @@ import {
   type SiteInput, type TokenInput,
 } from './seed';
 import { startServer } from './server';
+import {
+  addCommentThread, addComponent, addForm, addOrder, addSubmission, type ComponentInput, type FormInput,
+} from './seedExtras';
+import { siteData, type SiteData, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
 import { createState, type RequestLogEntry, type SimApp, type SimCollection, type SimItem, type SimPage, type SimSite, type SimUser } from './state';
 
 export type { FaultSpec, FaultKind } from './faults';
 export type { CollectionInput, ItemInput, PageInput, SiteInput, TokenInput } from './seed';
+export type { ComponentInput, FormInput } from './seedExtras';
+export type { SiteData, SimAsset, SimComment, SimComponent, SimForm, SimOrder, SimSubmission } from './siteData';
 export type { Plan, RequestLogEntry, SimApp, SimCollection, SimItem, SimPage, SimSite, SimUser } from './state';
 
 export interface SitePlatformSimulator {
@@ -27,6 +35,14 @@ export interface SitePlatformSimulator {
   /** Adds items (a number generates that many). */
   addItems(collectionId: string, items: ItemInput[] | number): SimItem[];
   addPage(siteId: string, page: PageInput): SimPage;
+  addComponent(siteId: string, component: ComponentInput): SimComponent;
+  /** Forms are listed only after the site's first publish (409 forms_require_republish before). */
+  addForm(siteId: string, form: FormInput): SimForm;
+  addSubmission(siteId: string, formId: string, response: Record<string, unknown>): SimSubmission;
+  addCommentThread(siteId: string, thread: { pageId: string; content: string }): SimComment;
+  addOrder(siteId: string, order?: { customer?: string }): SimOrder;
+  /** Live per-site state beyond sites, pages and CMS (plan and ecommerce flags included; mutating it changes answers). */
+  siteData(siteId: string): SiteData;
   /** Issues a pasted site token; returns the token string. */
   issueToken(input: TokenInput): string;
   /** Live state for assertions (mutating it changes what the server answers). */
@@ -61,6 +77,12 @@ export async function startSitePlatformSimulator(options: SimulatorOptions = {})
     addCollection: (siteId, collection) => addCollection(state, siteId, collection),
     addItems: (collectionId, items) => addItems(state, collectionId, items),
     addPage: (siteId, page) => addPage(state, siteId, page),
+    addComponent: (siteId, component) => addComponent(state, siteId, component),
+    addForm: (siteId, form) => addForm(state, siteId, form),
+    addSubmission: (siteId, formId, response) => addSubmission(state, siteId, formId, response),
+    addCommentThread: (siteId, thread) => addCommentThread(state, siteId, thread),
+    addOrder: (siteId, order) => addOrder(state, siteId, order),
+    siteData: (siteId) => siteData(state, siteId),
     issueToken: (input) => issueToken(state, input),
     site: (siteId) => state.sites.get(siteId),
     item: (collectionId, itemId) => state.collections.get(collectionId)?.items.find((i) => i.id === itemId),

@@ -1,4 +1,5 @@
 /** The Data API route table type and the dispatcher: auth, rate limit, scope, then the handler. */
+import { recordActivity } from './activity';
 import { hasScope, missingScope, resolveToken } from './auth';
 import { notFound, platformError, type SimRequest, type SimResponse } from './http';
 import type { MinuteWindows } from './rateLimit';
@@ -34,6 +35,7 @@ export function dispatch(routes: Route[], state: SimState, windows: MinuteWindow
   if (route.scope && !hasScope(auth.token, route.scope)) return withHeaders(missingScope(route.scope), verdict.headers);
   const params = route.pattern.exec(req.path)?.groups ?? {};
   const response = route.handle({ state, req: { ...req, params: { ...params } }, token: auth.token });
+  recordActivity(state, req, response);
   return withHeaders(response, verdict.headers);
 }
 

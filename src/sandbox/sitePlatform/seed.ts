@@ -3,6 +3,7 @@ import {
   iso, newId, randomHex, slugify, type Plan, type SimCollection, type SimField, type SimItem, type SimLocale, type SimPage,
   type SimSite, type SimState, type SimToken,
 } from './state';
+import { siteData } from './siteData';
 
 export interface SiteInput {
   id?: string;
@@ -16,6 +17,10 @@ export interface SiteInput {
   primaryLocale?: string;
   /** Secondary locale tags, e.g. `['fr', 'de']`. */
   secondaryLocales?: string[];
+  /** Enterprise plan: redirects, robots.txt, well-known, llms.txt and the activity log answer; default false (402). */
+  enterprise?: boolean;
+  /** Ecommerce enabled; default false (409 ecommerce_not_enabled). */
+  ecommerce?: boolean;
 }
 
 function locale(tag: string, primary: boolean): SimLocale {
@@ -40,6 +45,7 @@ export function addSite(state: SimState, input: SiteInput): SimSite {
     locales: { primary: locale(input.primaryLocale ?? 'en', true), secondary: (input.secondaryLocales ?? []).map((t) => locale(t, false)) },
   };
   state.sites.set(id, site);
+  Object.assign(siteData(state, id), { enterprise: input.enterprise ?? false, ecommerce: input.ecommerce ?? false });
   return site;
 }
 

@@ -11,6 +11,8 @@ import { authorize, exchangeCode, revokeAuthorization } from './oauth';
 import type { MinuteWindows } from './rateLimit';
 import { dispatch } from './router';
 import { dataApiRoutes } from './routes';
+import { receiveUpload } from './routes/assets';
+import { readUpload } from './upload';
 import type { RequestLogEntry, SimState } from './state';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,6 +55,11 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
     if (req.method === 'GET' && req.path === '/oauth/authorize') return authorize(state, req);
     if (req.method === 'POST' && req.path === '/oauth/access_token') return exchangeCode(state, req);
     if (req.method === 'POST' && req.path === '/oauth/revoke_authorization') return revokeAuthorization(state, req);
+    const upload = /^\/uploads\/([^/]+)$/.exec(req.path);
+    if (req.method === 'POST' && upload) {
+      const form = readUpload(req);
+      return receiveUpload(state, upload[1], form.key, form.bytes);
+    }
     return dispatch(dataApiRoutes, state, windows, req);
   }
 

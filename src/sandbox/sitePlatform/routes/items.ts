@@ -24,7 +24,7 @@ export function itemView(item: SimItem): SimItem {
   return structuredClone(item);
 }
 
-function slugTaken(collection: SimCollection, slug: string, exceptId?: string): SimResponse | undefined {
+export function slugTaken(collection: SimCollection, slug: string, exceptId?: string): SimResponse | undefined {
   if (!collection.items.some((i) => i.fieldData.slug === slug && i.id !== exceptId)) return undefined;
   return platformError(409, 'conflict', `Unique value is already in database: '${slug}'`, [{ param: 'fieldData.slug', description: 'must be unique' }]);
 }

@@ -21,7 +21,7 @@ const updateBody = z.object({
 type Locale = { ok: true; id: string } | { ok: false; response: SimResponse };
 
 /** The requested locale (query `localeId`, or `locale` on lists), the primary one when absent. */
-function localeOf(state: SimState, page: { siteId: string }, value: string | null): Locale {
+export function localeOf(state: SimState, page: { siteId: string }, value: string | null): Locale {
   const site = state.sites.get(page.siteId)!;
   if (value === null) return { ok: true, id: site.locales.primary.id };
   if (siteLocaleIds(site).includes(value)) return { ok: true, id: value };
@@ -29,12 +29,12 @@ function localeOf(state: SimState, page: { siteId: string }, value: string | nul
 }
 
 /** A secondary locale without its own metadata shows the primary locale's. */
-function metaFor(state: SimState, page: SimPage, localeId: string): PageMeta {
+export function metaFor(state: SimState, page: SimPage, localeId: string): PageMeta {
   const primary = state.sites.get(page.siteId)!.locales.primary.id;
   return page.meta.get(localeId) ?? page.meta.get(primary)!;
 }
 
-function pageView(state: SimState, page: SimPage, localeId: string): Record<string, unknown> {
+export function pageView(state: SimState, page: SimPage, localeId: string): Record<string, unknown> {
   const meta = metaFor(state, page, localeId);
   return structuredClone({
     id: page.id, siteId: page.siteId, title: meta.title, slug: meta.slug, parentId: page.parentId,

@@ -1,0 +1,163 @@
+/** CMS schema and bulk writes: create and delete collections, create/update/delete fields, bulk item create and update, live items. */
+import { z } from 'zod';
+import { json, parseBody, platformError, type SimResponse } from '../http';
+import { findCollection, findItem } from '../lookup';
+import { paginate, readPageQuery } from '../pagination';
+import type { Route, RouteContext } from '../router';
+import { addCollection } from '../seed';
+import { iso, newId, slugify, type SimCollection, type SimItem } from '../state';
+import { itemView, slugTaken } from './items';
+import { withSite } from './support';
+
+const fieldType = z.enum([
+  'PlainText', 'RichText', 'Image', 'MultiImage', 'Video', 'Link', 'Email', 'Phone', 'Number', 'DateTime', 'Switch',
+  'Color', 'Option', 'File', 'Reference', 'MultiReference',
+]);
+const fieldBody = z.object({ type: fieldType, displayName: z.string().min(1), helpText: z.string().optional(), isRequired: z.boolean().default(false) });
+const fieldUpdate = z.object({ displayName: z.string().min(1).optional(), helpText: z.string().optional(), isRequired: z.boolean().optional() });
+const collectionBody = z.object({ displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/).optional(), fields: z.array(fieldBody).optional() });
+const fieldData = z.record(z.string(), z.unknown());
+const bulkCreate = z.object({
+  cmsLocaleIds: z.array(z.string().min(1)).optional(),
+  isArchived: z.boolean().default(false),
+  isDraft: z.boolean().default(false),
+  fieldData: z.union([fieldData, z.array(fieldData).min(1).max(100)]),
+});
+const bulkUpdate = z.object({
+  items: z.array(z.object({ id: z.string().min(1), isArchived: z.boolean().optional(), isDraft: z.boolean().optional(), fieldData: fieldData.optional() })).min(1).max(100),
+});
+
+function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimResponse): SimResponse {
+  const found = findCollection(ctx, ctx.req.params.collectionId);
+  return found.ok ? then(found.value) : found.response;
+}
+
+const FIELD = /^\/collections\/(?<collectionId>[^/]+)\/fields\/(?<fieldId>[^/]+)$/;
+const BUILT_IN = new Set(['name', 'slug']);
+
+export const cmsSchemaRoutes: Route[] = [
+  {
+    method: 'POST', pattern: /^\/sites\/(?<siteId>[^/]+)\/collections$/, scope: 'cms:write',
+    handle: (ctx) => withSite(ctx, (site) => {
+      const body = parseBody(ctx.req, collectionBody);
+      if (!body.ok) return body.response;
+      const slug = body.value.slug ?? slugify(body.value.displayName);
+      if ([...ctx.state.collections.values()].some((c) => c.siteId === site.id && c.slug === slug)) {
+        return platformError(409, 'conflict', `Collection slug '${slug}' is already in use`);
+      }
+      const c = addCollection(ctx.state, site.id, {
+        displayName: body.value.displayName, singularName: body.value.singularName, slug,
+        fields: body.value.fields?.map((f) => ({ slug: slugify(f.displayName), type: f.type, displayName: f.displayName, isRequired: f.isRequired })),
+      });
+      const { items: _items, ...view } = c;
+      return json(200, structuredClone(view));
+    }),
+  },
+  {
+    method: 'DELETE', pattern: /^\/collections\/(?<collectionId>[^/]+)$/, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => { ctx.state.collections.delete(c.id); return { status: 204 }; }),
+  },
+  {
+    method: 'POST', pattern: /^\/collections\/(?<collectionId>[^/]+)\/fields$/, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const body = parseBody(ctx.req, fieldBody);
+      if (!body.ok) return body.response;
+      const slug = slugify(body.value.displayName);
+      if (c.fields.some((f) => f.slug === slug)) return platformError(409, 'conflict', `Field slug '${slug}' is already in use`);
+      const field = { id: newId(), isEditable: true, isRequired: body.value.isRequired, type: body.value.type, slug, displayName: body.value.displayName, helpText: body.value.helpText ?? null };
+      c.fields.push(field);
+      c.lastUpdated = iso(ctx.state.now());
+      return json(200, field);
+    }),
+  },
+  {
+    method: 'PATCH', pattern: FIELD, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const field = c.fields.find((f) => f.id === ctx.req.params.fieldId);
+      if (!field) return platformError(404, 'resource_not_found', 'Field not found');
+      const body = parseBody(ctx.req, fieldUpdate);
+      if (!body.ok) return body.response;
+      Object.assign(field, body.value);
+      return json(200, field);
+    }),
+  },
+  {
+    method: 'DELETE', pattern: FIELD, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const field = c.fields.find((f) => f.id === ctx.req.params.fieldId);
+      if (!field) return platformError(404, 'resource_not_found', 'Field not found');
+      if (BUILT_IN.has(field.slug)) return platformError(400, 'validation_error', 'The name and slug fields cannot be deleted', [{ param: 'field_id', description: field.slug }]);
+      c.fields.splice(c.fields.indexOf(field), 1);
+      for (const item of c.items) delete item.fieldData[field.slug];
+      return { status: 204 };
+    }),
+  },
+  {
+    method: 'POST', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/bulk$/, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const body = parseBody(ctx.req, bulkCreate);
+      if (!body.ok) return body.response;
+      const site = ctx.state.sites.get(c.siteId)!;
+      const known = [site.locales.primary, ...site.locales.secondary].map((l) => l.cmsLocaleId);
+      const locales = body.value.cmsLocaleIds ?? [site.locales.primary.cmsLocaleId];
+      const bad = locales.filter((l) => !known.includes(l));
+      if (bad.length > 0) return platformError(400, 'validation_error', 'Unknown cmsLocaleId', bad.map((l) => ({ param: 'cmsLocaleIds', description: l })));
+      const rows = Array.isArray(body.value.fieldData) ? body.value.fieldData : [body.value.fieldData];
+      const now = iso(ctx.state.now());
+      const created: SimItem[] = [];
+      for (const data of rows) {
+        const name = typeof data.name === 'string' && data.name ? data.name : undefined;
+        const slug = typeof data.slug === 'string' && data.slug ? data.slug : name && slugify(name);
+        if (!name || !slug) return platformError(400, 'validation_error', 'Validation Error: invalid request', [{ param: 'fieldData.name', description: 'Required' }]);
+        const taken = slugTaken(c, slug);
+        if (taken) return taken;
+        const id = newId();
+        // One item id shared across the requested locales, as the platform does for multi-locale creates.
+        for (const cmsLocaleId of locales) {
+          const item: SimItem = { id, cmsLocaleId, createdOn: now, lastUpdated: now, lastPublished: null, isArchived: body.value.isArchived, isDraft: body.value.isDraft, fieldData: { ...data, name, slug } };
+          // The simulator keeps one record per item id: the first requested locale's.
+          if (cmsLocaleId === locales[0]) c.items.push(item);
+          created.push(item);
+        }
+      }
+      return json(202, { items: created.map(itemView) });
+    }),
+  },
+  {
+    method: 'PATCH', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items$/, scope: 'cms:write',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const body = parseBody(ctx.req, bulkUpdate);
+      if (!body.ok) return body.response;
+      for (const u of body.value.items) {
+        const found = findItem(c, u.id);
+        if (!found.ok) return found.response;
+      }
+      const now = iso(ctx.state.now());
+      const updated = body.value.items.map((u) => {
+        const item = c.items.find((i) => i.id === u.id)!;
+        if (u.isArchived !== undefined) item.isArchived = u.isArchived;
+        if (u.isDraft !== undefined) item.isDraft = u.isDraft;
+        if (u.fieldData) item.fieldData = { ...item.fieldData, ...u.fieldData } as SimItem['fieldData'];
+        item.lastUpdated = now;
+        return itemView(item);
+      });
+      return json(200, { items: updated });
+    }),
+  },
+  {
+    method: 'GET', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/live$/, scope: 'cms:read',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const q = readPageQuery(ctx.req.query);
+      if (!q.ok) return q.response;
+      const page = paginate(c.items.filter((i) => i.lastPublished !== null), q.value);
+      return json(200, { items: page.rows.map(itemView), pagination: page.pagination });
+    }),
+  },
+  {
+    method: 'GET', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/(?<itemId>[^/]+)\/live$/, scope: 'cms:read',
+    handle: (ctx) => withCollection(ctx, (c) => {
+      const item = c.items.find((i) => i.id === ctx.req.params.itemId && i.lastPublished !== null);
+      return item ? json(200, itemView(item)) : platformError(404, 'item_not_found', 'Live item not found');
+    }),
+  },
+];

@@ -1,0 +1,77 @@
+/** Comment threads per site: list, get, resolve (PATCH isResolved), replies, and the beta user search for mentions. */
+import { z } from 'zod';
+import { json, parseBody, type SimResponse } from '../http';
+import { paginate, readPageQuery } from '../pagination';
+import type { Route, RouteContext } from '../router';
+import type { SimComment, SiteData } from '../siteData';
+import { iso, newId, type SimSite } from '../state';
+import { missing, withSite } from './support';
+
+const resolveBody = z.object({ isResolved: z.boolean() });
+const replyBody = z.object({ content: z.string().min(1).max(10_000) });
+
+const view = (site: SimSite, c: SimComment) => ({ ...structuredClone(c), commentId: c.id, siteId: site.id, localeId: site.locales.primary.id });
+
+function paged(ctx: RouteContext, rows: unknown[]): SimResponse {
+  const q = readPageQuery(ctx.req.query);
+  if (!q.ok) return q.response;
+  const page = paginate(rows, q.value);
+  return json(200, { comments: page.rows, pagination: page.pagination });
+}
+
+/** A thread is its first comment; replies share its threadId. */
+function withThread(ctx: RouteContext, then: (site: SimSite, head: SimComment, d: SiteData) => SimResponse): SimResponse {
+  return withSite(ctx, (site, d) => {
+    const head = d.comments.find((c) => c.id === ctx.req.params.threadId && c.threadId === c.id);
+    return head ? then(site, head, d) : missing('Comment thread');
+  });
+}
+
+const THREAD = /^\/sites\/(?<siteId>[^/]+)\/comments\/(?<threadId>(?!users$)[^/]+)$/;
+const REPLIES = /^\/sites\/(?<siteId>[^/]+)\/comments\/(?<threadId>[^/]+)\/replies$/;
+
+export const commentRoutes: Route[] = [
+  {
+    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/comments$/, scope: 'comments:read',
+    handle: (ctx) => withSite(ctx, (site, d) => paged(ctx, d.comments.filter((c) => c.threadId === c.id).map((c) => view(site, c)))),
+  },
+  {
+    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/comments\/users$/, scope: 'comments:read',
+    handle: (ctx) => withSite(ctx, () => {
+      const query = (ctx.req.query.get('query') ?? '').toLowerCase();
+      const u = ctx.state.user;
+      const users = [{ userId: u.id, email: u.email, name: `${u.firstName} ${u.lastName}` }].filter((x) => `${x.name} ${x.email}`.toLowerCase().includes(query));
+      return json(200, { users });
+    }),
+  },
+  { method: 'GET', pattern: THREAD, scope: 'comments:read', handle: (ctx) => withThread(ctx, (site, head) => json(200, view(site, head))) },
+  {
+    method: 'PATCH', pattern: THREAD, scope: 'comments:write',
+    handle: (ctx) => withThread(ctx, (site, head, d) => {
+      const body = parseBody(ctx.req, resolveBody);
+      if (!body.ok) return body.response;
+      const now = iso(ctx.state.now());
+      for (const c of d.comments) if (c.threadId === head.id) { c.isResolved = body.value.isResolved; c.lastUpdated = now; }
+      return json(200, view(site, head));
+    }),
+  },
+  {
+    method: 'GET', pattern: REPLIES, scope: 'comments:read',
+    handle: (ctx) => withThread(ctx, (site, head, d) => paged(ctx, d.comments.filter((c) => c.threadId === head.id && c.id !== head.id).map((c) => view(site, c)))),
+  },
+  {
+    method: 'POST', pattern: REPLIES, scope: 'comments:write',
+    handle: (ctx) => withThread(ctx, (site, head, d) => {
+      const body = parseBody(ctx.req, replyBody);
+      if (!body.ok) return body.response;
+      const now = iso(ctx.state.now());
+      const u = ctx.state.user;
+      const reply: SimComment = {
+        id: newId(), threadId: head.id, pageId: head.pageId, content: body.value.content, isResolved: head.isResolved,
+        author: { userId: u.id, email: u.email, name: `${u.firstName} ${u.lastName}` }, createdOn: now, lastUpdated: now,
+      };
+      d.comments.push(reply);
+      return json(200, view(site, reply));
+    }),
+  },
+];
