@@ -11,6 +11,7 @@ import { jobRoutes } from '../jobs/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
 import { researchRoutes } from '../research/routes';
+import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -25,6 +26,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
+    ...sitePlatformConnectionRoutes(),
     ...emailKeyRoutes(),
     ...emailWebhookRoutes(),
     ...emailDomainRoutes(), ...emailTemplateRoutes(),

@@ -1,0 +1,49 @@
+import { ApiError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
+import type { SitePlatformDeps } from './deps';
+import { requireOwnProject } from './projects';
+import { bustCredentials } from './resolve';
+import { findConnection, findSite, saveBinding, updateConnection, type BindingFields, type BindingRow, type ConnectionRow } from './store';
+
+export const connectionNotFound = () => new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
+
+export async function requireConnection(deps: SitePlatformDeps, accountId: string, id: string): Promise<ConnectionRow> {
+  const row = isUuid(id) ? await findConnection(deps.db, accountId, id) : undefined;
+  if (!row) throw connectionNotFound();
+  return row;
+}
+
+/**
+ * Sets disconnected_at and drops the sealed token, so resolution can never return the connection again; busts
+ * the account's credential cache. Disconnecting a disconnected connection answers it unchanged.
+ */
+export async function disconnect(deps: SitePlatformDeps, accountId: string, id: string): Promise<ConnectionRow> {
+  const row = await requireConnection(deps, accountId, id);
+  if (row.disconnected_at) return row;
+  const updated = await updateConnection(deps.db, accountId, id, { disconnected_at: new Date(), access_token_enc: null });
+  bustCredentials(accountId);
+  return updated!;
+}
+
+/**
+ * Replaces a project's binding. `override` needs a live connection of the account; a named site must be one of
+ * the account's site rows (it is stored as a plain id, not a reference). Another account's ids behave as missing.
+ */
+export async function setBinding(deps: SitePlatformDeps, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
+  await requireOwnProject(deps.db, accountId, projectId);
+  if (fields.override_mode === 'override' && !fields.connection_id) {
+    throw new ApiError(400, 'validation_failed', '`connection_id` is required when override_mode is override', { errors: [{ path: 'body.connection_id', message: 'is required for override' }] });
+  }
+  if (fields.connection_id) {
+    const connection = isUuid(fields.connection_id) ? await findConnection(deps.db, accountId, fields.connection_id) : undefined;
+    if (!connection) throw new ApiError(400, 'invalid_reference', '`connection_id` names no site platform connection in your account', { details: { field: 'connection_id' } });
+    if (connection.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'the connection is disconnected; reconnect it or pick another');
+  }
+  if (fields.site_id && !(await findSite(deps.db, accountId, fields.site_id))) {
+    throw new ApiError(400, 'invalid_reference', '`site_id` names no site in your account', { details: { field: 'site_id' } });
+  }
+  const row = await saveBinding(deps.db, accountId, projectId, fields);
+  if (!row) throw new ApiError(404, 'project_not_found', 'no project with this id in your account');
+  bustCredentials(accountId);
+  return row;
+}

@@ -1,0 +1,180 @@
+import type { Knex } from '../../db/knex';
+
+export type AuthKind = 'oauth' | 'site_token';
+export type Purpose = 'account_default' | 'project_override';
+export type OverrideMode = 'inherit' | 'override' | 'disabled';
+
+export interface OAuthClientRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  client_id: string;
+  client_secret_enc: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ConnectionRow {
+  id: string;
+  account_id: string;
+  access_token_enc: string | null;
+  auth_kind: AuthKind;
+  purpose: Purpose;
+  project_id: string | null;
+  scope: string | null;
+  authorized_user_email: string | null;
+  workspace_id: string | null;
+  rate_limit_per_minute: number | null;
+  webhook_url_token_hash: string | null;
+  oauth_app_id: string | null;
+  last_introspected_at: Date | null;
+  installed_at: Date | null;
+  disconnected_at: Date | null;
+  last_synced_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SiteRow {
+  id: string;
+  account_id: string;
+  connection_id: string | null;
+  site_id: string;
+  display_name: string;
+  short_name: string | null;
+  custom_domains: Array<{ id: string; url: string }>;
+  locales: Record<string, unknown>;
+  last_published_at: Date | null;
+  last_publish_requested_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface BindingRow {
+  id: string;
+  account_id: string;
+  project_id: string;
+  override_mode: OverrideMode;
+  connection_id: string | null;
+  site_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const clients = (db: Knex, accountId: string) => db('site_platform_oauth_clients').where({ account_id: accountId });
+const connections = (db: Knex, accountId: string) => db('site_platform_connections').where({ account_id: accountId });
+const sites = (db: Knex, accountId: string) => db('site_platform_sites').where({ account_id: accountId });
+
+// OAuth clients
+
+export async function insertOAuthClient(db: Knex, accountId: string, fields: Pick<OAuthClientRow, 'name' | 'client_id' | 'client_secret_enc'>): Promise<OAuthClientRow | undefined> {
+  const [row] = await db('site_platform_oauth_clients').insert({ account_id: accountId, ...fields })
+    .onConflict(['account_id', 'client_id']).ignore().returning('*');
+  return row;
+}
+
+export async function listOAuthClients(db: Knex, accountId: string): Promise<OAuthClientRow[]> {
+  return clients(db, accountId).select('*').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+}
+
+export async function findOAuthClient(db: Knex, accountId: string, id: string): Promise<OAuthClientRow | undefined> {
+  return clients(db, accountId).where({ id }).first();
+}
+
+export async function rewrapClientSecret(db: Knex, accountId: string, id: string, from: string, to: string): Promise<void> {
+  await clients(db, accountId).where({ id, client_secret_enc: from }).update({ client_secret_enc: to, updated_at: db.fn.now() });
+}
+
+// Connections
+
+export async function listConnections(db: Knex, accountId: string): Promise<ConnectionRow[]> {
+  return connections(db, accountId).select('*').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+}
+
+export async function findConnection(db: Knex, accountId: string, id: string): Promise<ConnectionRow | undefined> {
+  return connections(db, accountId).where({ id }).first();
+}
+
+export async function findActiveDefault(db: Knex, accountId: string): Promise<ConnectionRow | undefined> {
+  return connections(db, accountId).where({ purpose: 'account_default' }).whereNull('disconnected_at').first();
+}
+
+export async function findActiveOverride(db: Knex, accountId: string, projectId: string): Promise<ConnectionRow | undefined> {
+  return connections(db, accountId).where({ purpose: 'project_override', project_id: projectId }).whereNull('disconnected_at')
+    .orderBy('created_at', 'desc').first();
+}
+
+/** Serialises connects of one account, so two first connects cannot both become the default. */
+export async function lockAccount(trx: Knex, accountId: string): Promise<void> {
+  await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first('id');
+}
+
+export type ConnectionFields = Pick<ConnectionRow,
+  'access_token_enc' | 'auth_kind' | 'purpose' | 'project_id' | 'scope' | 'authorized_user_email' | 'workspace_id'
+  | 'rate_limit_per_minute' | 'oauth_app_id'>;
+
+export async function insertConnection(trx: Knex, accountId: string, fields: ConnectionFields): Promise<ConnectionRow> {
+  const now = trx.fn.now();
+  const [row] = await trx('site_platform_connections')
+    .insert({ account_id: accountId, ...fields, installed_at: now, last_introspected_at: now, last_synced_at: now }).returning('*');
+  return row;
+}
+
+export async function updateConnection(db: Knex, accountId: string, id: string, fields: Partial<ConnectionRow>): Promise<ConnectionRow | undefined> {
+  const [row] = await connections(db, accountId).where({ id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+  return row;
+}
+
+/** Replaces the sealed token only if it still holds what was read, so a concurrent reconnect's token is never overwritten. */
+export async function rewrapToken(db: Knex, accountId: string, id: string, from: string, to: string): Promise<void> {
+  await connections(db, accountId).where({ id, access_token_enc: from }).update({ access_token_enc: to, updated_at: db.fn.now() });
+}
+
+// Sites
+
+export type SiteFields = Pick<SiteRow, 'site_id' | 'display_name' | 'short_name' | 'custom_domains' | 'locales' | 'last_published_at'>;
+
+/** One row per (account, site): a reconnect or another connection of the account sharing the site takes it over. */
+export async function upsertSites(trx: Knex, accountId: string, connectionId: string, list: SiteFields[]): Promise<void> {
+  for (const site of list) {
+    const fields = { ...site, connection_id: connectionId, custom_domains: JSON.stringify(site.custom_domains), locales: JSON.stringify(site.locales) };
+    await trx('site_platform_sites').insert({ account_id: accountId, ...fields })
+      .onConflict(['account_id', 'site_id']).merge({ ...fields, updated_at: trx.fn.now() });
+  }
+}
+
+export async function listSites(db: Knex, accountId: string): Promise<SiteRow[]> {
+  return sites(db, accountId).select('*').orderBy([{ column: 'display_name', order: 'asc' }, { column: 'site_id', order: 'asc' }]);
+}
+
+export async function findSite(db: Knex, accountId: string, siteId: string): Promise<SiteRow | undefined> {
+  return sites(db, accountId).where({ site_id: siteId }).first();
+}
+
+export async function findSiteOfConnection(db: Knex, accountId: string, connectionId: string, siteId: string): Promise<SiteRow | undefined> {
+  return sites(db, accountId).where({ site_id: siteId, connection_id: connectionId }).first();
+}
+
+// Project bindings
+
+/** The project's binding on any account (project_id is unique service-wide), to tell "not yours" from "unset". */
+export async function findBindingAnyAccount(db: Knex, projectId: string): Promise<BindingRow | undefined> {
+  return db('site_platform_project_bindings').where({ project_id: projectId }).first();
+}
+
+export async function findBinding(db: Knex, accountId: string, projectId: string): Promise<BindingRow | undefined> {
+  return db('site_platform_project_bindings').where({ account_id: accountId, project_id: projectId }).first();
+}
+
+export type BindingFields = Pick<BindingRow, 'override_mode' | 'connection_id' | 'site_id'>;
+
+/** Writes the binding; undefined when the project is bound on another account. */
+export async function saveBinding(db: Knex, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow | undefined> {
+  const [row] = await db('site_platform_project_bindings')
+    .insert({ account_id: accountId, project_id: projectId, ...fields })
+    .onConflict('project_id')
+    .merge({ ...fields, updated_at: db.fn.now() })
+    .where('site_platform_project_bindings.account_id', accountId)
+    .returning('*');
+  return row;
+}
