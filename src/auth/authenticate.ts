@@ -53,6 +53,8 @@ export async function authenticate(spec: AuthSpec, ctx: Context, deps: AppDeps):
       if (!sameSecret(given, expected)) throw invalid();
       return { kind: 'agentSecret' };
     }
+    case 'sessionOrAgentSecret':
+      return authenticate(ctx.get('x-agent-secret') ? { kind: 'agentSecret' } : { kind: 'session' }, ctx, deps);
     case 'cron': {
       const expected = deps.config.CRON_SECRET;
       if (!expected) throw new ApiError(401, 'cron_secret_unset', 'CRON_SECRET is not configured; cron routes are closed');

@@ -21,6 +21,8 @@ export type AuthSpec =
   | { kind: 'session'; roles?: Role[] }
   | { kind: 'agent'; permission?: Permission }
   | { kind: 'agentSecret' }
+  /** A session bearer, or the service secret in x-agent-secret when that header is sent (dashboard routes workflows also call). */
+  | { kind: 'sessionOrAgentSecret' }
   | { kind: 'cron' }
   | { kind: 'emailKey'; scope: EmailScope };
 

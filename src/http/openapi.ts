@@ -25,6 +25,7 @@ function securityOf(auth: AuthSpec): Array<Record<string, string[]>> {
     case 'session': return [{ sessionToken: [] }];
     case 'agent': return [{ agentKey: [] }];
     case 'agentSecret': return [{ agentSecret: [] }];
+    case 'sessionOrAgentSecret': return [{ sessionToken: [] }, { agentSecret: [] }];
     case 'cron': return [{ cronSecret: [] }];
     case 'emailKey': return [{ emailKey: [auth.scope] }];
   }
@@ -72,7 +73,7 @@ function operation(def: RouteDef) {
   } else if (spec.auth.kind !== 'none') {
     errors.push({ status: 401, code: 'missing_credentials | invalid_credentials', description: 'No credential, or an invalid or revoked one.' });
   }
-  if (spec.auth.kind === 'agentSecret') errors.push({ status: 401, code: 'agent_secret_unset', description: 'AGENT_SECRET is not configured: these routes are closed.' });
+  if (spec.auth.kind === 'agentSecret' || spec.auth.kind === 'sessionOrAgentSecret') errors.push({ status: 401, code: 'agent_secret_unset', description: 'AGENT_SECRET is not configured: these routes are closed.' });
   if (spec.auth.kind === 'cron') errors.push({ status: 401, code: 'cron_secret_unset', description: 'CRON_SECRET is not configured: cron routes are closed.' });
   if (spec.auth.kind === 'session' && spec.auth.roles) errors.push({ status: 403, code: 'forbidden_role', description: `Needs role ${spec.auth.roles.join(' or ')}.` });
   if (spec.auth.kind === 'agent') errors.push({ status: 403, code: 'missing_permission | read_only_key', description: `Needs ${spec.auth.permission ?? 'an agent key'}; read-only keys may only read.` });

@@ -46,7 +46,7 @@ describe('malformed input never answers 5xx, on any route', function () {
     const { config } = harness().deps;
     switch (auth.kind) {
       case 'none': return {};
-      case 'session': return { token: account.ownerToken };
+      case 'session': case 'sessionOrAgentSecret': return { token: account.ownerToken };
       case 'agent': return { token: account.agentKey };
       case 'agentSecret': return { headers: { 'x-agent-secret': config.AGENT_SECRET! } };
       case 'cron': return { token: config.CRON_SECRET! };

@@ -11,6 +11,7 @@ const securityOf = (auth: AuthSpec): unknown => {
     case 'session': return [{ sessionToken: [] }];
     case 'agent': return [{ agentKey: [] }];
     case 'agentSecret': return [{ agentSecret: [] }];
+    case 'sessionOrAgentSecret': return [{ sessionToken: [] }, { agentSecret: [] }];
     case 'cron': return [{ cronSecret: [] }];
     case 'emailKey': return [{ emailKey: [auth.scope] }];
   }

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '../../db/knex';
+import { ApiError } from '../../http/errors';
+
+/** One single-target write transaction may hold its target this long (doc2 Limits). */
+export const LOCK_WINDOW_MS = 90_000;
+
+export const writeLocked = (target: string) =>
+  new ApiError(409, 'write_locked', `another write holds ${target}; nothing changed, safe to retry`);
+export const writeUnconfirmed = (target: string) =>
+  new ApiError(409, 'write_unconfirmed', `the write lock on ${target} expired while the write ran; re-read the target before retrying`);
+
+/**
+ * Runs `fn` holding the (account, target) lock: a Postgres row with an expiry, so a crashed holder frees it after
+ * the window. Not acquired → 409 write_locked. When the window closed before `fn` finished, another writer may have
+ * run too, so the outcome is reported as 409 write_unconfirmed whatever `fn` answered.
+ */
+export async function withTargetLock<T>(db: Knex, accountId: string, target: string, fn: () => Promise<T>, windowMs = LOCK_WINDOW_MS): Promise<T> {
+  const holder = randomUUID();
+  const taken = await db.raw(
+    `insert into site_platform_write_locks (account_id, target, holder, expires_at)
+     values (?, ?, ?, now() + make_interval(secs => ?))
+     on conflict (account_id, target) do update set holder = excluded.holder, expires_at = excluded.expires_at
+       where site_platform_write_locks.expires_at <= now()
+     returning expires_at`,
+    [accountId, target, holder, windowMs / 1000],
+  );
+  if (taken.rows.length === 0) throw writeLocked(target);
+  const deadline = new Date(taken.rows[0].expires_at).getTime();
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    outcome = { ok: true, value: await fn() };
+  } catch (error) {
+    outcome = { ok: false, error };
+  }
+  const released = await db('site_platform_write_locks').where({ account_id: accountId, target, holder }).delete();
+  // Lost the row (taken over after expiry) or past the deadline: the write may have interleaved with another.
+  if (released === 0 || Date.now() > deadline) throw writeUnconfirmed(target);
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}

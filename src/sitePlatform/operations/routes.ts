@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { AuthContext } from '../../auth/types';
+import type { AppDeps } from '../../deps';
+import type { ErrorSpec, RouteDef, RouteResult } from '../../http/route';
+import { route } from '../../http/route';
+import { getOperation } from '../registry';
+import { projectNotFound, requireOwnProject } from '../connections/projects';
+import { findBindingAnyAccount } from '../connections/store';
+import { actorOf } from './actor';
+import { cmsCapabilities } from './contentSource';
+import { runOperation } from './runner';
+import { slotFor, withSlot } from './slots';
+
+const AGENT_PATH = '/api/agent/web/site-platform-ops';
+const BUILDER_PATH = '/api/builder/site-platform/{projectId}/ops';
+
+const queryInput = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+const bodyInput = z.record(z.string(), z.unknown());
+const projectParams = z.object({ projectId: z.string() });
+const result = { 200: { description: 'The operation answered: `{ action, result }` with the platform body as result.' } };
+
+const ERRORS: ErrorSpec[] = [
+  { status: 400, code: 'unknown_action | wrong_verb | validation_failed', description: 'Unknown action, read sent as POST or write as GET, or invalid parameters.' },
+  { status: 404, code: 'site_not_found | project_not_found', description: 'Not one of the account\'s sites or projects.' },
+  { status: 409, code: 'write_locked | write_unconfirmed', description: 'Target lock not acquired (safe to retry), or lock window closed mid-write (re-read first).' },
+  { status: 412, code: 'missing_scopes | confirm_required | oauth_required | secondary_locale_required | site_platform_not_connected', description: 'A gate refused the operation.' },
+  { status: 429, code: 'rate_limited | publish_cooldown', description: 'Carries retry_after_seconds.' },
+  { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure.' },
+  { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
+];
+
+/** Splits the request into action, project_id and the operation's own parameters (query for GET, JSON body for POST). */
+function inputOf(method: string, query: Record<string, unknown>, body: Record<string, unknown> | undefined) {
+  const { action, project_id, ...params } = method === 'GET' ? query : (body ?? {});
+  return { action, projectId: typeof project_id === 'string' && project_id !== '' ? project_id : undefined, params };
+}
+
+/** The account a dashboard caller acts for: its session's (project must not be another account's), or the project's for the service secret. */
+async function dashboardAccount(deps: AppDeps, auth: AuthContext, projectId: string): Promise<string> {
+  if (auth.kind === 'session') {
+    await requireOwnProject(deps.db, auth.accountId, projectId);
+    return auth.accountId;
+  }
+  const binding = await findBindingAnyAccount(deps.db, projectId).catch(() => undefined);
+  if (!binding) throw projectNotFound();
+  return binding.account_id;
+}
+
+interface Dispatch {
+  deps: AppDeps;
+  accountId: string;
+  projectId?: string;
+  method: string;
+  input: ReturnType<typeof inputOf>;
+  actor: string;
+  /** Slot route name, or null when this request claims no slot. */
+  slotRoute: string | null;
+  idempotencyKey?: string;
+  rawRequest: unknown;
+}
+
+async function dispatch(d: Dispatch): Promise<RouteResult> {
+  const run = async (): Promise<RouteResult> => ({
+    status: 200,
+    body: await runOperation(d.deps, { accountId: d.accountId, projectId: d.projectId, method: d.method, action: d.input.action, params: d.input.params, actor: d.actor }),
+  });
+  const op = typeof d.input.action === 'string' ? getOperation(d.input.action) : undefined;
+  if (!d.slotRoute || !op?.claimsIdempotencySlot || d.method !== 'POST') return run();
+  return withSlot(d.deps.db, d.deps.secretHashKey, slotFor(d.accountId, d.slotRoute, d.rawRequest, d.idempotencyKey), run);
+}
+
+export function sitePlatformOperationRoutes(): RouteDef[] {
+  const agent = (method: 'get' | 'post') => route({
+    method, path: AGENT_PATH, operationId: `sitePlatformAgentOp${method === 'get' ? 'Read' : 'Write'}`,
+    summary: method === 'get' ? 'Run a site platform read operation' : 'Run a site platform write operation',
+    description: 'One registry operation per request: `action` plus its parameters (query on GET, JSON body on POST). '
+      + '`project_id` is optional; `site_id` must be one of the account\'s sites. Every POST of a slot-claiming write takes an '
+      + 'idempotency slot keyed by Idempotency-Key, or by a hash of the request when no key is sent: a retry replays the answer.',
+    tags: ['site-platform'], auth: { kind: 'agent' },
+    ...(method === 'get' ? { query: queryInput } : { body: bodyInput }),
+    responses: result, errors: ERRORS,
+  }, async ({ query, body, auth, deps, ctx }) => {
+    if (auth.kind !== 'agent') throw new Error('agent route without an agent key');
+    const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
+    if (input.projectId) await requireOwnProject(deps.db, auth.accountId, input.projectId);
+    return dispatch({
+      deps, accountId: auth.accountId, projectId: input.projectId, method: ctx.method, input,
+      actor: await actorOf(deps.db, auth, undefined),
+      slotRoute: `POST ${AGENT_PATH}`, idempotencyKey: ctx.get('idempotency-key') || undefined, rawRequest: body,
+    });
+  });
+
+  const builder = (method: 'get' | 'post') => route({
+    method, path: BUILDER_PATH, operationId: `sitePlatformBuilderOp${method === 'get' ? 'Read' : 'Write'}`,
+    summary: method === 'get' ? 'Run a site platform read operation for a project' : 'Run a site platform write operation for a project',
+    description: 'Same payload as the agent route. Session, or the service secret in x-agent-secret (which may name the '
+      + 'audit actor with X-Agent-Actor-Label: workflow:<workflowId>:<runId>). A POST claims an idempotency slot only with Idempotency-Key.',
+    tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
+    ...(method === 'get' ? { query: queryInput } : { body: bodyInput }),
+    responses: result, errors: ERRORS,
+  }, async ({ params, query, body, auth, deps, ctx }) => {
+    const accountId = await dashboardAccount(deps, auth, params.projectId);
+    const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
+    const key = ctx.get('idempotency-key') || undefined;
+    return dispatch({
+      deps, accountId, projectId: params.projectId, method: ctx.method, input,
+      actor: await actorOf(deps.db, auth, ctx.get('x-agent-actor-label') || undefined),
+      slotRoute: key ? `POST ${ctx.path}` : null, idempotencyKey: key, rawRequest: { projectId: params.projectId, body },
+    });
+  });
+
+  return [
+    agent('get'), agent('post'), builder('get'), builder('post'),
+    route({
+      method: 'get', path: '/api/builder/site-platform/{projectId}/cms-capabilities', operationId: 'sitePlatformCmsCapabilities',
+      summary: 'Read a project\'s CMS capabilities',
+      description: '`provider` is the content source (native until project_cms_provider_set switches it), `external_platform` the host, `project_type` external_site or native_site.',
+      tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
+      responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
+      errors: [{ status: 404, code: 'project_not_found', description: 'Not a project of the account.' }],
+    }, async ({ params, auth, deps }) => {
+      const accountId = await dashboardAccount(deps, auth, params.projectId);
+      return { status: 200, body: await cmsCapabilities(deps, accountId, params.projectId) };
+    }),
+  ];
+}

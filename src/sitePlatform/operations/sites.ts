@@ -1,0 +1,21 @@
+import type { Knex } from '../../db/knex';
+import { ApiError } from '../../http/errors';
+import type { SiteRow } from '../connections/store';
+
+export const siteNotFound = () => new ApiError(404, 'site_not_found', 'no site with this id among your account\'s sites');
+
+/** The account's row for a platform site id; another account's site behaves as missing (404). */
+export async function requireOwnSite(db: Knex, accountId: string, siteId: string): Promise<SiteRow> {
+  const row: SiteRow | undefined = await db('site_platform_sites').where({ account_id: accountId, site_id: siteId }).first();
+  if (!row) throw siteNotFound();
+  return row;
+}
+
+interface LocaleLike { id?: unknown; cmsLocaleId?: unknown }
+
+/** Ids (locale and CMS locale) of the site's secondary locales, from the locale object stored on its row. */
+export function secondaryLocaleIds(site: Pick<SiteRow, 'locales'> | undefined): string[] {
+  const secondary = (site?.locales as { secondary?: unknown } | undefined)?.secondary;
+  if (!Array.isArray(secondary)) return [];
+  return secondary.flatMap((l: LocaleLike) => [l?.id, l?.cmsLocaleId].filter((v): v is string => typeof v === 'string' && v !== ''));
+}
