@@ -12,6 +12,8 @@ import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
 import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
+import { sitePlatformOperationRoutes } from '../sitePlatform/operations';
+import { sitePlatformMcpRoutes } from '../sitePlatform/mcp';
 import type { RouteDef } from './route';
 import { systemRoutes } from './systemRoutes';
 
@@ -27,6 +29,8 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
     ...sitePlatformConnectionRoutes(),
+    ...sitePlatformOperationRoutes(),
+    ...sitePlatformMcpRoutes(),
     ...emailKeyRoutes(),
     ...emailWebhookRoutes(),
     ...emailDomainRoutes(), ...emailTemplateRoutes(),
