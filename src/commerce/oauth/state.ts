@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { deriveKey } from '../../crypto/aesGcm';
+import { readSignedPayload, signPayload } from '../../crypto/signedPayload';
 
 /** How long a connect attempt may take from the authorize URL to the callback. */
 export const STATE_TTL_SECONDS = 10 * 60;
@@ -17,12 +18,9 @@ export function stateKey(secretHashKey: string): Buffer {
   return deriveKey(secretHashKey, 'commerce-oauth-state');
 }
 
-const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
-
 /** `base64url(JSON payload).base64url(HMAC-SHA256(payload))` — URL-safe, so it passes through the platform unchanged. */
 export function signState(key: Buffer, state: OAuthState): string {
-  const payload = Buffer.from(JSON.stringify({ a: state.accountId, s: state.shopDomain, n: state.nonce, e: state.expiresAt })).toString('base64url');
-  return `${payload}.${mac(key, payload)}`;
+  return signPayload(key, { a: state.accountId, s: state.shopDomain, n: state.nonce, e: state.expiresAt });
 }
 
 export function newState(accountId: string, shopDomain: string, now = Date.now()): OAuthState {
@@ -31,18 +29,9 @@ export function newState(accountId: string, shopDomain: string, now = Date.now()
 
 /** The state if it carries our signature (constant-time check), else null. Expiry and shop are checked by the caller. */
 export function readState(key: Buffer, token: string): OAuthState | null {
-  const [payload, signature, extra] = token.split('.');
-  if (!payload || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(key, payload));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (typeof data.a !== 'string' || typeof data.s !== 'string' || typeof data.n !== 'string' || typeof data.e !== 'number') return null;
-    return { accountId: data.a, shopDomain: data.s, nonce: data.n, expiresAt: data.e };
-  } catch {
-    return null;
-  }
+  const data = readSignedPayload(key, token) as Record<string, unknown> | undefined;
+  if (!data || typeof data.a !== 'string' || typeof data.s !== 'string' || typeof data.n !== 'string' || typeof data.e !== 'number') return null;
+  return { accountId: data.a, shopDomain: data.s, nonce: data.n, expiresAt: data.e };
 }
 
 export const isExpired = (state: OAuthState, now = Date.now()) => state.expiresAt * 1000 <= now;

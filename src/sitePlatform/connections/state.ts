@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { deriveKey } from '../../crypto/aesGcm';
+import { readSignedPayload, signPayload } from '../../crypto/signedPayload';
 
 /** doc2 Limits: a connect must come back within five minutes. */
 export const STATE_TTL_SECONDS = 5 * 60;
@@ -28,31 +29,19 @@ export type OAuthState = z.infer<typeof stateSchema>;
 /** Derived from SECRET_HASH_KEY for this one purpose, so it signs nothing else. */
 export const stateKey = (secretHashKey: string): Buffer => deriveKey(secretHashKey, 'site-platform-oauth-state');
 
-const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
-
 export function newState(fields: Omit<OAuthState, 'nonce' | 'expiresAt'>, now: number): OAuthState {
   return { ...fields, nonce: randomBytes(16).toString('hex'), expiresAt: Math.floor(now / 1000) + STATE_TTL_SECONDS };
 }
 
 /** `base64url(JSON).base64url(HMAC-SHA256)`: URL-safe, so it comes back through the platform unchanged. */
 export function signState(key: Buffer, state: OAuthState): string {
-  const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return `${payload}.${mac(key, payload)}`;
+  return signPayload(key, state);
 }
 
 /** The state when it carries our signature (constant-time check), else null. Expiry is the caller's check. */
 export function readState(key: Buffer, token: string): OAuthState | null {
-  const [payload, signature, extra] = token.split('.');
-  if (!payload || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(key, payload));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const parsed = stateSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const parsed = stateSchema.safeParse(readSignedPayload(key, token));
+  return parsed.success ? parsed.data : null;
 }
 
 export const isExpired = (state: OAuthState, now: number) => state.expiresAt * 1000 <= now;
