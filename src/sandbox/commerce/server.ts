@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin';
+import { readBody } from '../kit/readBody';
 import { FaultList, MALFORMED_BODY, type FaultSpec } from './faults';
 import { json, notFound, type SimRequest, type SimResponse } from './http';
 import { authorize, exchangeCode } from './oauth';
@@ -44,7 +45,7 @@ export async function startServer(
     const entry: RequestLogEntry = { method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), status: 0 };
     state.log.push(entry);
     res.on('finish', () => { entry.status = res.statusCode; });
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     const fault = faults.take(url.pathname);
     if (fault) return injectFault(res, fault);
     if (body === undefined) return write(res, json(413, { errors: 'Request Entity Too Large' }));
@@ -100,19 +101,6 @@ export async function startServer(
       server.closeAllConnections();
     }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function write(res: ServerResponse, response: SimResponse): void {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../kit/readBody';
 import { FaultList, MALFORMED_BODY, type FaultSpec } from './faults';
 import { platformError, type SimRequest, type SimResponse } from './http';
 import { authorize, exchangeCode, revokeAuthorization } from './oauth';
@@ -36,7 +37,7 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
     const entry: RequestLogEntry = { method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), status: 0, at: state.now() };
     state.log.push(entry);
     res.on('finish', () => { entry.status = res.statusCode; });
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     const fault = faults.take(url.pathname);
     if (fault) return injectFault(res, fault);
     if (body === undefined) return write(res, platformError(413, 'payload_too_large', 'Request body too large'));
@@ -85,19 +86,6 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
       server.closeAllConnections();
     }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function write(res: ServerResponse, response: SimResponse): void {
