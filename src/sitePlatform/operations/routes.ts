@@ -17,6 +17,8 @@ const BUILDER_PATH = '/api/builder/site-platform/{projectId}/ops';
 const queryInput = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 const bodyInput = z.record(z.string(), z.unknown());
 const projectParams = z.object({ projectId: z.string() });
+// asset_upload carries the file as base64 in the JSON body: up to the platform's 10 MB, plus base64's third.
+const POST_BODY_LIMIT = 14 * 1024 * 1024;
 const result = { 200: { description: 'The operation answered: `{ action, result }` with the platform body as result.' } };
 
 const ERRORS: ErrorSpec[] = [
@@ -77,7 +79,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
       + '`project_id` is optional; `site_id` must be one of the account\'s sites. Every POST of a slot-claiming write takes an '
       + 'idempotency slot keyed by Idempotency-Key, or by a hash of the request when no key is sent: a retry replays the answer.',
     tags: ['site-platform'], auth: { kind: 'agent' },
-    ...(method === 'get' ? { query: queryInput } : { body: bodyInput }),
+    ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
     responses: result, errors: ERRORS,
   }, async ({ query, body, auth, deps, ctx }) => {
     if (auth.kind !== 'agent') throw new Error('agent route without an agent key');
@@ -96,7 +98,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     description: 'Same payload as the agent route. Session, or the service secret in x-agent-secret (which may name the '
       + 'audit actor with X-Agent-Actor-Label: workflow:<workflowId>:<runId>). A POST claims an idempotency slot only with Idempotency-Key.',
     tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
-    ...(method === 'get' ? { query: queryInput } : { body: bodyInput }),
+    ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
     responses: result, errors: ERRORS,
   }, async ({ params, query, body, auth, deps, ctx }) => {
     const accountId = await dashboardAccount(deps, auth, params.projectId);

@@ -5,6 +5,7 @@ import { resolveCredentials, type ResolvedCredentials } from '../connections/res
 import { requireOwnProject } from '../connections/projects';
 import { auditWrite } from './audit';
 import { clientFor } from './clients';
+import { compositeFor } from './composites';
 import { setContentSource } from './contentSource';
 import { withTargetLock } from './locks';
 import { claimPublish } from './publishCooldown';
@@ -73,11 +74,10 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
     throw new ApiError(412, 'secondary_locale_required', `localeId must name one of the site's secondary locales (${secondary.join(', ')})`);
   }
   const valid = validate(op, params);
-  if (op.platform.composite) {
-    throw new ApiError(501, 'operation_not_available', `${op.name} runs several platform calls and is not served by the runner yet`);
-  }
-
-  const call = () => callPlatform(deps, op, valid, creds);
+  const composite = compositeFor(op.name, op.platform);
+  const call = composite
+    ? () => composite({ client: clientFor(deps.config, creds.connectionId, creds.token), params: valid, config: deps.config, accountId: req.accountId })
+    : () => callPlatform(deps, op, valid, creds);
   const target = op.lockTarget ? String(valid[op.lockTarget]) : null;
   let result: unknown;
   if (op.name === 'site_publish') {

@@ -9,11 +9,11 @@ const w = { scopes: ['assets:write'] } as const;
 export const assetOperations = [
   read('asset_list', 'asset', 'GET', '/sites/{site_id}/assets', obj({ ...siteId, ...paging }), r),
   read('asset_get', 'asset', 'GET', '/assets/{asset_id}', obj(asset), r),
-  // Composite: creates the asset record (which returns a presigned upload), then uploads the bytes; a failure after the
-  // first step is 424 asset_upload_incomplete. Uploads take no lock.
+  // Composite: creates the asset record (which answers a presigned upload target), then uploads the bytes; a failure
+  // after the first step is 424 asset_upload_incomplete. The caller sends the bytes: the service never fetches a URL
+  // for an upload (no server-side request on a caller's behalf). Uploads take no lock.
   write('asset_upload', 'asset', 'POST', '/sites/{site_id}/assets',
-    obj({ ...siteId, fileName: z.string().min(1), source_url: z.string().url().optional(), content_base64: z.string().optional(), parentFolder: z.string().optional() })
-      .refine((p) => Boolean(p.source_url) !== Boolean(p.content_base64), 'give exactly one of source_url and content_base64'),
+    obj({ ...siteId, fileName: z.string().min(1).max(255), content_base64: z.string().min(1), parentFolder: z.string().optional() }),
     { ...w, composite: 'asset_upload' }),
   write('asset_update', 'asset', 'PATCH', '/assets/{asset_id}',
     obj({ ...asset, displayName: z.string().optional(), altText: z.string().max(1000).optional(), localeId: z.string().optional() }), { ...w, lock: 'asset_id' }),
