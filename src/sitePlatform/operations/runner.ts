@@ -5,6 +5,7 @@ import { resolveCredentials, type ResolvedCredentials } from '../connections/res
 import { requireOwnProject } from '../connections/projects';
 import { auditWrite } from './audit';
 import { clientFor } from './clients';
+import { invalidatesSnapshots, markSnapshotsStale, snapshotRead, type SnapshotInfo } from './cmsSnapshots';
 import { compositeFor } from './composites';
 import { setContentSource } from './contentSource';
 import { withTargetLock } from './locks';
@@ -23,7 +24,7 @@ export interface OperationRequest {
   actor: string;
 }
 
-export interface OperationResult { action: string; result: unknown }
+export interface OperationResult { action: string; result: unknown; snapshot?: SnapshotInfo }
 
 const notConnected = () => new ApiError(412, 'site_platform_not_connected', 'no site platform connection resolves for this account, project and site; connect first');
 
@@ -80,7 +81,10 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
     : () => callPlatform(deps, op, valid, creds);
   const target = op.lockTarget ? String(valid[op.lockTarget]) : null;
   let result: unknown;
-  if (op.name === 'site_publish') {
+  let snapshot: SnapshotInfo | undefined;
+  if (op.kind === 'read') {
+    ({ result, snapshot } = await snapshotRead(deps.db, req.accountId, op, valid, call));
+  } else if (op.name === 'site_publish') {
     const release = await claimPublish(deps.db, req.accountId, String(valid.site_id));
     try {
       result = await call();
@@ -93,8 +97,13 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
   } else {
     result = await call();
   }
-  if (op.kind === 'write') await auditWrite(deps.db, req.accountId, op.name, req.actor, target ?? (siteId ?? null));
-  return { action: op.name, result };
+  if (op.kind === 'write') {
+    if (invalidatesSnapshots(op) && siteId) {
+      await markSnapshotsStale(deps.db, siteId, typeof valid.collection_id === 'string' ? valid.collection_id : undefined);
+    }
+    await auditWrite(deps.db, req.accountId, op.name, req.actor, target ?? (siteId ?? null));
+  }
+  return snapshot ? { action: op.name, result, snapshot } : { action: op.name, result };
 }
 
 // Parameters that steer the service, not the platform request.

@@ -115,7 +115,8 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     assert.equal(missing.body.upstreamStatus, 404);
     world.sim.injectFault({ kind: '5xx', status: 503, path: '/collections', times: 2 });
     try {
-      const down = await get(t.account.agentKey, { action: 'cms_collection_list', site_id: t.siteId });
+      // An uncached read (the collection list may be served from its snapshot).
+      const down = await get(t.account.agentKey, { action: 'cms_item_get', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[1] });
       assert.equal(down.status, 502);
       assert.equal(down.body.code, 'platform_upstream');
     } finally { world.sim.clearFaults(); }

@@ -1,0 +1,78 @@
+import type { Knex } from '../../db/knex';
+import type { OperationDef } from '../registry';
+
+export type SnapshotKind = 'schema' | 'items';
+export const SNAPSHOT_TTL_MS: Record<SnapshotKind, number> = { schema: 10 * 60_000, items: 60_000 };
+
+/** The reads the cache serves: the collection list and definitions (schema) and one collection's item lists (items). */
+const CACHED_READS: Record<string, SnapshotKind> = {
+  cms_collection_list: 'schema',
+  cms_collection_get: 'schema',
+  cms_item_list: 'items',
+  cms_item_list_live: 'items',
+};
+
+export interface SnapshotInfo { kind: SnapshotKind; cached: boolean; fetched_at: string }
+
+interface Key { account_id: string; site_id: string; kind: SnapshotKind; collection_id: string; variant: string }
+
+function keyOf(accountId: string, op: OperationDef, params: Record<string, unknown>): Key | undefined {
+  const kind = CACHED_READS[op.name];
+  if (!kind || typeof params.site_id !== 'string') return undefined;
+  const { site_id: _s, collection_id, ...rest } = params;
+  const sorted = Object.keys(rest).filter((k) => rest[k] !== undefined).sort().map((k) => [k, rest[k]]);
+  return {
+    account_id: accountId, site_id: params.site_id, kind,
+    collection_id: typeof collection_id === 'string' ? collection_id : '',
+    variant: JSON.stringify([op.name, sorted]),
+  };
+}
+
+/**
+ * Serves a cacheable read from a fresh snapshot, or fetches and stores it. Reads that are not cacheable run as they
+ * are (`snapshot` undefined). Storing also drops the site's expired rows, so the table stays bounded per site.
+ */
+export async function snapshotRead(
+  db: Knex, accountId: string, op: OperationDef, params: Record<string, unknown>, fetch: () => Promise<unknown>,
+): Promise<{ result: unknown; snapshot?: SnapshotInfo }> {
+  const key = keyOf(accountId, op, params);
+  if (!key) return { result: await fetch() };
+  const ttlMs = SNAPSHOT_TTL_MS[key.kind];
+  const row = await db('site_platform_cms_snapshots').where(key)
+    .andWhere('fetched_at', '>', db.raw(`now() - make_interval(secs => ?)`, [ttlMs / 1000]))
+    .first('body', 'fetched_at');
+  if (row) return { result: row.body, snapshot: { kind: key.kind, cached: true, fetched_at: new Date(row.fetched_at).toISOString() } };
+
+  const startedAt = (await db.raw('select now() as at')).rows[0].at as Date;
+  const result = await fetch();
+  await db.transaction(async (trx) => {
+    await trx('site_platform_cms_snapshots').where({ account_id: accountId, site_id: key.site_id })
+      .andWhere('fetched_at', '<', db.raw(`now() - make_interval(secs => ?)`, [SNAPSHOT_TTL_MS.schema / 1000])).delete();
+    // A write that marked the site stale while this read was in flight wins: the answer is served but not kept.
+    await trx.raw(`
+      insert into site_platform_cms_snapshots (account_id, site_id, kind, collection_id, variant, body, fetched_at)
+      select ?, ?, ?, ?, ?, ?::jsonb, ?
+      where not exists (select 1 from site_platform_cms_stale_marks where scope in (?, ?) and marked_at >= ?)
+      on conflict (account_id, site_id, kind, collection_id, variant) do update set body = excluded.body, fetched_at = excluded.fetched_at`,
+    [key.account_id, key.site_id, key.kind, key.collection_id, key.variant, JSON.stringify(result ?? null), startedAt, `site:${key.site_id}`, `collection:${key.collection_id}`, startedAt]);
+  });
+  return { result, snapshot: { kind: key.kind, cached: false, fetched_at: startedAt.toISOString() } };
+}
+
+/**
+ * Marks every snapshot of a site, and of the collection written when one is named, stale for every account that
+ * binds the site: the next read refetches. Called after a successful CMS write (and by inbound collection webhooks).
+ * Stale rows are removed; the mark stops a read already in flight from storing what it fetched before the write.
+ */
+export async function markSnapshotsStale(db: Knex, siteId: string, collectionId?: string): Promise<void> {
+  const scopes = [`site:${siteId}`, ...(collectionId ? [`collection:${collectionId}`] : [])];
+  await db.transaction(async (trx) => {
+    await trx('site_platform_cms_stale_marks').insert(scopes.map((scope) => ({ scope, marked_at: trx.fn.now() })))
+      .onConflict('scope').merge(['marked_at']);
+    await trx('site_platform_cms_snapshots')
+      .where((q) => { q.where({ site_id: siteId }); if (collectionId) q.orWhere({ collection_id: collectionId }); })
+      .delete();
+  });
+}
+
+export const invalidatesSnapshots = (op: OperationDef) => op.kind === 'write' && op.family === 'cms';
