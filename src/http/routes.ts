@@ -10,6 +10,7 @@ import { emailWebhookRoutes } from '../email/webhooks/routes';
 import { jobRoutes } from '../jobs/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
+import { publishToSiteRoutes } from '../marketing/publishToSite/routes';
 import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
 import { sitePlatformOperationRoutes } from '../sitePlatform/operations';
@@ -30,6 +31,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...commerceRoutes(),
     ...sitePlatformConnectionRoutes(),
     ...sitePlatformOperationRoutes(),
+    ...publishToSiteRoutes(),
     ...sitePlatformMcpRoutes(),
     ...emailKeyRoutes(),
     ...emailWebhookRoutes(),
