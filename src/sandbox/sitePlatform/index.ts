@@ -13,14 +13,14 @@ import {
 } from './seed';
 import { startServer } from './server';
 import {
-  addCommentThread, addComponent, addForm, addOrder, addSubmission, type ComponentInput, type FormInput,
+  addAsset, addCommentThread, addComponent, addForm, addOrder, addSubmission, type AssetInput, type ComponentInput, type FormInput,
 } from './seedExtras';
-import { siteData, type SiteData, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
+import { siteData, type SiteData, type SimAsset, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
 import { createState, type RequestLogEntry, type SimApp, type SimCollection, type SimItem, type SimPage, type SimSite, type SimUser } from './state';
 
 export type { FaultSpec, FaultKind } from './faults';
 export type { CollectionInput, ItemInput, PageInput, SiteInput, TokenInput } from './seed';
-export type { ComponentInput, FormInput } from './seedExtras';
+export type { AssetInput, ComponentInput, FormInput } from './seedExtras';
 export type { SiteData, SimAsset, SimComment, SimComponent, SimForm, SimOrder, SimSubmission } from './siteData';
 export type { Plan, RequestLogEntry, SimApp, SimCollection, SimItem, SimPage, SimSite, SimUser } from './state';
 
@@ -36,6 +36,8 @@ export interface SitePlatformSimulator {
   addItems(collectionId: string, items: ItemInput[] | number): SimItem[];
   addPage(siteId: string, page: PageInput): SimPage;
   addComponent(siteId: string, component: ComponentInput): SimComponent;
+  /** An uploaded asset (both upload steps done). */
+  addAsset(siteId: string, asset: AssetInput): SimAsset;
   /** Forms are listed only after the site's first publish (409 forms_require_republish before). */
   addForm(siteId: string, form: FormInput): SimForm;
   addSubmission(siteId: string, formId: string, response: Record<string, unknown>): SimSubmission;
@@ -78,6 +80,7 @@ export async function startSitePlatformSimulator(options: SimulatorOptions = {})
     addItems: (collectionId, items) => addItems(state, collectionId, items),
     addPage: (siteId, page) => addPage(state, siteId, page),
     addComponent: (siteId, component) => addComponent(state, siteId, component),
+    addAsset: (siteId, asset) => addAsset(state, siteId, asset),
     addForm: (siteId, form) => addForm(state, siteId, form),
     addSubmission: (siteId, formId, response) => addSubmission(state, siteId, formId, response),
     addCommentThread: (siteId, thread) => addCommentThread(state, siteId, thread),

@@ -1,5 +1,6 @@
-/** Seeding for the families beyond sites, pages and CMS: components, forms and submissions, comments, orders. */
-import { siteData, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
+/** Seeding for the families beyond sites, pages and CMS: components, assets, forms and submissions, comments, orders. */
+import { createHash } from 'node:crypto';
+import { siteData, type SimAsset, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
 import { iso, newId, type SimState } from './state';
 import { textNode } from './routes/content';
 
@@ -23,6 +24,23 @@ export function addComponent(state: SimState, siteId: string, input: ComponentIn
   };
   siteData(state, siteId).components.push(component);
   return component;
+}
+
+export interface AssetInput { fileName: string; altText?: string; bytes?: Buffer }
+
+/** An asset whose bytes already arrived, as if both upload steps had run. */
+export function addAsset(state: SimState, siteId: string, input: AssetInput): SimAsset {
+  site(state, siteId);
+  const now = iso(state.now());
+  const bytes = input.bytes ?? Buffer.from(`${input.fileName} bytes`);
+  const asset: SimAsset = {
+    id: newId(), fileName: input.fileName, displayName: input.fileName, originalFileName: input.fileName,
+    contentType: input.fileName.endsWith('.png') ? 'image/png' : 'application/octet-stream', size: bytes.length,
+    fileHash: createHash('md5').update(bytes).digest('hex'), parentFolder: null, altText: input.altText ?? null, uploaded: true,
+    createdOn: now, lastUpdated: now,
+  };
+  siteData(state, siteId).assets.push(asset);
+  return asset;
 }
 
 export interface FormInput { id?: string; displayName: string; pageId?: string; fields?: string[] }

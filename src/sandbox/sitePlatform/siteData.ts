@@ -23,7 +23,7 @@ export interface SimScript {
 }
 export interface AppliedScript { id: string; location: 'header' | 'footer'; version: string; attributes?: Record<string, unknown> }
 export interface CustomCodeBlock { scripts: AppliedScript[]; createdOn: string; lastUpdated: string }
-export interface SimGoogleTag { id: string; tagId: string; displayName: string; createdOn: string }
+export interface SimGoogleTag { tagId: string; displayName: string; order: number }
 export interface SimForm { id: string; displayName: string; pageId: string; pageName: string; fields: Record<string, unknown>; createdOn: string; lastUpdated: string }
 export interface SimSubmission { id: string; formId: string; displayName: string; dateSubmitted: string; formResponse: Record<string, unknown> }
 export interface SimComment {
@@ -48,6 +48,7 @@ export interface SiteData {
   ecommerce: boolean;
   /** Body nodes per page per locale id. */
   dom: Map<string, Map<string, DomNode[]>>;
+  /** JSON-LD schema markup per `pageId:localeId`. */
   schema: Map<string, unknown>;
   components: SimComponent[];
   assets: SimAsset[];

@@ -106,15 +106,16 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
   return snapshot ? { action: op.name, result, snapshot } : { action: op.name, result };
 }
 
-// Parameters that steer the service, not the platform request.
-const SERVICE_PARAMS = new Set(['confirm', 'with_bindings']);
+// Parameters that steer the service, not the platform request: site_id routes and checks ownership, and is sent only
+// where the platform's path names it.
+const SERVICE_PARAMS = new Set(['confirm', 'with_bindings', 'site_id']);
 
 async function callPlatform(deps: SitePlatformDeps, op: OperationDef, params: Record<string, unknown>, creds: ResolvedCredentials): Promise<unknown> {
   const platform = op.platform!;
   const inPath = new Set([...platform.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
   const rest = Object.fromEntries(Object.entries(params).filter(([k, v]) => !inPath.has(k) && !SERVICE_PARAMS.has(k) && v !== undefined));
   const { localeId, ...others } = rest;
-  const sendsBody = platform.method !== 'GET' && platform.method !== 'DELETE';
+  const sendsBody = platform.method !== 'GET' && (platform.method !== 'DELETE' || platform.deleteBody === true);
   const query: Record<string, string | number | boolean> = {};
   if (typeof localeId === 'string') query.localeId = localeId;
   if (!sendsBody) {

@@ -12,6 +12,7 @@ interface Options {
   idempotent?: boolean;
   composite?: PlatformCall['composite'];
   base?: ApiBase;
+  deleteBody?: boolean;
 }
 
 type Params = z.ZodType<Record<string, unknown>>;
@@ -19,6 +20,7 @@ type Params = z.ZodType<Record<string, unknown>>;
 function call(method: PlatformMethod, path: string, o: Options): PlatformCall {
   const c: PlatformCall = { method, path, base: o.base ?? 'v2' };
   if (o.composite) c.composite = o.composite;
+  if (o.deleteBody) c.deleteBody = true;
   return c;
 }
 

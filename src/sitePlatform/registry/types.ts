@@ -14,6 +14,8 @@ export interface PlatformCall {
   method: PlatformMethod;
   path: string;
   base: ApiBase;
+  /** A DELETE whose parameters travel as a JSON body (the platform reads them there, not from the query). */
+  deleteBody?: boolean;
   /** Set when a composite or a client-side scan issues more than this one call. */
   composite?: 'asset_upload' | 'page_scan' | 'snippet';
 }

@@ -40,8 +40,8 @@ describe('site platform simulator: page and component body content', () => {
 
   it('JSON-LD schema markup is written and read on the beta base', async () => {
     const schema = { '@type': 'Organization', name: 'Maple' };
-    assert.equal((await w.call('beta', `/pages/${page.id}/schema-markup`, { method: 'PUT', body: { schema } })).status, 200);
-    const bulk = await w.call('beta', `/sites/${w.site.id}/pages/schema-markup/query`, { method: 'POST', body: { pageIds: [page.id] } });
-    assert.deepEqual(await bulk.json(), { pages: [{ pageId: page.id, schema }] });
+    assert.equal((await w.call('beta', `/pages/${page.id}/schema-markup`, { method: 'PUT', body: { jsonLdSchema: schema } })).status, 200);
+    const bulk = await w.call('beta', `/sites/${w.site.id}/pages/schema-markup/query`, { method: 'POST', body: { pages: [{ id: page.id }] } });
+    assert.deepEqual(await bulk.json(), { pages: [{ id: page.id, localeId: w.site.locales.primary.id, jsonLdSchema: schema, isInherited: false }] });
   });
 });

@@ -1,13 +1,14 @@
-/** Comment threads per site: list, get, resolve (PATCH isResolved), replies, and the beta user search for mentions. */
+/** Comment threads per site: list, get, resolve (PATCH `resolved`), replies, and the user search by exact email for mentions. */
 import { z } from 'zod';
-import { json, parseBody, type SimResponse } from '../http';
+import { json, parseBody, parseWith, type SimResponse } from '../http';
 import { paginate, readPageQuery } from '../pagination';
 import type { Route, RouteContext } from '../router';
 import type { SimComment, SiteData } from '../siteData';
 import { iso, newId, type SimSite } from '../state';
 import { missing, withSite } from './support';
 
-const resolveBody = z.object({ isResolved: z.boolean() });
+const resolveBody = z.object({ resolved: z.boolean() });
+const userQuery = z.object({ email: z.email() });
 const replyBody = z.object({ content: z.string().min(1).max(10_000) });
 
 const view = (site: SimSite, c: SimComment) => ({ ...structuredClone(c), commentId: c.id, siteId: site.id, localeId: site.locales.primary.id });
@@ -38,9 +39,11 @@ export const commentRoutes: Route[] = [
   {
     method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/comments\/users$/, scope: 'comments:read',
     handle: (ctx) => withSite(ctx, () => {
-      const query = (ctx.req.query.get('query') ?? '').toLowerCase();
+      const q = parseWith(userQuery, { email: ctx.req.query.get('email') ?? undefined });
+      if (!q.ok) return q.response;
       const u = ctx.state.user;
-      const users = [{ userId: u.id, email: u.email, name: `${u.firstName} ${u.lastName}` }].filter((x) => `${x.name} ${x.email}`.toLowerCase().includes(query));
+      // Exact email match only; no user answers an empty list.
+      const users = [{ userId: u.id, email: u.email, name: `${u.firstName} ${u.lastName}` }].filter((x) => x.email.toLowerCase() === q.value.email.toLowerCase());
       return json(200, { users });
     }),
   },
@@ -51,7 +54,7 @@ export const commentRoutes: Route[] = [
       const body = parseBody(ctx.req, resolveBody);
       if (!body.ok) return body.response;
       const now = iso(ctx.state.now());
-      for (const c of d.comments) if (c.threadId === head.id) { c.isResolved = body.value.isResolved; c.lastUpdated = now; }
+      for (const c of d.comments) if (c.threadId === head.id) { c.isResolved = body.value.resolved; c.lastUpdated = now; }
       return json(200, view(site, head));
     }),
   },

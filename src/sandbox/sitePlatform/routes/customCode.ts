@@ -1,13 +1,13 @@
 /**
- * Registered scripts (hosted and inline), the scripts applied to a site or a page, the list of applied blocks, and
- * Google tags. Applying a script requires it to be registered at that exact version.
+ * Registered scripts (hosted and inline), the scripts applied to a site or a page, and the list of applied blocks.
+ * Applying a script requires it to be registered at that exact version.
  */
 import { z } from 'zod';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import { findPage } from '../lookup';
 import type { Route, RouteContext } from '../router';
 import { siteData, type AppliedScript, type CustomCodeBlock, type SiteData } from '../siteData';
-import { iso, newId, slugify } from '../state';
+import { iso, slugify } from '../state';
 import { withSite } from './support';
 
 const INLINE_MAX = 2000;
@@ -18,7 +18,6 @@ const inlineBody = z.object({ ...common, sourceCode: z.string().min(1).max(INLIN
 const applyBody = z.object({
   scripts: z.array(z.object({ id: z.string().min(1), location: z.enum(['header', 'footer']), version: semver, attributes: z.record(z.string(), z.unknown()).optional() })),
 });
-const googleTagBody = z.object({ tagId: z.string().regex(/^(G|GT|AW|DC)-[A-Z0-9]+$/), displayName: z.string().optional() });
 
 function unregistered(d: SiteData, scripts: AppliedScript[]): SimResponse | undefined {
   const bad = scripts.filter((s) => !d.scripts.some((r) => r.id === s.id && r.version === s.version));
@@ -67,7 +66,6 @@ function register(ctx: RouteContext, schema: typeof hostedBody | typeof inlineBo
 
 const SITE_CODE = /^\/sites\/(?<siteId>[^/]+)\/custom_code$/;
 const PAGE_CODE = /^\/pages\/(?<pageId>[^/]+)\/custom_code$/;
-const GOOGLE_TAGS = /^\/sites\/(?<siteId>[^/]+)\/integrations\/google_tags$/;
 
 export const customCodeRoutes: Route[] = [
   {
@@ -92,24 +90,4 @@ export const customCodeRoutes: Route[] = [
   { method: 'GET', pattern: PAGE_CODE, scope: 'custom_code:read', handle: (ctx) => withPageSite(ctx, (pageId, d) => json(200, blockView(d.pageCode.get(pageId)))) },
   { method: 'PUT', pattern: PAGE_CODE, scope: 'custom_code:write', handle: (ctx) => withPageSite(ctx, (pageId, d) => writeBlock(ctx, d, d.pageCode.get(pageId), (b) => d.pageCode.set(pageId, b))) },
   { method: 'DELETE', pattern: PAGE_CODE, scope: 'custom_code:write', handle: (ctx) => withPageSite(ctx, (pageId, d) => { d.pageCode.delete(pageId); return { status: 204 }; }) },
-  { method: 'GET', pattern: GOOGLE_TAGS, scope: 'sites:read', handle: (ctx) => withSite(ctx, (_s, d) => json(200, { googleTags: structuredClone(d.googleTags) })) },
-  {
-    method: 'PATCH', pattern: GOOGLE_TAGS, scope: 'sites:write',
-    handle: (ctx) => withSite(ctx, (_s, d) => {
-      const body = parseBody(ctx.req, googleTagBody);
-      if (!body.ok) return body.response;
-      let tag = d.googleTags.find((t) => t.tagId === body.value.tagId);
-      if (!tag) d.googleTags.push((tag = { id: newId(), tagId: body.value.tagId, displayName: body.value.tagId, createdOn: iso(ctx.state.now()) }));
-      if (body.value.displayName) tag.displayName = body.value.displayName;
-      return json(200, { googleTags: structuredClone(d.googleTags) });
-    }),
-  },
-  {
-    method: 'DELETE', pattern: GOOGLE_TAGS, scope: 'sites:write',
-    handle: (ctx) => withSite(ctx, (_s, d) => {
-      const tagId = ctx.req.query.get('tagId');
-      d.googleTags = tagId === null ? [] : d.googleTags.filter((t) => t.tagId !== tagId);
-      return { status: 204 };
-    }),
-  },
 ];

@@ -8,10 +8,12 @@ import { componentRoutes } from './components';
 import { customCodeRoutes } from './customCode';
 import { ecommerceRoutes } from './ecommerce';
 import { formRoutes } from './forms';
+import { googleTagRoutes } from './googleTags';
 import { itemRoutes } from './items';
 import { pageContentRoutes } from './pageContent';
 import { pageRoutes } from './pages';
 import { publishingRoutes } from './publishing';
+import { schemaMarkupRoutes } from './schemaMarkup';
 import { siteConfigRoutes } from './siteConfig';
 import { siteRoutes } from './sites';
 import { tokenRoutes } from './token';
@@ -19,6 +21,6 @@ import { webhookRoutes } from './webhooks';
 
 export const dataApiRoutes: Route[] = [
   ...tokenRoutes, ...siteRoutes, ...collectionRoutes, ...cmsSchemaRoutes, ...publishingRoutes, ...itemRoutes, ...pageRoutes,
-  ...pageContentRoutes, ...componentRoutes, ...customCodeRoutes, ...assetRoutes, ...formRoutes, ...commentRoutes,
+  ...pageContentRoutes, ...schemaMarkupRoutes, ...componentRoutes, ...customCodeRoutes, ...googleTagRoutes, ...assetRoutes, ...formRoutes, ...commentRoutes,
   ...ecommerceRoutes, ...siteConfigRoutes, ...webhookRoutes,
 ];

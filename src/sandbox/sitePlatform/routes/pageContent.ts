@@ -1,6 +1,6 @@
-/** Page body DOM per locale, JSON-LD schema markup (beta) and bulk page metadata (beta). */
+/** Page body DOM per locale and bulk page metadata (beta). */
 import { z } from 'zod';
-import { json, parseBody, platformError, type SimResponse } from '../http';
+import { json, parseBody, type SimResponse } from '../http';
 import { findPage } from '../lookup';
 import type { Route, RouteContext } from '../router';
 import { siteData, type DomNode } from '../siteData';
@@ -9,10 +9,6 @@ import { applyNodeWrites, localeCopy, nodeWrites, pagedNodes, readableLocale, re
 import { metaFor } from './pages';
 import { withSite } from './support';
 
-const jsonLd = z.union([z.record(z.string(), z.unknown()), z.string(), z.null()]);
-const schemaBody = z.object({ schema: jsonLd });
-const bulkSchemaQuery = z.object({ pageIds: z.array(z.string().min(1)).min(1).max(100) });
-const bulkSchemaBody = z.object({ pages: z.array(z.object({ pageId: z.string().min(1), schema: jsonLd })).min(1).max(100) });
 const bulkMetaBody = z.object({
   pages: z.array(z.object({
     id: z.string().min(1),
@@ -37,13 +33,12 @@ function domOf(ctx: RouteContext, page: SimPage): Map<string, DomNode[]> {
   return byLocale;
 }
 
-function withPage(ctx: RouteContext, then: (page: SimPage, site: SimSite) => SimResponse): SimResponse {
+export function withPage(ctx: RouteContext, then: (page: SimPage, site: SimSite) => SimResponse): SimResponse {
   const page = findPage(ctx, ctx.req.params.pageId);
   return page.ok ? then(page.value, ctx.state.sites.get(page.value.siteId)!) : page.response;
 }
 
 const PAGE_DOM = /^\/pages\/(?<pageId>[^/]+)\/dom$/;
-const PAGE_SCHEMA = /^\/pages\/(?<pageId>[^/]+)\/schema-markup$/;
 
 export const pageContentRoutes: Route[] = [
   {
@@ -66,39 +61,6 @@ export const pageContentRoutes: Route[] = [
       const errors = applyNodeWrites(rows, body.value.nodes);
       page.lastUpdated = iso(ctx.state.now());
       return json(200, { errors });
-    }),
-  },
-  {
-    method: 'GET', pattern: PAGE_SCHEMA, scope: 'pages:read',
-    handle: (ctx) => withPage(ctx, (page) => json(200, { pageId: page.id, schema: siteData(ctx.state, page.siteId).schema.get(page.id) ?? null })),
-  },
-  {
-    method: 'PUT', pattern: PAGE_SCHEMA, scope: 'pages:write',
-    handle: (ctx) => withPage(ctx, (page) => {
-      const body = parseBody(ctx.req, schemaBody);
-      if (!body.ok) return body.response;
-      siteData(ctx.state, page.siteId).schema.set(page.id, body.value.schema);
-      return json(200, { pageId: page.id, schema: body.value.schema });
-    }),
-  },
-  {
-    method: 'POST', pattern: /^\/sites\/(?<siteId>[^/]+)\/pages\/schema-markup\/query$/, scope: 'pages:read',
-    handle: (ctx) => withSite(ctx, (site, d) => {
-      const body = parseBody(ctx.req, bulkSchemaQuery);
-      if (!body.ok) return body.response;
-      const pages = body.value.pageIds.filter((id) => ctx.state.pages.get(id)?.siteId === site.id);
-      return json(200, { pages: pages.map((pageId) => ({ pageId, schema: d.schema.get(pageId) ?? null })) });
-    }),
-  },
-  {
-    method: 'PATCH', pattern: /^\/sites\/(?<siteId>[^/]+)\/pages\/schema-markup$/, scope: 'pages:write',
-    handle: (ctx) => withSite(ctx, (site, d) => {
-      const body = parseBody(ctx.req, bulkSchemaBody);
-      if (!body.ok) return body.response;
-      const unknown = body.value.pages.filter((p) => ctx.state.pages.get(p.pageId)?.siteId !== site.id);
-      if (unknown.length > 0) return platformError(404, 'resource_not_found', 'Page not found', unknown.map((p) => ({ param: 'pageId', description: p.pageId })));
-      for (const p of body.value.pages) d.schema.set(p.pageId, p.schema);
-      return json(200, { pages: body.value.pages });
     }),
   },
   {

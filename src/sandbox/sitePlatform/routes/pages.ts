@@ -20,7 +20,7 @@ const updateBody = z.object({
 
 type Locale = { ok: true; id: string } | { ok: false; response: SimResponse };
 
-/** The requested locale (query `localeId`, or `locale` on lists), the primary one when absent. */
+/** The requested locale (query `localeId`), the primary one when absent. */
 export function localeOf(state: SimState, page: { siteId: string }, value: string | null): Locale {
   const site = state.sites.get(page.siteId)!;
   if (value === null) return { ok: true, id: site.locales.primary.id };
@@ -52,7 +52,7 @@ export const pageRoutes: Route[] = [
     handle: (ctx) => {
       const site = findSite(ctx, ctx.req.params.siteId);
       if (!site.ok) return site.response;
-      const locale = localeOf(ctx.state, { siteId: site.value.id }, ctx.req.query.get('locale'));
+      const locale = localeOf(ctx.state, { siteId: site.value.id }, ctx.req.query.get('localeId'));
       if (!locale.ok) return locale.response;
       const q = readPageQuery(ctx.req.query);
       if (!q.ok) return q.response;

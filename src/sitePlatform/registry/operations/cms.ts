@@ -13,6 +13,8 @@ const fieldType = z.enum([
 const field = { type: fieldType, displayName: z.string().min(1), helpText: z.string().optional(), isRequired: z.boolean().optional(), metadata: z.record(z.string(), z.unknown()).optional() };
 const itemBody = { isArchived: z.boolean().optional(), isDraft: z.boolean().optional(), fieldData, cmsLocaleId: z.string().optional() };
 const itemIds = z.array(id).min(1).max(100);
+// The platform's bulk unpublish names items as objects, each optionally limited to some CMS locales.
+const liveItems = z.array(z.object({ id, cmsLocaleIds: z.array(id).optional() })).min(1).max(100);
 const listQuery = { ...paging, ...optionalLocale, cmsLocaleId: z.string().optional(), sortBy: z.enum(['lastPublished', 'name', 'slug']).optional(), sortOrder: z.enum(['asc', 'desc']).optional() };
 
 export const cmsOperations = [
@@ -45,5 +47,5 @@ export const cmsOperations = [
   write('cms_item_unpublish', 'cms', 'DELETE', '/collections/{collection_id}/items/{item_id}/live',
     obj({ ...item, ...confirm }), { ...cmsW, confirm: true, idempotent: false, lock: 'item_id' }),
   write('cms_item_unpublish_bulk', 'cms', 'DELETE', '/collections/{collection_id}/items/live',
-    obj({ ...collection, ...confirm, itemIds }), { ...cmsW, confirm: true, idempotent: false }),
+    obj({ ...collection, ...confirm, items: liveItems }), { ...cmsW, confirm: true, idempotent: false, deleteBody: true }),
 ];

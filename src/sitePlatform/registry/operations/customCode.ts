@@ -48,11 +48,13 @@ export const serviceSnippetOperations = [
     obj({ ...siteId, ...confirm }), { ...ccW, confirm: true, composite: 'snippet' }),
 ];
 
-// Google tags live in site settings (sites:* scopes), so a site token may manage them.
+// Google tags live in site settings (sites:* scopes), so a site token may manage them. The upsert names tags by tagId
+// and keeps the ones it does not name; a site holds at most 25.
+const googleTag = z.object({ tagId: z.string().regex(/^(G|GT|AW|DC)-[A-Z0-9]+$/), displayName: z.string().optional(), order: z.number().int().min(0).optional() });
 export const googleTagOperations = [
   read('google_tag_list', 'google_tag', 'GET', '/sites/{site_id}/integrations/google_tags', obj(siteId), { scopes: ['sites:read'] }),
   write('google_tag_upsert', 'google_tag', 'PATCH', '/sites/{site_id}/integrations/google_tags',
-    obj({ ...siteId, ...confirm, googleTagIds: z.array(z.object({ id: z.string().regex(/^(G|GT|AW|DC)-[A-Z0-9]+$/), order: z.number().int().min(0).optional() })).min(1).max(25) }),
+    obj({ ...siteId, ...confirm, googleTagIds: z.array(googleTag).min(1).max(25) }),
     { scopes: ['sites:write'], confirm: true, lock: 'site_id' }),
   write('google_tag_delete', 'google_tag', 'DELETE', '/sites/{site_id}/integrations/google_tags',
     obj({ ...siteId, ...confirm }), { scopes: ['sites:write'], confirm: true, lock: 'site_id' }),

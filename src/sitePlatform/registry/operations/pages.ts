@@ -13,6 +13,12 @@ const domNodes = z.array(z.object({ nodeId: id }).passthrough()).min(1);
 const component = { ...siteId, component_id: id };
 const properties = z.array(z.object({ propertyId: id, text: z.string() }).passthrough()).min(1);
 
+/** An array parameter of a read: it arrives JSON-encoded in one query key on the GET route (as the MCP tools send it). */
+const jsonInQuery = <T extends z.ZodType>(schema: T) => z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  try { return JSON.parse(v); } catch { return v; }
+}, schema);
+
 const pagesR = { scopes: ['pages:read'] } as const;
 const pagesW = { scopes: ['pages:write'] } as const;
 
@@ -34,7 +40,7 @@ export const pageOperations = [
     { ...pagesW, base: 'beta', lock: 'page_id' }),
   // A read although the platform takes it as POST: the route verb follows the operation's kind, not the platform method.
   read('page_schema_bulk_get', 'page', 'POST', '/sites/{site_id}/pages/schema-markup/query',
-    obj({ ...siteId, pages: z.array(z.object({ id, ...optionalLocale })).min(1).max(100) }), { ...pagesR, base: 'beta' }),
+    obj({ ...siteId, pages: jsonInQuery(z.array(z.object({ id, ...optionalLocale })).min(1).max(100)) }), { ...pagesR, base: 'beta' }),
   write('page_schema_bulk_update', 'page', 'PATCH', '/sites/{site_id}/pages/schema-markup',
     obj({ ...siteId, pages: z.array(z.object({ id, ...optionalLocale, jsonLdSchema: jsonLd })).min(1).max(25) }), { ...pagesW, base: 'beta' }),
 ];

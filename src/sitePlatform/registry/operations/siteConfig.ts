@@ -25,7 +25,7 @@ export const robotsOperations = [
   read('robots_get', 'robots', 'GET', '/sites/{site_id}/robots_txt', obj(siteId), cr),
   write('robots_replace', 'robots', 'PUT', '/sites/{site_id}/robots_txt', obj({ ...siteId, ...confirm, ...robotsBody }), { ...cw, confirm: true, lock: 'site_id' }),
   write('robots_merge', 'robots', 'PATCH', '/sites/{site_id}/robots_txt', obj({ ...siteId, ...confirm, ...robotsBody }), { ...cw, confirm: true, lock: 'site_id' }),
-  write('robots_delete', 'robots', 'DELETE', '/sites/{site_id}/robots_txt', obj({ ...siteId, ...confirm, rules: robotsRules.optional() }), { ...cw, confirm: true, lock: 'site_id' }),
+  write('robots_delete', 'robots', 'DELETE', '/sites/{site_id}/robots_txt', obj({ ...siteId, ...confirm, rules: robotsRules.optional() }), { ...cw, confirm: true, lock: 'site_id', deleteBody: true }),
 ];
 
 export const wellKnownOperations = [
@@ -33,7 +33,7 @@ export const wellKnownOperations = [
     obj({ ...siteId, ...confirm, fileName: z.string().min(1), fileData: z.string(), contentType: z.enum(['application/json', 'text/plain']).optional() }),
     { ...cw, confirm: true, lock: 'site_id' }),
   write('wellknown_delete', 'wellknown', 'DELETE', '/sites/{site_id}/well_known',
-    obj({ ...siteId, ...confirm, fileNames: z.array(z.string().min(1)).min(1) }), { ...cw, confirm: true, lock: 'site_id' }),
+    obj({ ...siteId, ...confirm, fileNames: z.array(z.string().min(1)).min(1) }), { ...cw, confirm: true, lock: 'site_id', deleteBody: true }),
 ];
 
 export const llmsTxtOperations = [
