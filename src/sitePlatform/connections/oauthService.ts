@@ -1,4 +1,5 @@
 import { ApiError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
 import { exchangeAuthorizationCode } from '../../platforms/sitePlatform';
 import { authorizeUrl, callbackUrl } from './authorizeUrl';
 import { nowOf, type SitePlatformDeps } from './deps';
@@ -6,7 +7,7 @@ import { chooseOAuthClient, recheckOAuthClient } from './oauthClients';
 import { persistGrant } from './persist';
 import { validateToken } from './platform';
 import { requireOwnProject } from './projects';
-import { isExpired, newState, readState, signState, stateKey, type Intent } from './state';
+import { isExpired, newState, readState, signState, stateKey, type Intent, type OAuthState } from './state';
 import { findConnection, type ConnectionRow } from './store';
 import { notConfigured, siteTokenCipher } from './tokens';
 
@@ -27,15 +28,27 @@ export function requireConnectConfigured(deps: SitePlatformDeps): string {
   return deps.config.PUBLIC_APP_URL;
 }
 
+async function requireReconnectable(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<void> {
+  const row = isUuid(connectionId) ? await findConnection(deps.db, accountId, connectionId) : undefined;
+  if (!row) throw new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
+  if (row.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
+}
+
+/**
+ * The project or connection the state names may have changed hands or state in the five minutes since the start
+ * (another account bound the project, the connection was disconnected): refuse before the code is exchanged, so a
+ * refused connect never mints a token on the platform.
+ */
+async function recheckTarget(deps: SitePlatformDeps, state: OAuthState): Promise<void> {
+  if (state.intent === 'site_project_connect') await requireOwnProject(deps.db, state.accountId, state.projectId ?? '');
+  if (state.intent === 'site_reconnect') await requireReconnectable(deps, state.accountId, state.connectionId ?? '');
+}
+
 /** The authorize URL with the 22 scopes and a signed state good for five minutes. Nothing is stored yet. */
 export async function startConnect(deps: SitePlatformDeps, accountId: string, input: StartInput) {
   const publicAppUrl = requireConnectConfigured(deps);
   if (input.intent === 'site_project_connect') await requireOwnProject(deps.db, accountId, input.project_id!);
-  if (input.intent === 'site_reconnect') {
-    const row = await findConnection(deps.db, accountId, input.connection_id!);
-    if (!row) throw new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
-    if (row.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
-  }
+  if (input.intent === 'site_reconnect') await requireReconnectable(deps, accountId, input.connection_id!);
   const client = await chooseOAuthClient(deps, accountId, { oauthAppId: input.oauth_app_id, reconnectId: input.connection_id });
   const state = newState({
     accountId, intent: input.intent, client: client.ref,
@@ -62,6 +75,7 @@ export async function completeConnect(deps: SitePlatformDeps, input: { code: str
   if (!state) throw invalidState('not one this service issued');
   if (isExpired(state, nowOf(deps))) throw invalidState('expired (connects must finish within 5 minutes)');
   const client = await recheckOAuthClient(deps, state.accountId, state.client);
+  await recheckTarget(deps, state);
 
   const { accessToken } = await exchangeAuthorizationCode({
     apiUrl: deps.config.SITE_PLATFORM_API_URL, clientId: client.clientId, clientSecret: client.clientSecret,

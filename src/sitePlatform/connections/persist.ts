@@ -58,6 +58,10 @@ async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGran
  * fail the connect if it is not visible. The cache bust after it is best effort and cannot fail the connect.
  */
 export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant): Promise<ConnectionRow> {
+  // The bound site must be one the grant reaches; any other id (another account's site included) names nothing.
+  if (grant.siteId && !grant.sites.some((s) => s.id === grant.siteId)) {
+    throw new ApiError(400, 'invalid_reference', '`site_id` is not one of the sites this grant can reach', { details: { field: 'site_id' } });
+  }
   const sealed = siteTokenCipher(deps.config).encrypt(grant.token);
   const fields: ConnectionFields = {
     access_token_enc: sealed, auth_kind: grant.authKind,

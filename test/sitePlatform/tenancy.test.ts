@@ -1,0 +1,281 @@
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { newState, signState, stateKey, type OAuthState } from '../../src/sitePlatform/connections/state';
+import { harness } from '../helpers/harness';
+import { ALL_SCOPES, addClient, registerClient, startSiteWorld, uuid, type SiteWorld } from './connections/fixtures';
+import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant } from './operations/fixtures';
+
+/**
+ * Every site platform route, called by account B with account A's ids (connection, project, site, OAuth client):
+ * B gets exactly the answer a missing id gets, A's rows do not change, and the platform sees no call.
+ *
+ * Project ids come from outside the service (any uuid is a project; the first account to bind it owns it), so a
+ * fresh uuid is not "missing": it is B's own unbound project. The missing project is the one B can never own, which
+ * the routes answer as 404 project_not_found — the answer of a malformed project id on a path.
+ */
+const A_TABLES = [
+  'site_platform_oauth_clients', 'site_platform_connections', 'site_platform_sites', 'site_platform_project_bindings',
+  'site_platform_audit', 'site_platform_content_sources', 'site_platform_write_locks', 'idempotency_keys',
+];
+const MISSING_PROJECT_PATH = '/api/site-platform/projects/not-a-uuid/binding';
+
+describe('site platform tenancy: account B presenting account A\'s ids', () => {
+  let world: SiteWorld;
+  let a: Tenant;
+  let b: Tenant;
+  let aConnectionId: string;
+  let aClientRowId: string;
+  let aClientId: string;
+  let bClientRowId: string;
+
+  before(async () => {
+    world = await startSiteWorld();
+    a = await newTenant(world);
+    b = await newTenant(world);
+    aConnectionId = (await harness().db('site_platform_connections').where({ account_id: a.account.accountId }).first()).id;
+    const aClient = addClient(world, [a.siteId]);
+    aClientId = aClient.clientId;
+    aClientRowId = await registerClient(world, a.account, aClient);
+    bClientRowId = await registerClient(world, b.account, addClient(world, [b.siteId]));
+    // A has written through the runner once, so A's audit, slot and content-source rows exist to be left alone.
+    const write = await world.app.call('POST', OPS, { token: a.account.agentKey, body: { action: 'project_cms_provider_set', project_id: a.projectId, provider: 'site_platform', site_id: a.siteId, confirm: true } });
+    assert.equal(write.status, 200, write.text);
+  });
+  after(async () => { await world.close(); });
+
+  /** Everything A owns: its rows in every site platform table, and its live items on the platform. */
+  async function snapshotOfA(): Promise<string> {
+    const { db } = harness();
+    const tables: Record<string, string[]> = {};
+    for (const table of A_TABLES) {
+      tables[table] = (await db(table).where({ account_id: a.account.accountId })).map((r) => JSON.stringify(r)).sort();
+    }
+    const items = a.itemIds.map((id) => world.sim.item(a.collectionId, id));
+    return JSON.stringify({ tables, items, site: world.sim.site(a.siteId) });
+  }
+
+  const comparable = (res: { status: number; body: any }) => ({ status: res.status, body: { ...res.body, request_id: undefined } });
+
+  /**
+   * Runs B's attempt with A's id and the same attempt with a missing id: same status and body, A unchanged.
+   * `platform: 'none'` (default) also requires that neither reached the platform; `'same'` that both made the same
+   * calls (a pasted token must be validated before its site list can be checked).
+   */
+  async function sameAsMissing(
+    foreign: () => Promise<{ status: number; body: any }>, missing: () => Promise<{ status: number; body: any }>,
+    platform: 'none' | 'same' = 'none',
+  ) {
+    const before = await snapshotOfA();
+    const m0 = world.sim.requests().length;
+    const f = await foreign();
+    const m1 = world.sim.requests().length;
+    const m = await missing();
+    const foreignCalls = platformCallsSince(world, m0).slice(0, m1 - m0);
+    const missingCalls = platformCallsSince(world, m1);
+    assert.ok(f.status >= 400, `A's id must be refused, got ${f.status} ${JSON.stringify(f.body)}`);
+    assert.deepEqual(comparable(f), comparable(m));
+    if (platform === 'none') assert.deepEqual([foreignCalls, missingCalls], [[], []], 'the platform saw no call');
+    else assert.deepEqual(foreignCalls.map((c) => c.replace(/\?.*$/, '')), missingCalls.map((c) => c.replace(/\?.*$/, '')));
+    assert.equal(await snapshotOfA(), before, 'A\'s rows and platform state are unchanged');
+    return f;
+  }
+
+  const asB = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    world.app.call(method, path, { token: b.account.ownerToken, body, headers });
+  const agentB = (method: string, path: string, body?: unknown) => world.app.call(method, path, { token: b.account.agentKey, body });
+
+  describe('connections, sites and bindings', () => {
+    it('GET /api/site-platform/connections/{id}: A\'s connection is 404 site_platform_connection_not_found, like a missing id', async () => {
+      const res = await sameAsMissing(
+        () => asB('GET', `/api/site-platform/connections/${aConnectionId}`),
+        () => asB('GET', `/api/site-platform/connections/${uuid()}`));
+      assert.deepEqual([res.status, res.body.code], [404, 'site_platform_connection_not_found']);
+    });
+
+    it('POST /api/site-platform/connections/{id}/disconnect: A\'s connection is 404 like a missing id and stays connected', async () => {
+      const res = await sameAsMissing(
+        () => asB('POST', `/api/site-platform/connections/${aConnectionId}/disconnect`),
+        () => asB('POST', `/api/site-platform/connections/${uuid()}/disconnect`));
+      assert.deepEqual([res.status, res.body.code], [404, 'site_platform_connection_not_found']);
+      const row = await harness().db('site_platform_connections').where({ id: aConnectionId }).first();
+      assert.equal(row.disconnected_at, null);
+    });
+
+    it('PUT /api/site-platform/projects/{projectId}/binding: A\'s project is 404 project_not_found, like a missing project', async () => {
+      const res = await sameAsMissing(
+        () => asB('PUT', `/api/site-platform/projects/${a.projectId}/binding`, { override_mode: 'disabled' }),
+        () => asB('PUT', MISSING_PROJECT_PATH, { override_mode: 'disabled' }));
+      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found']);
+    });
+
+    it('PUT binding on B\'s own project: A\'s connection_id and A\'s site_id are 400 invalid_reference, like unknown ones', async () => {
+      const path = `/api/site-platform/projects/${b.projectId}/binding`;
+      const byConnection = await sameAsMissing(
+        () => asB('PUT', path, { override_mode: 'override', connection_id: aConnectionId }),
+        () => asB('PUT', path, { override_mode: 'override', connection_id: uuid() }));
+      assert.deepEqual([byConnection.status, byConnection.body.code], [400, 'invalid_reference']);
+      const bySite = await sameAsMissing(
+        () => asB('PUT', path, { override_mode: 'inherit', site_id: a.siteId }),
+        () => asB('PUT', path, { override_mode: 'inherit', site_id: 'site_unknown_anywhere' }));
+      assert.deepEqual([bySite.status, bySite.body.code], [400, 'invalid_reference']);
+    });
+
+    it('GET /api/site-platform/projects/{projectId}/binding: A\'s project is 404 like a missing one; A\'s site_id resolves to nothing, like an unknown site', async () => {
+      const res = await sameAsMissing(
+        () => asB('GET', `/api/site-platform/projects/${a.projectId}/binding`),
+        () => asB('GET', MISSING_PROJECT_PATH));
+      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found']);
+      const foreignSite = await asB('GET', `/api/site-platform/projects/${b.projectId}/binding${query({ site_id: a.siteId })}`);
+      const unknownSite = await asB('GET', `/api/site-platform/projects/${b.projectId}/binding${query({ site_id: 'site_unknown_anywhere' })}`);
+      assert.equal(foreignSite.status, 200, foreignSite.text);
+      assert.equal(foreignSite.body.resolved, null);
+      assert.deepEqual(foreignSite.body, unknownSite.body);
+    });
+
+    it('the lists (connections, sites, OAuth clients, connect options) show B none of A\'s rows', async () => {
+      const connections = await asB('GET', '/api/site-platform/connections');
+      assert.ok(connections.body.data.length > 0 && connections.body.data.every((c: any) => c.id !== aConnectionId));
+      const sites = await asB('GET', '/api/site-platform/sites');
+      assert.deepEqual(sites.body.data.map((s: any) => s.site_id), [b.siteId]);
+      const clients = await asB('GET', '/api/site-platform/oauth-clients');
+      assert.deepEqual(clients.body.data.map((c: any) => c.id), [bClientRowId]);
+      const options = await asB('GET', '/api/site-platform/connect-options');
+      assert.deepEqual(options.body.oauth_clients.map((c: any) => c.id), [bClientRowId]);
+    });
+  });
+
+  describe('OAuth clients, connect, callback and site token', () => {
+    it('POST /api/site-platform/oauth-clients: the client_id A registered is registered for B like a never-seen one, and A\'s client is untouched', async () => {
+      const before = await snapshotOfA();
+      const mark = world.sim.requests().length;
+      const foreign = await asB('POST', '/api/site-platform/oauth-clients', { client_id: aClientId, client_secret: 'b-secret-of-its-own' });
+      const fresh = await asB('POST', '/api/site-platform/oauth-clients', { client_id: `cid_${uuid()}`, client_secret: 'b-secret-of-its-own' });
+      assert.deepEqual([foreign.status, fresh.status], [201, 201], foreign.text);
+      assert.deepEqual(Object.keys(foreign.body).sort(), Object.keys(fresh.body).sort());
+      assert.notEqual(foreign.body.id, aClientRowId);
+      assert.deepEqual(platformCallsSince(world, mark), []);
+      assert.equal(await snapshotOfA(), before);
+      await harness().db('site_platform_oauth_clients').whereIn('id', [foreign.body.id, fresh.body.id]).delete();
+    });
+
+    it('POST /api/site-platform/connect: A\'s oauth_app_id, A\'s connection (site_reconnect) and A\'s project answer like missing ones', async () => {
+      const connect = (body: Record<string, unknown>) => asB('POST', '/api/site-platform/connect', body);
+      const byClient = await sameAsMissing(
+        () => connect({ intent: 'site_account_connect', oauth_app_id: aClientRowId }),
+        () => connect({ intent: 'site_account_connect', oauth_app_id: uuid() }));
+      assert.deepEqual([byClient.status, byClient.body.code], [404, 'site_platform_oauth_client_not_found']);
+      const byConnection = await sameAsMissing(
+        () => connect({ intent: 'site_reconnect', connection_id: aConnectionId }),
+        () => connect({ intent: 'site_reconnect', connection_id: uuid() }));
+      assert.deepEqual([byConnection.status, byConnection.body.code], [404, 'site_platform_connection_not_found']);
+      const byProject = await sameAsMissing(
+        () => connect({ intent: 'site_project_connect', project_id: a.projectId }),
+        () => asB('GET', MISSING_PROJECT_PATH));
+      assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+    });
+
+    it('GET /api/oauth/site-platform/callback: a state of B naming A\'s client, connection or project is refused like a missing one, before any code exchange', async () => {
+      const key = stateKey(harness().deps.secretHashKey);
+      const bClient = { kind: 'account' as const, id: bClientRowId };
+      const callback = (fields: Omit<OAuthState, 'nonce' | 'expiresAt'>) => {
+        const state = signState(key, newState(fields, Date.now()));
+        return world.app.call('GET', `/api/oauth/site-platform/callback${query({ code: 'code-from-consent', state })}`, { headers: { accept: 'application/json' } });
+      };
+      const accountId = b.account.accountId;
+      const byClient = await sameAsMissing(
+        () => callback({ accountId, intent: 'site_account_connect', client: { kind: 'account', id: aClientRowId } }),
+        () => callback({ accountId, intent: 'site_account_connect', client: { kind: 'account', id: uuid() } }));
+      assert.deepEqual([byClient.status, byClient.body.code], [409, 'site_platform_oauth_client_missing']);
+      const byConnection = await sameAsMissing(
+        () => callback({ accountId, intent: 'site_reconnect', client: bClient, connectionId: aConnectionId }),
+        () => callback({ accountId, intent: 'site_reconnect', client: bClient, connectionId: uuid() }));
+      assert.deepEqual([byConnection.status, byConnection.body.code], [404, 'site_platform_connection_not_found']);
+      const byProject = await sameAsMissing(
+        () => callback({ accountId, intent: 'site_project_connect', client: bClient, projectId: a.projectId }),
+        () => callback({ accountId, intent: 'site_project_connect', client: bClient, projectId: 'not-a-uuid' }));
+      assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+    });
+
+    it('POST /api/site-platform/site-token: A\'s project is 404 before the platform is called; A\'s site_id is 400 invalid_reference like an unknown site', async () => {
+      const token = world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [b.siteId] });
+      const paste = (body: Record<string, unknown>) => asB('POST', '/api/site-platform/site-token', { token, ...body });
+      const byProject = await sameAsMissing(() => paste({ project_id: a.projectId }), () => asB('GET', MISSING_PROJECT_PATH));
+      assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+      const bySite = await sameAsMissing(() => paste({ site_id: a.siteId }), () => paste({ site_id: 'site_unknown_anywhere' }), 'same');
+      assert.deepEqual([bySite.status, bySite.body.code], [400, 'invalid_reference']);
+    });
+  });
+
+  describe('operation routes, CMS capabilities and MCP', () => {
+    it('GET /api/agent/web/site-platform-ops: A\'s site_id is 404 site_not_found and A\'s project_id 404 project_not_found, like missing ones', async () => {
+      const read = (params: Record<string, string>) => agentB('GET', `${OPS}${query({ action: 'cms_collection_list', ...params })}`);
+      const bySite = await sameAsMissing(() => read({ site_id: a.siteId }), () => read({ site_id: 'site_unknown_anywhere' }));
+      assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
+      const byProject = await sameAsMissing(() => read({ project_id: a.projectId }), () => read({ project_id: 'not-a-uuid' }));
+      assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+    });
+
+    it('POST /api/agent/web/site-platform-ops: writes naming A\'s site or A\'s project answer like missing ones and change nothing of A\'s', async () => {
+      const rename = (siteId: string) => ({ action: 'cms_item_update', site_id: siteId, collection_id: a.collectionId, item_id: a.itemIds[0], fieldData: { name: 'Taken over' } });
+      const bySite = await sameAsMissing(() => agentB('POST', OPS, rename(a.siteId)), () => agentB('POST', OPS, rename('site_unknown_anywhere')));
+      assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
+      const switchSource = (projectId: string, siteId?: string) =>
+        ({ action: 'project_cms_provider_set', project_id: projectId, provider: siteId ? 'site_platform' : 'native', site_id: siteId, confirm: true });
+      const byProject = await sameAsMissing(() => agentB('POST', OPS, switchSource(a.projectId)), () => agentB('POST', OPS, switchSource('not-a-uuid')));
+      assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+      const bySourceSite = await sameAsMissing(
+        () => agentB('POST', OPS, switchSource(b.projectId, a.siteId)), () => agentB('POST', OPS, switchSource(b.projectId, 'site_unknown_anywhere')));
+      assert.deepEqual([bySourceSite.status, bySourceSite.body.code], [404, 'site_not_found']);
+    });
+
+    it('GET and POST /api/builder/site-platform/{projectId}/ops: A\'s project is 404 for B\'s session, and A\'s site_id on B\'s project is 404, like missing ones', async () => {
+      const byProjectRead = await sameAsMissing(
+        () => asB('GET', `${builderOps(a.projectId)}${query({ action: 'cms_collection_list' })}`),
+        () => asB('GET', `${builderOps('not-a-uuid')}${query({ action: 'cms_collection_list' })}`));
+      assert.deepEqual([byProjectRead.status, byProjectRead.body.code], [404, 'project_not_found']);
+      const write = { action: 'cms_item_update', collection_id: a.collectionId, item_id: a.itemIds[1], fieldData: { name: 'Taken over' } };
+      const byProjectWrite = await sameAsMissing(
+        () => asB('POST', builderOps(a.projectId), write, { 'idempotency-key': `t-${uuid()}` }),
+        () => asB('POST', builderOps('not-a-uuid'), write, { 'idempotency-key': `t-${uuid()}` }));
+      assert.deepEqual([byProjectWrite.status, byProjectWrite.body.code], [404, 'project_not_found']);
+      const bySite = await sameAsMissing(
+        () => asB('POST', builderOps(b.projectId), { ...write, site_id: a.siteId }),
+        () => asB('POST', builderOps(b.projectId), { ...write, site_id: 'site_unknown_anywhere' }));
+      assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
+    });
+
+    it('GET /api/builder/site-platform/{projectId}/cms-capabilities: A\'s project is 404 project_not_found, like a missing one', async () => {
+      const res = await sameAsMissing(
+        () => asB('GET', `/api/builder/site-platform/${a.projectId}/cms-capabilities`),
+        () => asB('GET', '/api/builder/site-platform/not-a-uuid/cms-capabilities'));
+      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found']);
+    });
+
+    it('POST /mcp: tool calls naming A\'s site or A\'s project come back with the coded error a missing one gets', async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${world.app.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${b.account.agentKey}` } },
+      });
+      const client = new Client({ name: 'tenancy-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const tool = async (name: string, args: Record<string, unknown>): Promise<{ status: number; body: any }> => {
+          const result: any = await client.callTool({ name, arguments: args });
+          assert.equal(result.isError, true, JSON.stringify(result));
+          const answer = JSON.parse(result.content[0].text);
+          return { status: answer.status, body: answer.error };
+        };
+        const bySite = await sameAsMissing(
+          () => tool('platform_cms_collection_list', { site_id: a.siteId }),
+          () => tool('platform_cms_collection_list', { site_id: 'site_unknown_anywhere' }));
+        assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
+        const byProject = await sameAsMissing(
+          () => tool('platform_cms_item_update', { site_id: b.siteId, project_id: a.projectId, collection_id: a.collectionId, item_id: a.itemIds[2], fieldData: { name: 'Taken over' } }),
+          () => tool('platform_cms_item_update', { site_id: b.siteId, project_id: 'not-a-uuid', collection_id: a.collectionId, item_id: a.itemIds[2], fieldData: { name: 'Taken over' } }));
+        assert.deepEqual([byProject.status, byProject.body.code], [404, 'project_not_found']);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
