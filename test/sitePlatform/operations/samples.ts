@@ -8,10 +8,11 @@ import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { addClient, authorize, openCallback, registerClient, type SiteWorld } from '../connections/fixtures';
 
 /**
- * Left out on purpose: composites another brief is writing right now (asset_upload, page_query and the two service
- * snippet operations), and project_cms_provider_set, the service action that never calls the platform.
+ * Left out on purpose: project_cms_provider_set, the service action that never calls the platform (its tests are in
+ * dashboard.test.ts and the publish-to-site tests). Composites are sampled here by their first platform call; their
+ * own steps are proved in composites.test.ts.
  */
-export const NOT_SAMPLED = new Set(['asset_upload', 'page_query', 'service_snippet_install', 'service_snippet_remove', 'project_cms_provider_set']);
+export const NOT_SAMPLED = new Set(['project_cms_provider_set']);
 
 export interface SampleSite {
   siteId: string;
@@ -106,6 +107,7 @@ export const SAMPLES: readonly Sample[] = [
   s('webhook_delete', (x, from) => ({ ...site(x), webhook_id: from('webhook_create').id })),
 
   s('page_list', (x) => ({ ...site(x), localeId: x.frLocaleId, limit: 10 })),
+  s('page_query', (x) => ({ ...site(x), query: 'home' })),
   s('page_get', page),
   s('page_metadata_update', (x) => ({ ...page(x), seo: { title: 'Home | Every op', description: 'The home page' } })),
   s('page_metadata_bulk_update', (x) => ({ ...site(x), pages: [{ id: x.pageId, localeId: x.frLocaleId, title: 'Accueil' }] })),
@@ -130,6 +132,8 @@ export const SAMPLES: readonly Sample[] = [
   s('site_customcode_get', site),
   s('site_customcode_upsert', (x, from) => ({ ...site(x), scripts: [{ id: from('script_register_inline').id, version: '1.0.0', location: 'footer' }] })),
   s('site_customcode_blocks_list', site),
+  s('service_snippet_install', (x) => ({ ...site(x), location: 'footer' })),
+  s('service_snippet_remove', site),
   s('site_customcode_delete', site),
   s('page_customcode_get', page),
   s('page_customcode_upsert', (x, from) => ({ ...page(x), scripts: [{ id: from('script_register_hosted').id, version: '1.0.0', location: 'header' }] })),
@@ -162,6 +166,7 @@ export const SAMPLES: readonly Sample[] = [
   s('asset_list', site),
   s('asset_get', (x) => ({ ...site(x), asset_id: x.assetId })),
   s('asset_update', (x) => ({ ...site(x), asset_id: x.assetId, altText: 'The logo' })),
+  s('asset_upload', (x) => ({ ...site(x), fileName: 'pixel.gif', content_base64: 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==' })),
   s('asset_delete', (x) => ({ ...site(x), asset_id: x.doomedAssetId })),
   s('asset_folder_list', site),
   s('asset_folder_create', (x) => ({ ...site(x), displayName: 'Brand' })),
