@@ -1,6 +1,7 @@
 import { ApiError } from '../../http/errors';
 import type { Site, TokenIntrospection } from '../../platforms/sitePlatform';
 import type { SitePlatformDeps } from './deps';
+import { restoreReachableProjects } from './contentSourceFallback';
 import { bustCredentials } from './resolve';
 import type { Intent } from './state';
 import {
@@ -88,15 +89,24 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
   if (!visible || visible.disconnected_at) {
     throw new ApiError(500, 'site_platform_connect_not_persisted', 'the connection was not visible after it was saved; connect again');
   }
-  runFollowUps(deps, grant.accountId);
+  await runFollowUps(deps, grant.accountId);
   return visible;
 }
 
-/** Best-effort follow-ups: they log and move on, never fail a connect. */
-function runFollowUps(deps: SitePlatformDeps, accountId: string): void {
+/**
+ * Best-effort follow-ups: they log and move on, never fail a connect. The cache bust comes first so the restore
+ * resolves with the new connection. (Webhook registration and page indexing join these with the webhooks issue.)
+ */
+async function runFollowUps(deps: SitePlatformDeps, accountId: string): Promise<void> {
   try {
     bustCredentials(accountId);
   } catch (err) {
     deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform credential cache bust failed after connect');
+  }
+  try {
+    const restored = await restoreReachableProjects(deps, accountId);
+    if (restored.length) deps.logger.info({ accountId, projects: restored.length }, 'site platform projects restored to the platform CMS after connect');
+  } catch (err) {
+    deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform project restore failed after connect');
   }
 }

@@ -47,12 +47,22 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/site-platform/connections/{id}/disconnect', operationId: 'disconnectSitePlatformConnection', tags,
       auth: { kind: 'session', roles: ['owner', 'admin'] },
-      summary: 'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials.',
-      description: 'Owner or admin. Resolution never returns the connection afterwards. Idempotent: a disconnected connection is answered unchanged.',
+      summary: 'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials, revoke an OAuth token.',
+      description: 'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform '
+        + '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner '
+        + 'revokes in the platform). Projects whose content source was the platform CMS and that no other connection reaches fall '
+        + 'back to the native CMS (`reverted_project_ids`); a later connect reaching their site restores them. Idempotent: a '
+        + 'disconnected connection is answered unchanged.',
       params: idParams,
-      responses: { 200: { description: 'The disconnected connection', schema: connectionSchema } },
+      responses: { 200: { description: 'The disconnected connection, plus `revocation` and `reverted_project_ids`.', schema: connectionSchema.extend({
+        revocation: z.enum(['revoked', 'failed', 'not_applicable']),
+        reverted_project_ids: z.array(z.string()),
+      }) } },
       errors: [notFound],
-    }, async ({ params, auth, deps }) => ({ body: toConnectionJson(await disconnect(deps, accountOf(auth), params.id)) })),
+    }, async ({ params, auth, deps }) => {
+      const outcome = await disconnect(deps, accountOf(auth), params.id);
+      return { body: { ...toConnectionJson(outcome.connection), revocation: outcome.revocation, reverted_project_ids: outcome.revertedProjectIds } };
+    }),
 
     route({
       method: 'get', path: '/api/site-platform/sites', operationId: 'listSitePlatformSites', tags, auth: { kind: 'session' },

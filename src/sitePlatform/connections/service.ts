@@ -2,7 +2,11 @@ import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import type { SitePlatformDeps } from './deps';
 import { requireOwnProject } from './projects';
+import { revokeAuthorization } from '../../platforms/sitePlatform';
+import { revertUnreachableProjects } from './contentSourceFallback';
+import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';
+import { openSealed } from './tokens';
 import { findConnection, findSite, saveBinding, updateConnection, type BindingFields, type BindingRow, type ConnectionRow } from './store';
 
 export const connectionNotFound = () => new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
@@ -13,16 +17,43 @@ export async function requireConnection(deps: SitePlatformDeps, accountId: strin
   return row;
 }
 
+export type Revocation = 'revoked' | 'failed' | 'not_applicable';
+
+/**
+ * Revocation is explicit on the platform (OAuth tokens never expire): an OAuth token is revoked with the client that
+ * issued it. Best effort: a failure is reported, never blocks the disconnect. Site tokens are revoked by the site's
+ * owner in the platform's settings, so there is nothing to call.
+ */
+async function revoke(deps: SitePlatformDeps, accountId: string, row: ConnectionRow): Promise<Revocation> {
+  if (row.auth_kind !== 'oauth' || !row.access_token_enc) return 'not_applicable';
+  try {
+    const accessToken = openSealed(deps.config, row.access_token_enc).plaintext;
+    const client = await chooseOAuthClient(deps, accountId, { oauthAppId: row.oauth_app_id ?? undefined });
+    await revokeAuthorization({
+      authUrl: deps.config.SITE_PLATFORM_AUTH_URL, clientId: client.clientId, clientSecret: client.clientSecret,
+      accessToken, timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS,
+    });
+    return 'revoked';
+  } catch (err) {
+    deps.logger.warn({ accountId, connectionId: row.id, code: err instanceof ApiError ? err.code : (err as Error).name }, 'site platform token revocation failed on disconnect');
+    return 'failed';
+  }
+}
+
 /**
  * Sets disconnected_at and drops the sealed token, so resolution can never return the connection again; busts
- * the account's credential cache. Disconnecting a disconnected connection answers it unchanged.
+ * the account's credential cache; revokes an OAuth token on the platform; projects whose platform CMS no other
+ * connection reaches fall back to the native CMS (restored by a later connect). Disconnecting a disconnected
+ * connection answers it unchanged.
  */
-export async function disconnect(deps: SitePlatformDeps, accountId: string, id: string): Promise<ConnectionRow> {
+export async function disconnect(deps: SitePlatformDeps, accountId: string, id: string): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
   const row = await requireConnection(deps, accountId, id);
-  if (row.disconnected_at) return row;
+  if (row.disconnected_at) return { connection: row, revocation: 'not_applicable', revertedProjectIds: [] };
   const updated = await updateConnection(deps.db, accountId, id, { disconnected_at: new Date(), access_token_enc: null });
   bustCredentials(accountId);
-  return updated!;
+  const revocation = await revoke(deps, accountId, row);
+  const revertedProjectIds = await revertUnreachableProjects(deps, accountId);
+  return { connection: updated!, revocation, revertedProjectIds };
 }
 
 /**

@@ -8,7 +8,7 @@ export const notConfigured = (what: string) =>
 /** The cipher of SITE_PLATFORM_TOKEN_ENCRYPTION_KEY (and _PREVIOUS); 503 `site_platform_not_configured` without it. */
 export function siteTokenCipher(config: Config): TokenCipher {
   try {
-    return createTokenCipher(config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY, config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS);
+    return createTokenCipher(config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY, config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS, 'SITE_PLATFORM_TOKEN_ENCRYPTION_KEY');
   } catch (err) {
     if (err instanceof TokenKeyError) throw notConfigured('SITE_PLATFORM_TOKEN_ENCRYPTION_KEY');
     throw err;
