@@ -17,8 +17,8 @@ export class TokenKeyError extends Error {
  * Platform tokens at rest: AES-256-GCM envelopes `v1:iv:ct:tag` under the current key. Rotation: set the old key
  * as `…_PREVIOUS`; decryption falls back to it and reports `rewrap`, so tokens move to the new key on their next write.
  */
-export function createTokenCipher(currentKeyBase64: string | undefined, previousKeyBase64?: string): TokenCipher {
-  if (!currentKeyBase64) throw new TokenKeyError('COMMERCE_TOKEN_ENCRYPTION_KEY is not set: platform tokens cannot be stored or read');
+export function createTokenCipher(currentKeyBase64: string | undefined, previousKeyBase64?: string, keyName = 'the token encryption key'): TokenCipher {
+  if (!currentKeyBase64) throw new TokenKeyError(`${keyName} is not set: platform tokens cannot be stored or read`);
   const current = Buffer.from(currentKeyBase64, 'base64');
   const previous = previousKeyBase64 ? Buffer.from(previousKeyBase64, 'base64') : undefined;
   return {
@@ -27,7 +27,7 @@ export function createTokenCipher(currentKeyBase64: string | undefined, previous
       try {
         return { plaintext: open(current, envelope), rewrap: false };
       } catch (err) {
-        if (!previous) throw new TokenKeyError('a stored token cannot be decrypted with COMMERCE_TOKEN_ENCRYPTION_KEY');
+        if (!previous) throw new TokenKeyError(`a stored token cannot be decrypted with ${keyName}`);
         try {
           return { plaintext: open(previous, envelope), rewrap: true };
         } catch {

@@ -41,6 +41,6 @@ describe('token envelopes (AES-256-GCM v1:iv:ct:tag)', () => {
   });
 
   it('no key configured is a clear error, not a crash deep in a request', () => {
-    assert.throws(() => createTokenCipher(undefined), /COMMERCE_TOKEN_ENCRYPTION_KEY is not set/);
+    assert.throws(() => createTokenCipher(undefined, undefined, 'SOME_TOKEN_KEY'), /SOME_TOKEN_KEY is not set/);
   });
 });

@@ -8,7 +8,7 @@ import { rewrapSealed, type ConnectionRow } from './store';
 /** The token cipher of the configured keys; 503 `commerce_not_configured` without COMMERCE_TOKEN_ENCRYPTION_KEY. */
 export function tokenCipherOf(config: Config): TokenCipher {
   try {
-    return createTokenCipher(config.COMMERCE_TOKEN_ENCRYPTION_KEY, config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS);
+    return createTokenCipher(config.COMMERCE_TOKEN_ENCRYPTION_KEY, config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS, 'COMMERCE_TOKEN_ENCRYPTION_KEY');
   } catch (err) {
     if (err instanceof TokenKeyError) throw new ApiError(503, 'commerce_not_configured', 'COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service');
     throw err;
