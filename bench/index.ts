@@ -7,6 +7,7 @@ import { crmSearch } from './scenarios/crmSearch';
 import { emailSend } from './scenarios/emailSend';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
+import { siteOp } from './scenarios/siteOp';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
   'crm-search': crmSearch,
@@ -16,6 +17,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'commerce-backfill': commerceBackfill,
   'research-run': researchRun,
   'email-send': emailSend,
+  'site-op': siteOp,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

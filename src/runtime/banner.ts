@@ -11,7 +11,7 @@ export interface BannerInput {
   firstAccount: FirstAccount;
   cronSecretSet: boolean;
   startedInMs: number;
-  /** `start --sandbox`: where the simulators are and how to connect the demo shop. */
+  /** `start --sandbox`: where the simulators are and how to connect the demo shop and the demo site. */
   sandbox?: string[];
 }
 

@@ -6,6 +6,7 @@ import { startDnsSandbox } from '../sandbox/dns';
 import { startSmtpSandbox } from '../sandbox/smtp';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
 import { startResearchSandbox } from './researchSandbox';
+import { startSiteSandbox } from './siteSandbox';
 
 export const DEMO_SHOP = 'demo-shop.commerce.test';
 export const DEMO_CLIENT_ID = 'sandbox-demo-app';
@@ -23,7 +24,8 @@ export interface Sandbox {
 }
 
 /**
- * `start --sandbox`: the commerce platform simulated on loopback (and the research providers: researchSandbox.ts),
+ * `start --sandbox`: the commerce platform simulated on loopback (and the research providers: researchSandbox.ts;
+ * the site platform: siteSandbox.ts),
  * with a demo app and a demo shop holding a few orders, so the whole connect → webhooks → backfill path runs with no
  * platform account. The demo app's secret is derived from the credential hash key, so it stays the same across
  * restarts of one DATA_DIR (the simulator's own state — tokens, subscriptions — lives in memory: connect the shop
@@ -37,8 +39,9 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   simulator.addShop({ domain: DEMO_SHOP, name: 'Demo shop' });
   simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
   const research = await startResearchSandbox();
+  const site = await startSiteSandbox(config);
   const dns = await startDnsSandbox({ control: true });
-  const sandboxConfig: Config = research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key });
+  const sandboxConfig: Config = site.configure(research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }));
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
   const smtp = await startSmtpSandbox();
   sandboxConfig.SMTP_URL = smtp.url;
@@ -63,10 +66,11 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         '    3. Open the authorize_url it answers in a browser: the simulator approves at once and redirects to',
         `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
         ...research.bannerLines(),
+        ...site.bannerLines(apiUrl, sandboxConfig.PUBLIC_APP_URL ?? apiUrl),
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
         `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
       ];
     },
-    stop: async () => { await Promise.all([simulator.stop(), research.stop(), dns.stop(), smtp.stop()]); },
+    stop: async () => { await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop()]); },
   };
 }
