@@ -37,6 +37,6 @@ export function publishToSiteRoutes(): RouteDef[] {
     ],
   }, async ({ params, auth, deps }) => ({
     status: 200,
-    body: await publishToSite(deps, { accountId: accountOf(auth), contentId: params.id, actor: await actorOf(deps.db, auth, undefined) }),
+    body: await publishToSite(deps, { accountId: accountOf(auth), contentId: params.id, actor: () => actorOf(deps.db, auth, undefined) }),
   }))];
 }

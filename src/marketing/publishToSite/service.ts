@@ -25,7 +25,7 @@ export const contentSourceNative = (projectId: string) =>
 const requiredFieldsUnmapped = (fields: string[]) =>
   new ApiError(422, 'required_fields_unmapped', `the collection requires fields the item has nothing for: ${fields.join(', ')}`, { details: { fields } });
 
-interface Request { accountId: string; contentId: string; actor: string }
+interface Request { accountId: string; contentId: string; actor: () => Promise<string> }
 
 /**
  * Publishes a content item to its site collection (doc2, What the service does 7; States: "content entry, save,

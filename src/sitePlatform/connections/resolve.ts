@@ -2,7 +2,7 @@ import { isUuid } from '../../http/ids';
 import { CredentialCache } from './cache';
 import { nowOf, type SitePlatformDeps } from './deps';
 import {
-  findActiveDefault, findBinding, findConnection, findSite, findSiteOfConnection, rewrapToken, type AuthKind, type ConnectionRow,
+  findActiveDefault, findBinding, findConnection, findSite, findSiteOfConnection, rewrapToken, type AuthKind, type ConnectionRow, type SiteRow,
 } from './store';
 import { openSealed } from './tokens';
 
@@ -23,7 +23,12 @@ export interface ResolvedCredentials {
 /** One per process; busted on disconnect, connect and reconnect. */
 export const credentialCache = new CredentialCache<ResolvedCredentials | null>();
 
-export const bustCredentials = (accountId: string) => credentialCache.bustAccount(accountId);
+/** The account's site rows (ownership and locales) ride on the same 60 s lifetime and the same busts. */
+export const siteRowCache = new CredentialCache<SiteRow>();
+export const bustCredentials = (accountId: string) => {
+  credentialCache.bustAccount(accountId);
+  siteRowCache.bustAccount(accountId);
+};
 
 const live = (row: ConnectionRow | undefined): row is ConnectionRow => !!row && !row.disconnected_at && !!row.access_token_enc;
 

@@ -54,7 +54,7 @@ interface Dispatch {
   projectId?: string;
   method: string;
   input: ReturnType<typeof inputOf>;
-  actor: string;
+  actor: () => Promise<string>;
   /** Slot route name, or null when this request claims no slot. */
   slotRoute: string | null;
   idempotencyKey?: string;
@@ -87,7 +87,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     if (input.projectId) await requireOwnProject(deps.db, auth.accountId, input.projectId);
     return dispatch({
       deps, accountId: auth.accountId, projectId: input.projectId, method: ctx.method, input,
-      actor: await actorOf(deps.db, auth, undefined),
+      actor: () => actorOf(deps.db, auth, undefined),
       slotRoute: `POST ${AGENT_PATH}`, idempotencyKey: ctx.get('idempotency-key') || undefined, rawRequest: body,
     });
   });
@@ -106,7 +106,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     const key = ctx.get('idempotency-key') || undefined;
     return dispatch({
       deps, accountId, projectId: params.projectId, method: ctx.method, input,
-      actor: await actorOf(deps.db, auth, ctx.get('x-agent-actor-label') || undefined),
+      actor: () => actorOf(deps.db, auth, ctx.get('x-agent-actor-label') || undefined),
       slotRoute: key ? `POST ${ctx.path}` : null, idempotencyKey: key, rawRequest: { projectId: params.projectId, body },
     });
   });

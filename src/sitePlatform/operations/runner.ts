@@ -21,7 +21,8 @@ export interface OperationRequest {
   action: unknown;
   /** Parameters as sent (query or JSON body) without `action` and `project_id`. */
   params: Record<string, unknown>;
-  actor: string;
+  /** The audit actor, looked up only when a write is audited (reads never pay for it). */
+  actor: () => Promise<string>;
 }
 
 export interface OperationResult { action: string; result: unknown; snapshot?: SnapshotInfo }
@@ -57,13 +58,13 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
   if (!op.platform) return runServiceAction(deps, op, req);
 
   const requested = typeof req.params.site_id === 'string' && req.params.site_id !== '' ? req.params.site_id : undefined;
-  if (requested) await requireOwnSite(deps.db, req.accountId, requested);
+  const requestedSite = requested ? await requireOwnSite(deps.db, req.accountId, requested) : undefined;
   const creds = await resolveCredentials(deps, req.accountId, { projectId: req.projectId, siteId: requested });
   if (!creds) throw notConnected();
   const siteId = requested ?? creds.siteId ?? undefined;
   // A project's bound site fills an omitted site_id, so dashboard callers need not repeat it.
   const params = siteId && req.params.site_id === undefined ? { ...req.params, site_id: siteId } : req.params;
-  const site = siteId ? await requireOwnSite(deps.db, req.accountId, siteId) : undefined;
+  const site = requestedSite ?? (siteId ? await requireOwnSite(deps.db, req.accountId, siteId) : undefined);
   const secondary = secondaryLocaleIds(site);
 
   const gate = checkGates(op, {
@@ -101,7 +102,7 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
     if (invalidatesSnapshots(op) && siteId) {
       await markSnapshotsStale(deps.db, siteId, typeof valid.collection_id === 'string' ? valid.collection_id : undefined);
     }
-    await auditWrite(deps.db, req.accountId, op.name, req.actor, target ?? (siteId ?? null));
+    await auditWrite(deps.db, req.accountId, op.name, await req.actor(), target ?? (siteId ?? null));
   }
   return snapshot ? { action: op.name, result, snapshot } : { action: op.name, result };
 }
@@ -141,6 +142,6 @@ async function runServiceAction(deps: SitePlatformDeps, op: OperationDef, req: O
     if (!await resolveCredentials(deps, req.accountId, { projectId: valid.project_id, siteId: valid.site_id })) throw notConnected();
   }
   await setContentSource(deps.db, req.accountId, valid.project_id, valid.provider, valid.site_id ?? null);
-  await auditWrite(deps.db, req.accountId, op.name, req.actor, valid.project_id);
+  await auditWrite(deps.db, req.accountId, op.name, await req.actor(), valid.project_id);
   return { action: op.name, result: { project_id: valid.project_id, provider: valid.provider, site_id: valid.provider === 'native' ? null : valid.site_id } };
 }

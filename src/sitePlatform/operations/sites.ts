@@ -1,13 +1,21 @@
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
+import { siteRowCache } from '../connections/resolve';
 import type { SiteRow } from '../connections/store';
 
 export const siteNotFound = () => new ApiError(404, 'site_not_found', 'no site with this id among your account\'s sites');
 
-/** The account's row for a platform site id; another account's site behaves as missing (404). */
+/**
+ * The account's row for a platform site id; another account's site behaves as missing (404). Found rows are kept
+ * 60 s beside the credentials and busted with them (connect, reconnect, disconnect, binding changes).
+ */
 export async function requireOwnSite(db: Knex, accountId: string, siteId: string): Promise<SiteRow> {
+  const now = Date.now();
+  const cached = siteRowCache.get(accountId, undefined, siteId, now);
+  if (cached) return cached;
   const row: SiteRow | undefined = await db('site_platform_sites').where({ account_id: accountId, site_id: siteId }).first();
   if (!row) throw siteNotFound();
+  siteRowCache.set(accountId, undefined, siteId, row, now);
   return row;
 }
 
