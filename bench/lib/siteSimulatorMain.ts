@@ -1,13 +1,10 @@
 // Child process of the site-op scenario: the site platform simulator on its own event loop, as the real platform is
 // another machine, so neither the load generator nor our API shares its CPU time. Prints one JSON line when seeded.
-import { startSitePlatformSimulator, type Plan } from '../../src/sandbox/sitePlatform';
+import { startSitePlatformSimulator } from '../../src/sandbox/sitePlatform';
 import { REQUESTED_SCOPES } from '../../src/sitePlatform/connections/scopes';
 
-/**
- * Advertised per-token limit. The simulator serves any number a token carries (its Plan type names the two real
- * plans), and the service sizes its token bucket from X-RateLimit-Limit, so this lifts both sides' limits.
- */
-const BENCH_RATE_LIMIT = 100_000_000 as Plan;
+/** Advertised per-token limit: the service sizes its token bucket from X-RateLimit-Limit, so this lifts both sides. */
+const BENCH_RATE_LIMIT = 100_000_000;
 
 async function main() {
   const items = Number(process.env.BENCH_SITE_ITEMS ?? 25);
@@ -23,7 +20,7 @@ async function main() {
   })));
   sim.addPage(site.id, { title: 'Home', slug: 'index' });
   // One token per side, so neither draws on the other's window.
-  const issue = () => sim.issueToken({ scopes: [...REQUESTED_SCOPES], siteIds: [site.id], plan: BENCH_RATE_LIMIT });
+  const issue = () => sim.issueToken({ scopes: [...REQUESTED_SCOPES], siteIds: [site.id], rateLimitPerMinute: BENCH_RATE_LIMIT });
   console.log(JSON.stringify({
     baseUrl: sim.baseUrl, siteId: site.id, collectionId: collection.id, items,
     ourToken: issue(), baselineToken: issue(),

@@ -137,6 +137,8 @@ export interface TokenInput {
   scopes: string[];
   /** Requests per minute; default the best plan among the token's sites. */
   plan?: Plan;
+  /** Benchmarks only: an advertised limit no real plan has (wins over `plan`). */
+  rateLimitPerMinute?: number;
   /** Default every site. */
   siteIds?: string[];
 }
@@ -148,7 +150,7 @@ export function issueToken(state: SimState, input: TokenInput): string {
   const token = randomHex(32);
   const record: SimToken = {
     token, kind: 'site_token', scopes: [...input.scopes],
-    rateLimit: input.plan ?? (sites.some((s) => s.plan === 120) ? 120 : 60),
+    rateLimit: input.rateLimitPerMinute ?? input.plan ?? (sites.some((s) => s.plan === 120) ? 120 : 60),
     siteIds, workspaceIds: [...new Set(sites.map((s) => s.workspaceId))], createdOn: iso(state.now()), revoked: false,
   };
   state.tokens.set(token, record);

@@ -24,7 +24,8 @@ export interface SimToken {
   kind: 'oauth' | 'site_token';
   clientId?: string;
   scopes: string[];
-  rateLimit: Plan;
+  /** Requests per minute: the plan's 60 or 120, or a benchmark's lifted figure. */
+  rateLimit: number;
   siteIds: string[];
   workspaceIds: string[];
   /** The authorizing user; site tokens have none. */
