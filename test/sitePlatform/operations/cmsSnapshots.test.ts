@@ -2,18 +2,14 @@ import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { getOperation } from '../../../src/sitePlatform/registry';
 import { markSnapshotsStale, snapshotRead } from '../../../src/sitePlatform/operations/cmsSnapshots';
-import { connectWithSiteToken, startSiteWorld, type SiteWorld } from '../connections/fixtures';
+import { connectWithSiteToken, type SiteWorld } from '../connections/fixtures';
 import { newAccount } from '../../helpers/accounts';
-import { OPS, newTenant, platformCallsSince, query, type Tenant } from './fixtures';
+import { OPS, platformCallsSince, query, type Tenant, useTenantWorld } from './fixtures';
 
 describe('site platform CMS snapshot cache: schema 10 minutes, items 60 seconds, stale on writes', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const get = (token: string, params: Record<string, string>) => world.app.call('GET', `${OPS}${query(params)}`, { token });
   const age = (accountId: string, kind: string, seconds: number) => harness().db('site_platform_cms_snapshots')

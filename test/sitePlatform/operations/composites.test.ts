@@ -2,19 +2,15 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { SNIPPET } from '../../../src/sitePlatform/operations/composites/serviceSnippet';
-import { addClient, addSite, authorize, openCallback, registerClient, startSiteWorld, type SiteWorld } from '../connections/fixtures';
-import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant } from './fixtures';
+import { addClient, addSite, authorize, openCallback, registerClient, type SiteWorld } from '../connections/fixtures';
+import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from './fixtures';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a80000000049454e44ae426082', 'hex');
 
 describe('site platform composite operations (asset_upload, page_query, service snippet)', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
   afterEach(() => world.sim.clearFaults());
 
   const post = (token: string, body: Record<string, unknown>, key?: string) =>

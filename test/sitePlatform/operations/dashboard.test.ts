@@ -3,17 +3,13 @@ import { ApiError } from '../../../src/http/errors';
 import { slotFor, withSlot } from '../../../src/sitePlatform/operations/slots';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { startSiteWorld, uuid, type SiteWorld } from '../connections/fixtures';
-import { OPS, auditRows, builderOps, newTenant, query, type Tenant } from './fixtures';
+import { uuid, type SiteWorld } from '../connections/fixtures';
+import { OPS, auditRows, builderOps, newTenant, query, type Tenant, useTenantWorld } from './fixtures';
 
 describe('site platform operation routes: dashboard callers, actors and content source', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const secret = () => harness().deps.config.AGENT_SECRET!;
   const rename = (itemId: string, name: string) =>

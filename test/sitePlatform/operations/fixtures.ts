@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { ALL_SCOPES, addSite, uuid, type SiteWorld } from '../connections/fixtures';
+import { ALL_SCOPES, addSite, startSiteWorld, uuid, type SiteWorld } from '../connections/fixtures';
 
 export const OPS = '/api/agent/web/site-platform-ops';
 export const builderOps = (projectId: string) => `/api/builder/site-platform/${projectId}/ops`;
@@ -32,6 +32,16 @@ export async function newTenant(world: SiteWorld, options: { scopes?: string[]; 
   const projectId = uuid();
   await saveBinding(harness().db, account.accountId, projectId, { override_mode: 'inherit', connection_id: null, site_id: site.id });
   return { account, siteId: site.id, collectionId: collection.id, itemIds: items.map((i) => i.id), pageId: page.id, projectId };
+}
+
+/** Mocha hooks of a suite on one simulator world with one tenant: started before the suite, closed after it. */
+export function useTenantWorld(onReady: (world: SiteWorld, tenant: Tenant) => void): void {
+  let world: SiteWorld | undefined;
+  before(async () => {
+    world = await startSiteWorld();
+    onReady(world, await newTenant(world));
+  });
+  after(async () => { await world?.close(); });
 }
 
 export const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { newAccount } from '../../helpers/accounts';
-import { startSiteWorld, type SiteWorld } from '../connections/fixtures';
-import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant } from './fixtures';
+import { type SiteWorld } from '../connections/fixtures';
+import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from './fixtures';
 
 describe('site platform operation routes: actions, verbs and gates', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const post = (token: string, body: Record<string, unknown>) => world.app.call('POST', OPS, { token, body });
   const get = (token: string, params: Record<string, string>) => world.app.call('GET', `${OPS}${query(params)}`, { token });

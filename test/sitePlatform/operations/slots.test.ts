@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
-import { startSiteWorld, type SiteWorld } from '../connections/fixtures';
-import { OPS, builderOps, newTenant, platformCallsSince, type Tenant } from './fixtures';
+import { type SiteWorld } from '../connections/fixtures';
+import { OPS, builderOps, newTenant, platformCallsSince, type Tenant, useTenantWorld } from './fixtures';
 
 describe('site platform operation routes: idempotency slots and publish cooldown', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const update = (itemId: string, name: string) =>
     ({ action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: itemId, fieldData: { name } });

@@ -6,7 +6,7 @@ import { harness } from '../../helpers/harness';
 import {
   ALL_SCOPES, addClient, addSite, followConsent, openCallback, registerClient, startSiteWorld, uuid, type SiteWorld,
 } from '../connections/fixtures';
-import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant } from '../operations/fixtures';
+import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from '../operations/fixtures';
 
 // Being written by someone else (composites over custom code); their gates are proved by the registry tests.
 const NOT_YET_ROUTED = new Set(['service_snippet_install', 'service_snippet_remove']);
@@ -14,11 +14,7 @@ const NOT_YET_ROUTED = new Set(['service_snippet_install', 'service_snippet_remo
 describe('doc2 Authentication (rules 1–7 and 10)', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const connectionsOf = (accountId: string) => harness().db('site_platform_connections').where({ account_id: accountId });
   const exchanges = (mark: number) => platformCallsSince(world, mark).filter((c) => c.includes('/oauth/access_token'));

@@ -3,16 +3,12 @@ import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { ALL_SCOPES, addClient, addSite, authorize, openCallback, registerClient, startSiteWorld, type SiteWorld } from '../connections/fixtures';
-import { OPS, newTenant, platformCallsSince, query, type Tenant } from '../operations/fixtures';
+import { OPS, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from '../operations/fixtures';
 
 describe('doc2 Errors', () => {
   let world: SiteWorld;
   let t: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    t = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTenantWorld((w, tenant) => { world = w; t = tenant; });
 
   const get = (tenant: Tenant, action: string, params: Record<string, string> = {}) =>
     world.app.call('GET', `${OPS}${query({ action, site_id: tenant.siteId, ...params })}`, { token: tenant.account.agentKey });
