@@ -19,13 +19,15 @@ const bodyInput = z.record(z.string(), z.unknown());
 const projectParams = z.object({ projectId: z.string() });
 // asset_upload carries the file as base64 in the JSON body: up to the platform's 10 MB, plus base64's third.
 const POST_BODY_LIMIT = 14 * 1024 * 1024;
-const result = { 200: { description: 'The operation answered: `{ action, result }` with the platform body as result.' } };
+const result = { 200: { description: 'The operation answered: `{ action, result }` with the platform body as result. Reads served by the CMS snapshot cache (collection list and definitions 10 minutes, item lists 60 seconds; successful CMS writes mark them stale) also carry `snapshot { kind, cached, fetched_at }`.' } };
 
 const ERRORS: ErrorSpec[] = [
   { status: 400, code: 'unknown_action | wrong_verb | validation_failed', description: 'Unknown action, read sent as POST or write as GET, or invalid parameters.' },
   { status: 404, code: 'site_not_found | project_not_found', description: 'Not one of the account\'s sites or projects.' },
   { status: 409, code: 'write_locked | write_unconfirmed', description: 'Target lock not acquired (safe to retry), or lock window closed mid-write (re-read first).' },
   { status: 412, code: 'missing_scopes | confirm_required | oauth_required | secondary_locale_required | site_platform_not_connected', description: 'A gate refused the operation.' },
+  { status: 413, code: 'payload_too_large', description: 'asset_upload: the file is over the platform\'s 10 MB, or the body over 14 MB.' },
+  { status: 424, code: 'asset_upload_incomplete | snippet_apply_failed', description: 'A composite failed after its first step (asset_id or script_id names what exists); run it again under a new Idempotency-Key to finish.' },
   { status: 429, code: 'rate_limited | publish_cooldown', description: 'Carries retry_after_seconds.' },
   { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure.' },
   { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
