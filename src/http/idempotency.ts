@@ -39,6 +39,10 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** Whether an outcome frees the key instead of being stored for replay. */
+export type ReleaseRule = (status: number, code?: string) => boolean;
+const releasesServerErrors: ReleaseRule = (status) => status >= 500;
+
 interface StoredRow { request_hash: string; state: string; response_status: number | null; response_headers: Record<string, string> | null; response_body_sealed: string | null }
 
 const sealKeys = new Map<string, Buffer>();
@@ -55,11 +59,14 @@ function sealKeyOf(secretHashKey: string): Buffer {
  * - A concurrent duplicate while the first is still running gets 409 `idempotency_request_in_progress`
  *   with `Retry-After: 1`; retrying then replays the finished response.
  * - The same key with a different request is 409 `idempotency_key_reused`.
- * - A 4xx outcome is stored and replayed; a 5xx releases the key so the client may retry.
+ * - A 4xx outcome is stored and replayed; a 5xx releases the key so the client may retry (`releases` widens
+ *   that: the outcomes after which nothing happened and the retry must run).
  * - Stored bodies are sealed with AES-256-GCM (they may hold a secret shown once); rows past 24 hours are
  *   purged by the `idempotency-key-purge` schedule, and a claim abandoned by a dead process is retaken after 10 minutes.
  */
-export async function withIdempotency(db: Knex, secretHashKey: string, scope: IdempotencyScope, handler: () => Promise<RouteResult>): Promise<RouteResult> {
+export async function withIdempotency(
+  db: Knex, secretHashKey: string, scope: IdempotencyScope, handler: () => Promise<RouteResult>, releases: ReleaseRule = releasesServerErrors,
+): Promise<RouteResult> {
   const claimed = await db.raw(
     `insert into idempotency_keys (account_id, route, key, request_hash, state)
      values (?, ?, ?, ?, 'in_progress')
@@ -79,14 +86,14 @@ export async function withIdempotency(db: Knex, secretHashKey: string, scope: Id
   try {
     result = await handler();
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
+    if (err instanceof ApiError && !releases(err.status, err.code)) {
       await complete(db, sealKey, where, { status: err.status, body: errorBody(err), headers: {} });
     } else {
       await db('idempotency_keys').where(where).delete();
     }
     throw err;
   }
-  if ((result.status ?? 200) >= 500) await db('idempotency_keys').where(where).delete();
+  if (releases(result.status ?? 200)) await db('idempotency_keys').where(where).delete();
   else await complete(db, sealKey, where, result);
   return result;
 }
