@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../kit/readBody';
 
 export interface LoopbackServer {
   /** `http://127.0.0.1:<port>` */
@@ -53,17 +54,8 @@ export function sendRaw(res: ServerResponse, status: number, payload: string | B
 }
 
 /** The request body as text, or undefined past `maxBytes`. */
-export function readText(req: IncomingMessage, maxBytes = 8 * 1024 * 1024): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > maxBytes ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+export async function readText(req: IncomingMessage, maxBytes = 8 * 1024 * 1024): Promise<string | undefined> {
+  return (await readBody(req, maxBytes))?.toString('utf8');
 }
 
 /** Counts down armed failures: `take()` answers the status of the next failure, if one is armed. */

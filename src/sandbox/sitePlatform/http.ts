@@ -1,5 +1,6 @@
 /** The request/response values handlers work with: plain data, so handlers never touch node:http objects. */
 import type { IncomingHttpHeaders } from 'node:http';
+import { json, type SimResponse } from '../kit/response';
 import type { z } from 'zod';
 
 export interface SimRequest {
@@ -13,17 +14,7 @@ export interface SimRequest {
   params: Record<string, string>;
 }
 
-export interface SimResponse {
-  status: number;
-  body?: unknown;
-  /** Sent byte-for-byte instead of `body` (malformed-JSON faults). */
-  raw?: string;
-  headers?: Record<string, string>;
-}
-
-export function json(status: number, body: unknown, headers?: Record<string, string>): SimResponse {
-  return { status, body, headers };
-}
+export { json, type SimResponse };
 
 export interface ErrorDetail {
   param?: string;
