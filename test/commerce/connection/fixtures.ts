@@ -3,6 +3,7 @@ import type { Config } from '../../../src/config';
 import { startCommerceSimulator, type CommerceSimulator } from '../../../src/sandbox/commerce';
 import type { TestAccount } from '../../helpers/accounts';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
+import { followConsent } from '../../helpers/oauthConsent';
 
 /** The simulator and a private app whose COMMERCE_SHOP_URL_TEMPLATE points at it. */
 export interface CommerceWorld {
@@ -37,16 +38,7 @@ export async function registerApp(world: CommerceWorld, account: TestAccount, sc
 export async function authorizeShop(world: CommerceWorld, account: TestAccount, shopDomain: string): Promise<URL> {
   const start = await world.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: shopDomain } });
   if (start.status !== 200) throw new Error(`connect failed: ${start.status} ${start.text}`);
-  const approval = await fetch(start.body.authorize_url, { redirect: 'manual' });
-  await approval.arrayBuffer();
-  const location = approval.headers.get('location');
-  if (approval.status !== 302 || !location) throw new Error(`authorize did not redirect: ${approval.status}`);
-  // The redirect goes to PUBLIC_APP_URL (the harness app); the same route on the private app talks to the simulator.
-  const callback = new URL(location);
-  const target = new URL(world.app.baseUrl);
-  callback.protocol = target.protocol;
-  callback.host = target.host;
-  return callback;
+  return followConsent(start.body.authorize_url, world.app.baseUrl);
 }
 
 export async function openCallback(url: URL, accept = 'application/json') {

@@ -6,6 +6,7 @@ import { REQUESTED_SCOPES } from '../../../src/sitePlatform/connections/scopes';
 import type { Logger } from '../../../src/logger';
 import type { TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { followConsent as followConsentTo } from '../../helpers/oauthConsent';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
 
 export const newKey = () => randomBytes(32).toString('base64');
@@ -63,18 +64,7 @@ export async function authorize(world: SiteWorld, account: TestAccount, body: Re
   return followConsent(world, start.body.authorize_url);
 }
 
-export async function followConsent(world: SiteWorld, authorizeUrl: string): Promise<URL> {
-  const approval = await fetch(authorizeUrl, { redirect: 'manual' });
-  await approval.arrayBuffer();
-  const location = approval.headers.get('location');
-  if (approval.status !== 302 || !location) throw new Error(`authorize did not redirect: ${approval.status}`);
-  // The redirect goes to PUBLIC_APP_URL (the harness app); the same route on the private app uses this world's config.
-  const callback = new URL(location);
-  const target = new URL(world.app.baseUrl);
-  callback.protocol = target.protocol;
-  callback.host = target.host;
-  return callback;
-}
+export const followConsent = (world: SiteWorld, authorizeUrl: string): Promise<URL> => followConsentTo(authorizeUrl, world.app.baseUrl);
 
 export async function openCallback(url: URL | string) {
   const res = await fetch(url, { headers: { accept: 'application/json' } });
