@@ -18,10 +18,11 @@ export const SEO_RULES: SeoRule[] = [
   bodyRules, headingRules, imageRules, linkRules, citationRules,
 ];
 
+/** The spec's formula exactly, with no floor: enough findings take the score below 0. */
 export function scoreOf(findings: SeoFinding[]): number {
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.length - errors;
-  return Math.max(0, 100 - SEO.errorCost * errors - SEO.warningCost * warnings);
+  return 100 - SEO.errorCost * errors - SEO.warningCost * warnings;
 }
 
 /** The pre-publish SEO check of a content item: pure, no I/O. */

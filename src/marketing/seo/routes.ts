@@ -20,7 +20,7 @@ const findingSchema = z.object({
 
 const resultSchema = z.object({
   ok: z.boolean().describe('False only when an error exists.'),
-  score: z.number().int().describe(`100 − ${SEO.errorCost} × errors − ${SEO.warningCost} × warnings, floored at 0.`),
+  score: z.number().int().describe(`100 − ${SEO.errorCost} × errors − ${SEO.warningCost} × warnings, exactly: no floor, so an item with many findings scores below 0 (4 errors and 9 warnings give −5).`),
   findings: z.array(findingSchema),
 });
 

@@ -13,7 +13,7 @@ export interface SeoFinding {
 export interface SeoCheckResult {
   /** False only when an error exists. */
   ok: boolean;
-  /** 100 − 15 × errors − 5 × warnings, floored at 0. */
+  /** 100 − 15 × errors − 5 × warnings; no floor, so it can go below 0. */
   score: number;
   findings: SeoFinding[];
 }

@@ -37,7 +37,7 @@ describe('SEO check route', () => {
     assert.equal(res.body.ok, false);
     const errors = res.body.findings.filter((f: { level: string }) => f.level === 'error');
     const warnings = res.body.findings.length - errors.length;
-    assert.equal(res.body.score, Math.max(0, 100 - 15 * errors.length - 5 * warnings));
+    assert.equal(res.body.score, 100 - 15 * errors.length - 5 * warnings);
     assert.ok(res.body.findings.some((f: Record<string, string>) => f.code === 'slug_missing' && f.field === 'slug' && f.level === 'error' && f.message));
     assert.ok(res.body.findings.some((f: Record<string, string>) => f.code === 'citation_placeholder' && f.field === 'body'));
   });
