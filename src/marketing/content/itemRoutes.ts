@@ -14,7 +14,8 @@ const agent = (permission: Permission) => ({ kind: 'agent', permission }) as con
 const session = { kind: 'session' } as const;
 
 const writeRules = 'Ids (avatar_id, journey_id, before_after_grid_id, category_id) are checked against your account before '
-  + 'anything is written (400 `invalid_reference`). `settings` is merged into the stored object key by key (a key sent '
+  + 'anything is written (400 `invalid_reference`). With a journey, `journey_stage` must be one of its map\'s stages '
+  + '(matched ignoring case, stored as the map spells it; 400 otherwise). `settings` is merged into the stored object key by key (a key sent '
   + 'as null is removed); a settings object with only `distribution_plan` leaves its siblings alone. A schedule request '
   + '(`scheduled_publish_at` different from the stored one) needs a `cms_link` (409 `not_linked`) and a future instant; '
   + '`cancel_scheduled_publish: true` clears it. `published_at` is read-only: stamped the first time `status` becomes '

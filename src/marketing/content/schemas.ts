@@ -50,7 +50,9 @@ export const writableFields = {
   settings: settingsSchema.nullable().transform((v) => v ?? {}).optional(),
   avatar_id: uuidRef('customer avatar').optional(),
   journey_id: uuidRef('customer journey map').optional(),
-  journey_stage: optionalText(GROUNDING_TEXT_MAX).optional().describe('Stage name as the journey map spells it (at most 255 characters).'),
+  journey_stage: optionalText(GROUNDING_TEXT_MAX).optional().describe(
+    'With a journey (sent or stored): one of its map\'s stage names, matched ignoring case and stored as the map spells it; '
+    + 'any other name is 400 `validation_failed` naming the stages. Without a journey: free text. At most 255 characters.'),
   before_after_grid_id: uuidRef('before/after grid').optional(),
   target_keyword: optionalText(GROUNDING_TEXT_MAX).optional().describe('At most 255 characters; mirrored into settings.target_keyword.'),
   meta_title: optionalText(300).optional(),

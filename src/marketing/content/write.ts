@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import type { Actor } from '../actor';
 import { assertReferencesOwned } from './grounding';
+import { resolveJourneyStage } from './journeyStage';
 import { toContentItem, type ContentItem } from './representation';
 import { resolveSchedule } from './schedule';
 import type { CreateInput, UpdateInput } from './schemas';
@@ -10,17 +11,19 @@ import type { ContentColumns, ContentRow } from './store';
 /** Columns a write copies as sent (absent = leave). */
 const PLAIN_COLUMNS = [
   'title', 'slug', 'body', 'excerpt', 'status', 'content_type', 'category_id', 'tags', 'avatar_id', 'journey_id',
-  'journey_stage', 'before_after_grid_id', 'meta_title', 'meta_description', 'featured_image_url', 'featured_image_alt',
+  'before_after_grid_id', 'meta_title', 'meta_description', 'featured_image_url', 'featured_image_alt',
   'meta_keywords', 'canonical_url', 'deploy_target',
 ] as const;
 
-const EMPTY: Pick<ContentRow, 'target_keyword' | 'settings' | 'scheduled_publish_at' | 'cms_link' | 'status' | 'published_at'> = {
+const EMPTY: Pick<ContentRow, 'target_keyword' | 'settings' | 'scheduled_publish_at' | 'cms_link' | 'status' | 'published_at' | 'journey_id' | 'journey_stage'> = {
   target_keyword: null, settings: {}, scheduled_publish_at: null, cms_link: null, status: 'draft', published_at: null,
+  journey_id: null, journey_stage: null,
 };
 
 /**
  * The columns one create or update writes, after every check that can refuse it: references of the account
- * (400 invalid_reference), then the schedule rules (409 not_linked, 400 past). Nothing is written before this returns.
+ * (400 invalid_reference), the journey stage (400), then the schedule rules (409 not_linked, 400 past). Nothing is
+ * written before this returns.
  */
 export async function columnsOfWrite(
   trx: Knex.Transaction,
@@ -31,11 +34,13 @@ export async function columnsOfWrite(
   now: Date,
 ): Promise<ContentColumns> {
   await assertReferencesOwned(trx, accountId, input);
+  const journeyStage = await resolveJourneyStage(trx, accountId, stored, input);
   const schedule = resolveSchedule(stored, input, now);
 
   const columns: ContentColumns = {};
   const record = columns as Record<string, unknown>;
   for (const key of PLAIN_COLUMNS) if (input[key] !== undefined) record[key] = input[key];
+  if (journeyStage !== undefined) columns.journey_stage = journeyStage;
   if (input.cms_link !== undefined) {
     columns.cms_link = input.cms_link === null ? null : JSON.stringify({ ...input.cms_link, item_id: input.cms_link.item_id ?? null });
   }
