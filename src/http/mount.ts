@@ -26,9 +26,10 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): 
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
-      // JSON can carry U+0000 only as the escape \u0000, so a body without it needs no walk.
+      // JSON can carry U+0000 or a lone surrogate only as a \u escape (invalid UTF-8 bytes decode to U+FFFD),
+      // so a body without one needs no walk.
       const body = spec.body && !spec.rawBody
-        ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u0000'))
+        ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u'))
         : undefined;
       const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
 
