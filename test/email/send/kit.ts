@@ -25,10 +25,12 @@ export interface SendWorld {
   close(): Promise<void>;
 }
 
-export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions } = {}): Promise<SendWorld> {
+/** `taskQueue`: where the app starts its workflows (a test worker of its own, e.g. one that sends through `smtp`). */
+export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; taskQueue?: string } = {}): Promise<SendWorld> {
   const smtp = await startSmtpSandbox(options.smtp);
   const base = harness().deps;
-  const deps: AppDeps = { ...base, config: { ...base.config, SMTP_URL: smtp.url, ...options.config }, metrics: createMetrics(false) };
+  const temporal = options.taskQueue ? { ...base.temporal, taskQueue: options.taskQueue } : base.temporal;
+  const deps: AppDeps = { ...base, temporal, config: { ...base.config, SMTP_URL: smtp.url, ...options.config }, metrics: createMetrics(false) };
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { harness } from '../../helpers/harness';
+import { call } from '../../helpers/http';
+import { assertError } from '../../marketing/grounding/fixtures';
+import { eventually } from '../../jobs/jobTestKit';
+import { emailKey, eventRows, message, messageRows, senderAccount, sleep } from './kit';
+import { batchJobSettled, batchOf, mostInOneSecond, startQueuedWorld, type QueuedWorld } from './queuedKit';
+
+type QueuedEntry = { index: number; id: string; messageId: string; status: string };
+
+const dailySends = async (keyId: string) => (await harness().db('email_key_daily_sends').where({ key_id: keyId }).first('sends'))?.sends ?? 0;
+
+describe('POST /v1/email/batch beyond the key\'s per-second limit', function () {
+  this.timeout(60_000);
+  let world: QueuedWorld;
+
+  before(async () => { world = await startQueuedWorld(); });
+  afterEach(() => world.smtp.reset());
+  after(async () => { await world.close(); });
+
+  it('a batch of 100 with a default live key is 202 queued, delivered by one workflow at the key\'s rate, each with its event', async () => {
+    const account = await senderAccount();
+    const { token } = await emailKey(account.accountId, { ratePerSecond: 10 }); // doc1's default per-second limit
+    const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(100) });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.object, 'batch');
+    assert.equal(res.body.data.length, 100);
+    res.body.data.forEach((entry: QueuedEntry, i: number) => {
+      assert.equal(entry.index, i);
+      assert.equal(entry.status, 'queued');
+      assert.equal(entry.messageId, `<${entry.id}@mail.example.test>`);
+    });
+    const last = await world.app.call('GET', `/v1/email/messages/${res.body.data[99].id}`, { token });
+    assert.equal(last.status, 200, last.text);
+    assert.equal(last.body.status, 'queued');
+
+    // While the batch holds this replica's share of the key, nothing else of the key is admitted here.
+    assertError(await world.app.call('POST', '/v1/email/send', { token, body: message() }), 429, 'rate_limit_exceeded');
+
+    const listed = await eventually(() => call('GET', '/api/jobs?kind=email-batch', { token: account.ownerToken }),
+      (r) => r.status === 200 && r.body.data.length === 1, 10_000, 'the batch job in GET /api/jobs');
+    assert.equal(listed.body.data[0].id, res.body.job_id);
+    const running = await call('GET', `/api/jobs/${encodeURIComponent(res.body.job_id)}`, { token: account.ownerToken });
+    assert.equal(running.body.progress?.total, 100, running.text);
+
+    const received = await world.smtp.waitForMessages(100, 30_000);
+    const job = await batchJobSettled(account.ownerToken, res.body.job_id);
+    assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 100, sent: 100, failed: 0 });
+    assert.ok(mostInOneSecond(received.map((m) => m.receivedAt)) <= 10, 'never more than the key\'s 10 per second at the relay');
+    assert.deepEqual(new Set(received.map((m) => m.parsed.header('message-id'))), new Set(res.body.data.map((e: QueuedEntry) => e.messageId)));
+
+    const rows = await messageRows(account.accountId);
+    assert.deepEqual([...new Set(rows.map((r) => r.status))], ['sent']);
+    assert.ok(rows.every((r) => r.payload === null), 'a delivered message keeps no body');
+    const events = await eventRows(account.accountId);
+    assert.equal(events.filter((e) => e.type === 'email.sent').length, 100);
+    await eventually(() => eventRows(account.accountId), (rs) => rs.every((e) => e.dispatched_at !== null), 10_000, 'every event handed to its delivery workflow');
+    assert.equal((await world.app.call('GET', `/v1/email/messages/${res.body.data[99].id}`, { token })).body.status, 'sent');
+  });
+
+  it('the daily cap is charged up front for the whole batch and refunded for the messages that fail', async () => {
+    const account = await senderAccount();
+    const { token, id } = await emailKey(account.accountId, { ratePerSecond: 50, dailyCap: 60 });
+    world.smtp.refuseNext('rcpt', { code: 550, message: 'No such user', recipient: 'r1@customer.test' });
+    const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(60) });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(await dailySends(id), 60, 'charged before anything is sent');
+    assertError(await world.app.call('POST', '/v1/email/send', { token, body: message() }), 429, 'daily_quota_exceeded');
+
+    const job = await batchJobSettled(account.ownerToken, res.body.job_id);
+    assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 60, sent: 59, failed: 1 });
+    const failed = await world.app.call('GET', `/v1/email/messages/${res.body.data[1].id}`, { token });
+    assert.equal(failed.body.status, 'failed');
+    assert.equal(failed.body.error_code, 'smtp_rejected');
+    assert.equal(await dailySends(id), 59, 'the failed message was refunded');
+    assert.deepEqual((await eventRows(account.accountId)).filter((e) => e.type === 'email.failed').map((e) => e.data.email_id), [res.body.data[1].id]);
+
+    await sleep(1_100); // the hold ends a second after the batch's last send
+    assert.equal((await world.app.call('POST', '/v1/email/send', { token, body: message() })).status, 200, 'the refunded slot can be used');
+    assertError(await world.app.call('POST', '/v1/email/send', { token, body: message() }), 429, 'daily_quota_exceeded');
+  });
+
+  it('a key revoked mid-batch fails the remaining messages with api_key_revoked and refunds their daily cap', async () => {
+    const account = await senderAccount();
+    const { token, id } = await emailKey(account.accountId, { ratePerSecond: 10, dailyCap: 100 });
+    const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(40) });
+    assert.equal(res.status, 202, res.text);
+    await world.smtp.waitForMessages(10, 10_000);
+    const revoked = await world.app.call('POST', `/api/email/keys/${id}/revoke`, { token: account.ownerToken });
+    assert.equal(revoked.status, 200, revoked.text);
+
+    const job = await batchJobSettled(account.ownerToken, res.body.job_id);
+    const sent = world.smtp.messages.length;
+    assert.ok(sent >= 10 && sent < 40, `some messages left before the revocation, not all (${sent})`);
+    assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 40, sent, failed: 40 - sent });
+    const rows = await messageRows(account.accountId);
+    const failed = rows.filter((r) => r.status === 'failed');
+    assert.equal(failed.length, 40 - sent);
+    assert.ok(failed.every((r) => r.error_code === 'api_key_revoked'));
+    assert.equal((await eventRows(account.accountId)).filter((e) => e.type === 'email.failed').length, 40 - sent);
+    assert.equal(await dailySends(id), sent, 'the messages that never left were refunded');
+  });
+
+  it('Idempotency-Key replays the 202 of a queued batch and delivers it once', async () => {
+    const account = await senderAccount();
+    const { token } = await emailKey(account.accountId, { ratePerSecond: 50 });
+    const headers = { 'Idempotency-Key': 'batch-replay-1' };
+    const first = await world.app.call('POST', '/v1/email/batch', { token, headers, body: batchOf(60) });
+    assert.equal(first.status, 202, first.text);
+    const again = await world.app.call('POST', '/v1/email/batch', { token, headers, body: batchOf(60) });
+    assert.equal(again.status, 202, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, first.body);
+    await batchJobSettled(account.ownerToken, first.body.job_id);
+    await sleep(300);
+    assert.equal(world.smtp.messages.length, 60);
+    assert.equal((await messageRows(account.accountId)).length, 60);
+  });
+});
+
+describe('POST /v1/email/batch beyond the per-second limit with a test key', () => {
+  it('a batch of 100 with a default test key is simulated at once (200)', async () => {
+    const account = await senderAccount();
+    const { token } = await emailKey(account.accountId, { environment: 'test', ratePerSecond: 10 });
+    const res = await call('POST', '/v1/email/batch', { token, body: batchOf(100) });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([...new Set(res.body.data.map((e: QueuedEntry) => e.status))], ['simulated']);
+    assert.equal(res.body.data.length, 100);
+    assert.equal((await messageRows(account.accountId)).length, 0);
+  });
+});
