@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trustProxy';
 
 const optionalString = z
   .string()
@@ -29,6 +30,13 @@ const schema = z
     AGENT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     CRON_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    /** Peers whose X-Forwarded-For names the client (IP allowlists, logs): off, a hop count, or proxy addresses/CIDRs. */
+    TRUST_PROXY: z.string().optional().transform((raw, ctx) => {
+      const parsed = parseTrustProxy(raw);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    }),
     PUBLIC_APP_URL: optionalString.pipe(z.url().optional()),
     COMMERCE_TOKEN_ENCRYPTION_KEY: optionalString.pipe(base64Key.optional()),
     COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),

@@ -5,13 +5,15 @@ import { accessLog, requestId } from './requestContext';
 import { groupedRouter } from './routerGroups';
 import type { RouteDef } from './route';
 import { apiRoutes } from './routes';
+import { resolveClientAddress } from './trustProxy';
 
-/** The Koa app: request id, access log and metrics, errors, then the routes (each reads its own body). */
+/** The Koa app: client address (TRUST_PROXY), request id, access log and metrics, errors, then the routes (each reads its own body). */
 export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
-  const app = new Koa({ proxy: true });
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY !== false });
   app.silent = true; // the error middleware logs; Koa's own stderr dump would repeat it
   const routes: RouteDef[] = [...apiRoutes(() => routes), ...extraRoutes];
 
+  app.use(resolveClientAddress(deps.config.TRUST_PROXY));
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.logger));

@@ -28,7 +28,8 @@ const domains = z.array(domain).min(1, { error: 'send null (or leave it out) for
     + 'a send still needs the domain verified). A domain not in the account is 400 `invalid_reference`. Absent or null: any verified domain of the account.');
 const ips = z.array(ipEntry).min(1, { error: 'send null (or leave it out) for no IP allowlist' }).max(MAX_ALLOWLIST)
   .describe('IPv4/IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key accepts requests from; '
-    + 'anything else is 403 `ip_not_allowed`. An IPv4-mapped IPv6 source (`::ffff:1.2.3.4`) matches as its IPv4 address. '
+    + 'anything else is 403 `ip_not_allowed`. The source is the connecting peer; `X-Forwarded-For` counts only from the '
+    + 'proxies the server trusts (TRUST_PROXY). An IPv4-mapped IPv6 source (`::ffff:1.2.3.4`) matches as its IPv4 address. '
     + 'Stored normalised (the network address of a range). Absent or null: any source.');
 
 export const createKeyBody = z.strictObject({

@@ -50,13 +50,19 @@ describe('email keys: authentication', () => {
 
   it('a request from outside the key\'s IP allowlist answers 403 ip_not_allowed', async () => {
     const { token } = await newEmailKey(account.accountId, { allowedIps: ['203.0.113.0/24', '2001:db8::/32'] });
-    const from = (ip: string) => replicaA.probe(token, { headers: { 'x-forwarded-for': ip } });
-    assert.equal((await from('203.0.113.9')).status, 200);
-    assert.equal((await from('2001:db8::7')).status, 200);
-    assert.equal((await from('::ffff:203.0.113.200')).status, 200);
-    assertError(await from('203.0.114.1'), 403, 'ip_not_allowed');
-    assertError(await from('2001:db9::1'), 403, 'ip_not_allowed');
-    assertError(await replicaA.probe(token), 403, 'ip_not_allowed'); // loopback itself is not listed
+    // Sources other than loopback reach the test app only as X-Forwarded-For from a trusted (loopback) proxy.
+    const behindProxy = await startKeyApp({ TRUST_PROXY: { proxies: ['127.0.0.0/8', '::1/128'] } });
+    try {
+      const from = (ip: string) => behindProxy.probe(token, { headers: { 'x-forwarded-for': ip } });
+      assert.equal((await from('203.0.113.9')).status, 200);
+      assert.equal((await from('2001:db8::7')).status, 200);
+      assert.equal((await from('::ffff:203.0.113.200')).status, 200);
+      assertError(await from('203.0.114.1'), 403, 'ip_not_allowed');
+      assertError(await from('2001:db9::1'), 403, 'ip_not_allowed');
+      assertError(await behindProxy.probe(token), 403, 'ip_not_allowed'); // loopback itself is not listed
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('a revoked key answers 401 api_key_revoked at once on this replica', async () => {

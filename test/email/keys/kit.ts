@@ -64,9 +64,9 @@ export interface KeyApp {
 }
 
 /** The real app as one API replica: its own deps object, so its own keyring, LISTEN connection, limiter and usage buffer. */
-export async function startKeyApp(config: Partial<Config> = {}): Promise<KeyApp> {
+export async function startKeyApp(config: Partial<Config> = {}, overrides: Partial<Pick<AppDeps, 'logger'>> = {}): Promise<KeyApp> {
   const base = harness().deps;
-  const deps: AppDeps = { ...base, config: { ...base.config, ...config }, metrics: createMetrics(false) };
+  const deps: AppDeps = { ...base, ...overrides, config: { ...base.config, ...config }, metrics: createMetrics(false) };
   const server: Server = createApp(deps, probeRoutes()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
