@@ -66,7 +66,7 @@ function operation(def: RouteDef) {
     };
   }
   const errors = [...(spec.errors ?? [])];
-  if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation; `errors` lists each.' });
+  if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation (a string holding U+0000 or a lone UTF-16 surrogate included); `errors` lists each.' });
   if (spec.auth.kind === 'emailKey') {
     errors.push({ status: 401, code: 'invalid_api_key | api_key_revoked', description: 'No email API key, an invalid one, or a revoked one (also for a request in flight when its key is revoked).' });
     errors.push({ status: 403, code: 'missing_scope | ip_not_allowed', description: `The key lacks the scope ${spec.auth.scope}, or the request comes from outside the key's IP allowlist.` });
@@ -120,6 +120,8 @@ export function buildOpenApi(routes: RouteDef[], serverUrl?: string) {
         'Errors: every error is `{ code, message, status, upstreamStatus?, retry_after_seconds?, errors?, request_id }`; branch on `code`.',
         'Requests carry `X-Request-Id` (echoed, or assigned). Bodies are JSON, at most 1 MiB by default (413 `payload_too_large`).',
         'Unknown routes answer 404 `route_not_found`; a known path with another method answers 405 `method_not_allowed`.',
+        'A URL and headers over 16 KiB answer 431 `request_header_fields_too_large`; bytes that are not HTTP/1.1 answer 400 `bad_request` (the connection closes).',
+        'A string holding U+0000 or a lone UTF-16 surrogate answers 400 `validation_failed` naming its field; nothing is written.',
       ].join('\n\n'),
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import { closeEmailRuntime } from '../email/keys/runtime';
 import { closeRelays } from '../email/send/transport';
-import { createApp } from '../http/app';
+import { createApiServer } from '../http/server';
 import { CliError } from './errors';
 
 export interface RunningApi {
@@ -15,7 +15,7 @@ export interface RunningApi {
 }
 
 export async function startApi(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
-  const server = http.createServer(createApp(deps).callback());
+  const server = createApiServer(deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => reject(
       err.code === 'EADDRINUSE' ? new CliError(`PORT: ${host}:${port} is already in use; set PORT to a free port (PORT=0 picks one)`)
