@@ -4,7 +4,7 @@ import type { Permission } from '../../auth/permissions';
 import { route, type RouteDef } from '../../http/route';
 import { actorOf } from '../actor';
 import { twinRoutes } from '../twins';
-import { errorSpecs } from './errors';
+import { errorSpecs, linkCheckErrorSpecs } from './errors';
 import { contentIdParams, contentItemSchema, createBody, idParams, updateBody } from './schemas';
 import { createContent, deleteContent, getContent, updateContent } from './service';
 import { scheduledPublishOf, urlOf } from './url';
@@ -15,7 +15,11 @@ const session = { kind: 'session' } as const;
 
 const writeRules = 'Ids (avatar_id, journey_id, before_after_grid_id, category_id) are checked against your account before '
   + 'anything is written (400 `invalid_reference`). With a journey, `journey_stage` must be one of its map\'s stages '
-  + '(matched ignoring case, stored as the map spells it; 400 otherwise). `settings` is merged into the stored object key by key (a key sent '
+  + '(matched ignoring case, stored as the map spells it; 400 otherwise). A `cms_link` must name a website project of '
+  + 'your account (one bound on the site platform or given a CMS content source there; another account\'s answers like '
+  + 'an unknown one) and a collection on the site that project resolves to, read from the platform through the snapshot '
+  + 'cache: otherwise 400 `invalid_reference`, also when the project resolves to no site. A link naming the stored '
+  + 'project and collection is not re-checked. A platform failure during the check keeps its code (502, 504). `settings` is merged into the stored object key by key (a key sent '
   + 'as null is removed); a settings object with only `distribution_plan` leaves its siblings alone. A schedule request '
   + '(`scheduled_publish_at` different from the stored one) needs a `cms_link` (409 `not_linked`) and a future instant; '
   + '`cancel_scheduled_publish: true` clears it. `published_at` is read-only: stamped the first time `status` becomes '
@@ -32,7 +36,7 @@ const agentItemSchema = contentItemSchema.extend({
     .describe('The pending schedule, or null when nothing is scheduled.'),
 });
 
-const updateErrors = [errorSpecs.notFound, errorSpecs.invalidReference, errorSpecs.notLinked];
+const updateErrors = [errorSpecs.notFound, errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs];
 
 export function contentItemRoutes(): RouteDef[] {
   return [
@@ -45,9 +49,9 @@ export function contentItemRoutes(): RouteDef[] {
         + `either one is stored in the column and mirrored into settings. ${writeRules} Honours Idempotency-Key.`,
       body: createBody,
       responses: { 201: { description: 'The item', schema: contentItemSchema } },
-      errors: [errorSpecs.invalidReference, errorSpecs.notLinked],
+      errors: [errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs],
     }, async ({ body, auth, deps }) => ({
-      status: 201, body: await createContent(deps.db, accountOf(auth), body, actorOf(auth)),
+      status: 201, body: await createContent(deps, accountOf(auth), body, actorOf(auth)),
     })),
 
     route({
@@ -80,7 +84,7 @@ export function contentItemRoutes(): RouteDef[] {
       responses: { 200: { description: 'The updated item', schema: contentItemSchema } },
       errors: updateErrors,
     }, async ({ params, body, auth, deps }) => ({
-      body: await updateContent(deps.db, accountOf(auth), params.id, body, 'settings', actorOf(auth)),
+      body: await updateContent(deps, accountOf(auth), params.id, body, 'settings', actorOf(auth)),
     })),
 
     route({
@@ -92,7 +96,7 @@ export function contentItemRoutes(): RouteDef[] {
       responses: { 200: { description: 'The updated item', schema: contentItemSchema } },
       errors: updateErrors,
     }, async ({ params, body, auth, deps }) => ({
-      body: await updateContent(deps.db, accountOf(auth), params.contentId, body, 'top_level', actorOf(auth)),
+      body: await updateContent(deps, accountOf(auth), params.contentId, body, 'top_level', actorOf(auth)),
     })),
 
     route({

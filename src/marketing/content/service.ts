@@ -1,6 +1,8 @@
 import type { Knex } from '../../db/knex';
 import { isUuid } from '../../http/ids';
+import type { SitePlatformDeps } from '../../sitePlatform/connections';
 import type { Actor } from '../actor';
+import { checkSentCmsLink } from './cmsLink';
 import { contentNotFound } from './errors';
 import { toContentItem, type ContentItem } from './representation';
 import type { CreateInput, UpdateInput } from './schemas';
@@ -19,9 +21,13 @@ export async function getContent(db: Knex, accountId: string, id: string): Promi
   return toContentItem(row);
 }
 
-/** Creates an item and its version 1 in one transaction. The top-level keyword wins over settings.target_keyword. */
-export async function createContent(db: Knex, accountId: string, input: CreateInput, actor: Actor): Promise<ContentItem> {
-  return db.transaction(async (trx) => {
+/**
+ * Creates an item and its version 1 in one transaction. The top-level keyword wins over settings.target_keyword.
+ * A cms_link is checked against the site platform first, outside the transaction.
+ */
+export async function createContent(deps: SitePlatformDeps, accountId: string, input: CreateInput, actor: Actor): Promise<ContentItem> {
+  await checkSentCmsLink(deps, accountId, null, input.cms_link);
+  return deps.db.transaction(async (trx) => {
     const columns = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', new Date());
     if (actor.type === 'user') columns.created_by_user_id = actor.id;
     const id = await insertContent(trx, accountId, columns);
@@ -32,15 +38,21 @@ export async function createContent(db: Knex, accountId: string, input: CreateIn
 }
 
 /**
- * Applies a PUT or PATCH: absent keys stay, null clears, settings merge. The row is locked, every check runs before
- * the write, and the new version row is written in the same transaction. A write that changes nothing (an autosave
- * echo) is rolled back: no version, no new updated_at.
+ * Applies a PUT or PATCH: absent keys stay, null clears, settings merge. A new cms_link is checked against the site
+ * platform before the transaction; then the row is locked, every other check runs before the write, and the new
+ * version row is written in the same transaction. A write that changes nothing (an autosave echo) is rolled back:
+ * no version, no new updated_at.
  */
 export async function updateContent(
-  db: Knex, accountId: string, id: string, input: UpdateInput, precedence: KeywordPrecedence, actor: Actor,
+  deps: SitePlatformDeps, accountId: string, id: string, input: UpdateInput, precedence: KeywordPrecedence, actor: Actor,
 ): Promise<ContentItem> {
   if (!isUuid(id)) throw contentNotFound();
-  const trx = await db.transaction();
+  if (input.cms_link) {
+    const current = await findContent(deps.db, accountId, id);
+    if (!current) throw contentNotFound();
+    await checkSentCmsLink(deps, accountId, current.cms_link, input.cms_link);
+  }
+  const trx = await deps.db.transaction();
   try {
     const stored = await lockContent(trx, accountId, id);
     if (!stored) throw contentNotFound();

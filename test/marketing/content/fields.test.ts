@@ -36,28 +36,28 @@ describe('content item fields', () => {
     assertFieldError(await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', deploy_target: 'live' } }), 'body.deploy_target');
   });
 
-  it('the agent create and PATCH accept featured_image_alt, meta_keywords, canonical_url, settings and the CMS link', async () => {
+  // The CMS link on the agent routes, which needs a connected site, is covered in cmsLink.test.ts.
+  it('the agent create and PATCH accept featured_image_alt, meta_keywords, canonical_url and settings', async () => {
     const created = await call('POST', '/api/agent/marketing/content', {
       token: acct.agentKey,
       body: {
         title: 'Agent post', featured_image_alt: 'A plumber at work', meta_keywords: 'crm, plumbers',
-        canonical_url: 'https://example.test/blog/agent-post', settings: { tone: 'warm' }, cms_link: cmsLink,
+        canonical_url: 'https://example.test/blog/agent-post', settings: { tone: 'warm' },
       },
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.featured_image_alt, 'A plumber at work');
     assert.equal(created.body.meta_keywords, 'crm, plumbers');
     assert.equal(created.body.canonical_url, 'https://example.test/blog/agent-post');
-    assert.deepEqual(created.body.cms_link, { ...cmsLink, item_id: null });
+    assert.equal(created.body.settings.tone, 'warm');
     assert.equal(created.body.created_by_user_id, null);
     const patched = await call('PATCH', `/api/agent/marketing/content/${created.body.id}`, {
       token: acct.agentKey,
-      body: { featured_image_alt: 'Another', meta_keywords: null, canonical_url: 'https://example.test/c', cms_link: { ...cmsLink, item_id: 'cms-1' } },
+      body: { featured_image_alt: 'Another', meta_keywords: null, canonical_url: 'https://example.test/c' },
     });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.featured_image_alt, 'Another');
     assert.equal(patched.body.meta_keywords, null);
-    assert.equal(patched.body.cms_link.item_id, 'cms-1');
   });
 
   it('canonical_url must be an absolute http(s) URL and cms_link must carry a project uuid and a collection', async () => {

@@ -69,4 +69,5 @@ export function plan(rows = 2, extra: Record<string, unknown> = {}) {
 }
 
 export const future = (days = 3) => new Date(Date.now() + days * 86_400_000).toISOString();
+/** A well-formed cms_link for shape checks; it names no project of any account, so a write with it is 400. */
 export const cmsLink = { project_id: '11111111-1111-4111-8111-111111111111', collection_id: 'blog' };

@@ -1,12 +1,29 @@
 import assert from 'node:assert/strict';
-import { call } from '../../helpers/http';
-import { newAccount, type TestAccount } from '../../helpers/accounts';
-import { assertFieldError, cmsLink, createItem, future, rowCounts, storedRow } from './fixtures';
+import type { TestAccount } from '../../helpers/accounts';
+import type { CallOptions } from '../../helpers/http';
+import { startSiteWorld, type SiteWorld } from '../../sitePlatform/connections/fixtures';
+import { newTenant } from '../../sitePlatform/operations/fixtures';
+import { assertFieldError, future, rowCounts, storedRow } from './fixtures';
 
 describe('content schedule requests', () => {
+  // A linked item needs a real link: a project bound to a connected simulator site and a collection on it.
+  let world: SiteWorld;
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  let cmsLink: { project_id: string; collection_id: string };
+  before(async () => {
+    world = await startSiteWorld();
+    const tenant = await newTenant(world);
+    acct = tenant.account;
+    cmsLink = { project_id: tenant.projectId, collection_id: tenant.collectionId };
+  });
+  after(async () => { await world.close(); });
 
+  const call = (method: string, path: string, options?: CallOptions) => world.app.call(method, path, options);
+  async function createItem(token: string, body: Record<string, unknown> = {}) {
+    const res = await call('POST', '/api/marketing/content', { token, body: { title: 'Scheduled post', ...body } });
+    assert.equal(res.status, 201, res.text);
+    return res.body;
+  }
   const put = (id: string, body: unknown) => call('PUT', `/api/marketing/content/${id}`, { token: acct.ownerToken, body });
   const patch = (id: string, body: unknown) => call('PATCH', `/api/agent/marketing/content/${id}`, { token: acct.agentKey, body });
   const versionCount = async (id: string) => (await call('GET', `/api/marketing/content/${id}/versions`, { token: acct.ownerToken })).body.total;
