@@ -10,7 +10,7 @@ import type { ProjectSettingsRow } from './store';
 const tags = ['Commerce'];
 
 const params = z.strictObject({
-  projectId: z.string().describe('The project (uuid). A malformed id, or a project bound on another account, answers 404.'),
+  projectId: z.string().describe('The project (uuid). A malformed id answers 404. Each account keeps its own settings per project id; what another account saved for the same id is never seen.'),
 });
 
 const mode = z.enum(['inherit', 'override', 'disabled']);
@@ -49,7 +49,7 @@ const toSettingsJson = (projectId: string, row: ProjectSettingsRow | undefined):
   updated_at: iso(row?.updated_at ?? null),
 });
 
-const notFound = { status: 404, code: 'project_not_found', description: 'Malformed project id, or the project is bound on another account.' };
+const notFound = { status: 404, code: 'project_not_found', description: 'Malformed project id (not a uuid).' };
 
 /** Per-project bindings: which shop a project uses. */
 export function bindingRoutes(): RouteDef[] {
@@ -58,7 +58,7 @@ export function bindingRoutes(): RouteDef[] {
       method: 'put', path: '/api/commerce/projects/{projectId}/settings', operationId: 'putProjectCommerceSettings', tags,
       auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Bind a project: inherit the account default, override with its own connection, or disable.',
-      description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). Projects live outside this service: a project id is any uuid and belongs to the first account that saves settings for it.',
+      description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). Projects live outside this service: a project id is any uuid, and each account keeps its own settings for it, so another account saving settings for the same id changes and blocks nothing of yours.',
       params, body: settingsBody,
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       errors: [notFound, { status: 400, code: 'invalid_reference', description: '`connection_id` names no connection of your account (`field: connection_id`). Nothing is written.' }],

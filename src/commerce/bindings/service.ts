@@ -2,19 +2,18 @@ import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { findActiveDefault, findConnection, type ConnectionRow } from '../connections/store';
-import { findSettings, findSettingsAnyAccount, saveSettings, type OverrideMode, type ProjectSettingsRow, type SettingsFields } from './store';
+import { findSettings, saveSettings, type OverrideMode, type ProjectSettingsRow, type SettingsFields } from './store';
 
 export const projectNotFound = () => new ApiError(404, 'project_not_found', 'no project with this id in your account');
 
 /**
- * Projects live outside this service, so a project id is any uuid; it belongs to the first account that saves its
- * commerce settings. A malformed id, or one bound on another account, answers 404 on every project route.
+ * Projects live outside this service, so a project id is any uuid and each account keeps its own settings for it:
+ * what another account saved for the same id is never read, and never blocks this one. A malformed id answers 404.
+ * Answers the account's settings row, if it saved one.
  */
 export async function requireOwnProject(db: Knex, accountId: string, projectId: string): Promise<ProjectSettingsRow | undefined> {
   if (!isUuid(projectId)) throw projectNotFound();
-  const row = await findSettingsAnyAccount(db, projectId);
-  if (row && row.account_id !== accountId) throw projectNotFound();
-  return row;
+  return findSettings(db, accountId, projectId);
 }
 
 /** Replaces the project's settings; `connection_id` must name a connection of the account (400 `invalid_reference`). */
@@ -23,9 +22,7 @@ export async function putProjectSettings(db: Knex, accountId: string, projectId:
   if (fields.connection_id && !(isUuid(fields.connection_id) && await findConnection(db, accountId, fields.connection_id))) {
     throw new ApiError(400, 'invalid_reference', '`connection_id` names no commerce connection in your account', { details: { field: 'connection_id' } });
   }
-  const row = await saveSettings(db, accountId, projectId, fields);
-  if (!row) throw projectNotFound(); // bound on another account between the check and the write
-  return row;
+  return saveSettings(db, accountId, projectId, fields);
 }
 
 export type ResolutionReason = 'disabled' | 'no_default_connection' | 'connection_disconnected' | null;

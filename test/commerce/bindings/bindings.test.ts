@@ -106,20 +106,16 @@ describe('commerce project bindings', () => {
     assert.equal((await harness().db('project_commerce_settings').where({ project_id: projectId })).length, 0);
   });
 
-  it('a project bound on another account answers 404 on every project route and is not rebound', async () => {
+  it('another account saving the same project id gets its own settings and never rebinds this one', async () => {
     const projectId = randomUUID();
     await put(projectId, { override_mode: 'override', connection_id: overrideId });
     const stranger = await newAccount();
-    for (const res of [
-      await put(projectId, { override_mode: 'disabled' }, stranger),
-      await world.app.call('GET', `/api/commerce/projects/${projectId}/settings`, { token: stranger.ownerToken }),
-      await resolved(projectId, stranger),
-    ]) {
-      assert.equal(res.status, 404);
-      assert.equal(res.body.code, 'project_not_found');
-    }
-    const row = await harness().db('project_commerce_settings').where({ project_id: projectId }).first();
-    assert.deepEqual([row.account_id, row.override_mode], [account.accountId, 'override']);
+    const theirs = await put(projectId, { override_mode: 'disabled' }, stranger);
+    assert.deepEqual([theirs.status, theirs.body.override_mode], [200, 'disabled']);
+    assert.deepEqual((await resolved(projectId, stranger)).body, { mode: 'disabled', connection: null, reason: 'disabled' });
+    const row = await harness().db('project_commerce_settings').where({ project_id: projectId, account_id: account.accountId }).first();
+    assert.deepEqual([row.override_mode, row.connection_id], ['override', overrideId]);
+    assert.equal((await resolved(projectId)).body.connection.id, overrideId);
     const direct = await resolveProjectConnection(harness().db, stranger.accountId, projectId);
     assert.equal(direct.connection, null, 'resolution never crosses accounts');
   });
