@@ -1,17 +1,31 @@
 import type { SitePlatformDeps } from './deps';
-import { resolveCredentials } from './resolve';
+import { pickConnection } from './resolve';
+
+interface PlatformCmsProject { project_id: string; site_id: string | null }
+
+const platformCmsProjects = (deps: SitePlatformDeps, accountId: string): Promise<PlatformCmsProject[]> =>
+  deps.db('site_platform_content_sources').where({ account_id: accountId, provider: 'site_platform' }).select('project_id', 'site_id');
+
+/** The account's platform-CMS projects whose site resolves to this connection now (taken before it is disconnected). */
+export async function projectsResolvingTo(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<PlatformCmsProject[]> {
+  const out: PlatformCmsProject[] = [];
+  for (const row of await platformCmsProjects(deps, accountId)) {
+    const picked = await pickConnection(deps, accountId, row.project_id, row.site_id ?? undefined);
+    if (picked?.row.id === connectionId) out.push(row);
+  }
+  return out;
+}
 
 /**
- * Projects whose content source is the platform CMS but whose site no connection reaches any more fall back to the
- * native CMS, remembering the site (doc2 States: "project falls back to native CMS"). Run after the account's
- * credential cache was busted. Answers the reverted project ids.
+ * Of the projects that resolved to a connection just disconnected, those no remaining connection reaches fall back to
+ * the native CMS, remembering the site (doc2 States: "project falls back to native CMS"). A project another connection
+ * still reaches (an inherit project on the default, an override's project on the default) is left alone. Answers the
+ * reverted project ids.
  */
-export async function revertUnreachableProjects(deps: SitePlatformDeps, accountId: string): Promise<string[]> {
-  const rows: Array<{ project_id: string; site_id: string | null }> = await deps.db('site_platform_content_sources')
-    .where({ account_id: accountId, provider: 'site_platform' }).select('project_id', 'site_id');
+export async function revertUnreachableProjects(deps: SitePlatformDeps, accountId: string, candidates: PlatformCmsProject[]): Promise<string[]> {
   const reverted: string[] = [];
-  for (const row of rows) {
-    if (await resolveCredentials(deps, accountId, { projectId: row.project_id, siteId: row.site_id ?? undefined })) continue;
+  for (const row of candidates) {
+    if (await pickConnection(deps, accountId, row.project_id, row.site_id ?? undefined)) continue;
     const changed = await deps.db('site_platform_content_sources')
       .where({ account_id: accountId, project_id: row.project_id, provider: 'site_platform' })
       .update({ provider: 'native', site_id: null, reverted_site_id: row.site_id, reverted_at: deps.db.fn.now(), updated_at: deps.db.fn.now() });
@@ -31,7 +45,7 @@ export async function restoreReachableProjects(deps: SitePlatformDeps, accountId
   const restored: string[] = [];
   for (const row of rows) {
     if (!row.reverted_site_id) continue;
-    if (!await resolveCredentials(deps, accountId, { projectId: row.project_id, siteId: row.reverted_site_id })) continue;
+    if (!await pickConnection(deps, accountId, row.project_id, row.reverted_site_id)) continue;
     const changed = await deps.db('site_platform_content_sources')
       .where({ account_id: accountId, project_id: row.project_id, provider: 'native' }).whereNotNull('reverted_at')
       .update({ provider: 'site_platform', site_id: row.reverted_site_id, reverted_site_id: null, reverted_at: null, updated_at: deps.db.fn.now() });

@@ -10,7 +10,7 @@ import { completeConnect, startConnect } from './oauthService';
 import { REQUESTED_SCOPES } from './scopes';
 import { connectSiteToken, MIN_SITE_TOKEN_LENGTH } from './siteTokenService';
 import { INTENTS } from './state';
-import { listOAuthClients, listSites } from './store';
+import { listOAuthClients, listSitesOfConnection } from './store';
 
 const tags = ['Site platform'];
 const adminOnly: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
@@ -44,8 +44,8 @@ const connectedSchema = z.object({ connection: connectionSchema, sites: z.array(
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const wantsJson = (accept: string) => /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
 
-async function connected(deps: Parameters<typeof listSites>[0], accountId: string, row: Parameters<typeof toConnectionJson>[0]) {
-  const sites = (await listSites(deps, accountId)).filter((s) => s.connection_id === row.id);
+async function connected(deps: Parameters<typeof listSitesOfConnection>[0], accountId: string, row: Parameters<typeof toConnectionJson>[0]) {
+  const sites = await listSitesOfConnection(deps, accountId, row.id);
   return { connection: toConnectionJson(row), sites: sites.map(toSiteJson) };
 }
 

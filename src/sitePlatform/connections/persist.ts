@@ -5,7 +5,7 @@ import { restoreReachableProjects } from './contentSourceFallback';
 import { bustCredentials } from './resolve';
 import type { Intent } from './state';
 import {
-  findActiveDefault, findActiveOverride, findConnection, lockAccount, saveBinding, updateConnection, insertConnection, upsertSites,
+  findActiveDefault, findActiveOverride, findConnection, lockAccount, saveBinding, setConnectionSites, updateConnection, insertConnection, upsertSites,
   type AuthKind, type ConnectionFields, type ConnectionRow, type SiteFields,
 } from './store';
 import { siteTokenCipher } from './tokens';
@@ -78,6 +78,7 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
     await lockAccount(trx, grant.accountId);
     const row = await writeConnection(trx, grant, fields);
     await upsertSites(trx, grant.accountId, row.id, grant.sites.map(toSiteFields));
+    await setConnectionSites(trx, grant.accountId, row.id, grant.sites.map((site) => site.id));
     if (grant.intent === 'site_project_connect') {
       const siteId = grant.siteId ?? grant.sites[0]?.id ?? null;
       const binding = await saveBinding(trx, grant.accountId, grant.projectId!, { override_mode: 'override', connection_id: row.id, site_id: siteId });

@@ -2,7 +2,7 @@ import { isUuid } from '../../http/ids';
 import { CredentialCache } from './cache';
 import { nowOf, type SitePlatformDeps } from './deps';
 import {
-  findActiveDefault, findBinding, findConnection, findSite, findSiteOfConnection, rewrapToken, type AuthKind, type ConnectionRow, type SiteRow,
+  connectionReaches, findActiveDefault, findBinding, findConnection, liveConnectionsReaching, rewrapToken, type AuthKind, type ConnectionRow, type SiteRow,
 } from './store';
 import { openSealed } from './tokens';
 
@@ -32,41 +32,38 @@ export const bustCredentials = (accountId: string) => {
 
 const live = (row: ConnectionRow | undefined): row is ConnectionRow => !!row && !row.disconnected_at && !!row.access_token_enc;
 
-async function liveConnection(deps: SitePlatformDeps, accountId: string, id: string | null | undefined) {
-  if (!id) return undefined;
-  const row = await findConnection(deps.db, accountId, id);
-  return live(row) ? row : undefined;
+/** The row when it is usable for the target: live, and reaching the site when one is named. */
+async function usable(deps: SitePlatformDeps, accountId: string, row: ConnectionRow | undefined, siteId: string | null): Promise<ConnectionRow | undefined> {
+  if (!live(row)) return undefined;
+  return !siteId || await connectionReaches(deps.db, accountId, row.id, siteId) ? row : undefined;
 }
 
-/** The connection the rules pick (doc2 Resolution rule), before any decryption. */
-async function pick(deps: SitePlatformDeps, accountId: string, projectId?: string, siteId?: string): Promise<{ row: ConnectionRow; siteId: string | null; source: ResolutionSource } | null> {
+export interface PickedConnection { row: ConnectionRow; siteId: string | null; source: ResolutionSource }
+
+/**
+ * The connection the rules pick (doc2 Resolution rule), before any decryption. Override first (its own connection,
+ * while live and reaching the site), then the account default, then none. Each connection answers with its own
+ * credentials: a site shared by several connections never lets one stand in for another. Only an account-level call
+ * (no project) whose site the default does not reach falls back to a live connection holding that site; a project
+ * never borrows another project's override.
+ */
+export async function pickConnection(deps: SitePlatformDeps, accountId: string, projectId?: string, siteId?: string): Promise<PickedConnection | null> {
   const binding = projectId && isUuid(projectId) ? await findBinding(deps.db, accountId, projectId) : undefined;
   if (binding?.override_mode === 'disabled') return null;
-
-  if (binding?.override_mode === 'override') {
-    const target = siteId ?? binding.site_id ?? null;
-    // A reconnect can move the bound site to another connection: follow the site's live row.
-    const siteRow = target ? await findSite(deps.db, accountId, target) : undefined;
-    const followed = await liveConnection(deps, accountId, siteRow?.connection_id);
-    if (followed) return { row: followed, siteId: target, source: 'override' };
-    const own = await liveConnection(deps, accountId, binding.connection_id);
-    if (own) return { row: own, siteId: target, source: 'override' };
-    // A dead override falls through to the account default (override, then default, then none).
-  }
-
   const target = siteId ?? binding?.site_id ?? null;
-  const fallback = await findActiveDefault(deps.db, accountId);
-  const defaultRow = live(fallback) ? fallback : undefined;
-  if (defaultRow && (!target || await findSiteOfConnection(deps.db, accountId, defaultRow.id, target))) {
-    return { row: defaultRow, siteId: target, source: 'account_default' };
+
+  if (binding?.override_mode === 'override' && binding.connection_id) {
+    const own = await usable(deps, accountId, await findConnection(deps.db, accountId, binding.connection_id), target);
+    if (own) return { row: own, siteId: target, source: 'override' };
+    // A dead override, or one whose grant no longer reaches the site, falls through to the account default.
   }
-  // The requested site is not on the default connection: the account's own row for that site names its connection.
-  if (target) {
-    const siteRow = await findSite(deps.db, accountId, target);
-    const owner = await liveConnection(deps, accountId, siteRow?.connection_id);
-    if (owner) return { row: owner, siteId: target, source: 'site_row' };
-  }
-  return null;
+
+  const fallback = await usable(deps, accountId, await findActiveDefault(deps.db, accountId), target);
+  if (fallback) return { row: fallback, siteId: target, source: 'account_default' };
+
+  if (projectId || !target) return null;
+  const [holder] = await liveConnectionsReaching(deps.db, accountId, target);
+  return holder ? { row: holder, siteId: target, source: 'site_row' } : null;
 }
 
 /**
@@ -79,7 +76,7 @@ export async function resolveCredentials(deps: SitePlatformDeps, accountId: stri
   const cached = credentialCache.get(accountId, target.projectId, target.siteId, now);
   if (cached !== undefined) return cached;
 
-  const picked = await pick(deps, accountId, target.projectId, target.siteId);
+  const picked = await pickConnection(deps, accountId, target.projectId, target.siteId);
   let resolved: ResolvedCredentials | null = null;
   if (picked) {
     const envelope = picked.row.access_token_enc!;

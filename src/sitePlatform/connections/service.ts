@@ -3,7 +3,7 @@ import { isUuid } from '../../http/ids';
 import type { SitePlatformDeps } from './deps';
 import { requireOwnProject } from './projects';
 import { revokeAuthorization } from '../../platforms/sitePlatform';
-import { revertUnreachableProjects } from './contentSourceFallback';
+import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceFallback';
 import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';
 import { openSealed } from './tokens';
@@ -42,17 +42,18 @@ async function revoke(deps: SitePlatformDeps, accountId: string, row: Connection
 
 /**
  * Sets disconnected_at and drops the sealed token, so resolution can never return the connection again; busts
- * the account's credential cache; revokes an OAuth token on the platform; projects whose platform CMS no other
- * connection reaches fall back to the native CMS (restored by a later connect). Disconnecting a disconnected
+ * the account's credential cache; revokes an OAuth token on the platform; projects that resolved to this connection
+ * and that no remaining connection reaches fall back to the native CMS (restored by a later connect). Disconnecting a disconnected
  * connection answers it unchanged.
  */
 export async function disconnect(deps: SitePlatformDeps, accountId: string, id: string): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
   const row = await requireConnection(deps, accountId, id);
   if (row.disconnected_at) return { connection: row, revocation: 'not_applicable', revertedProjectIds: [] };
+  const resolvedHere = await projectsResolvingTo(deps, accountId, id);
   const updated = await updateConnection(deps.db, accountId, id, { disconnected_at: new Date(), access_token_enc: null });
   bustCredentials(accountId);
   const revocation = await revoke(deps, accountId, row);
-  const revertedProjectIds = await revertUnreachableProjects(deps, accountId);
+  const revertedProjectIds = await revertUnreachableProjects(deps, accountId, resolvedHere);
   return { connection: updated!, revocation, revertedProjectIds };
 }
 

@@ -143,16 +143,44 @@ export async function upsertSites(trx: Knex, accountId: string, connectionId: st
   }
 }
 
+/** Records exactly which sites a connection's grant reaches now (a reconnect may drop some). */
+export async function setConnectionSites(trx: Knex, accountId: string, connectionId: string, siteIds: string[]): Promise<void> {
+  await trx('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId }).whereNotIn('site_id', siteIds).delete();
+  if (siteIds.length === 0) return;
+  await trx('site_platform_connection_sites').insert(siteIds.map((siteId) => ({ account_id: accountId, connection_id: connectionId, site_id: siteId })))
+    .onConflict(['connection_id', 'site_id']).ignore();
+}
+
+export async function connectionReaches(db: Knex, accountId: string, connectionId: string, siteId: string): Promise<boolean> {
+  return !!await db('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId, site_id: siteId }).first('site_id');
+}
+
+/** The sites a connection reaches, as the account's site rows. */
+export async function listSitesOfConnection(db: Knex, accountId: string, connectionId: string): Promise<SiteRow[]> {
+  return sites(db, accountId).whereIn('site_id', db('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId }).select('site_id'))
+    .select('*').orderBy([{ column: 'display_name', order: 'asc' }, { column: 'site_id', order: 'asc' }]);
+}
+
+/**
+ * The account's live connections that reach a site: the one its site row names first, then the oldest. Several
+ * connections may share one site; each keeps its own credentials.
+ */
+export async function liveConnectionsReaching(db: Knex, accountId: string, siteId: string): Promise<ConnectionRow[]> {
+  return db('site_platform_connections as c')
+    .join('site_platform_connection_sites as cs', 'cs.connection_id', 'c.id')
+    .leftJoin('site_platform_sites as s', (j) => j.on('s.account_id', 'c.account_id').andOn('s.site_id', 'cs.site_id'))
+    .where({ 'c.account_id': accountId, 'cs.account_id': accountId, 'cs.site_id': siteId })
+    .whereNull('c.disconnected_at').whereNotNull('c.access_token_enc')
+    .orderByRaw('(s.connection_id = c.id) desc nulls last, c.created_at asc, c.id asc')
+    .select('c.*');
+}
+
 export async function listSites(db: Knex, accountId: string): Promise<SiteRow[]> {
   return sites(db, accountId).select('*').orderBy([{ column: 'display_name', order: 'asc' }, { column: 'site_id', order: 'asc' }]);
 }
 
 export async function findSite(db: Knex, accountId: string, siteId: string): Promise<SiteRow | undefined> {
   return sites(db, accountId).where({ site_id: siteId }).first();
-}
-
-export async function findSiteOfConnection(db: Knex, accountId: string, connectionId: string, siteId: string): Promise<SiteRow | undefined> {
-  return sites(db, accountId).where({ site_id: siteId, connection_id: connectionId }).first();
 }
 
 // Project bindings

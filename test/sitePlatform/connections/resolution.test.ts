@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { newAccount, newUser } from '../../helpers/accounts';
-import { resolveCredentials } from '../../../src/sitePlatform/connections';
+import { bustCredentials, resolveCredentials } from '../../../src/sitePlatform/connections';
 import { addSite, connectWithSiteToken, depsOf, startSiteWorld, uuid, type SiteWorld } from './fixtures';
 
 describe('site platform credential resolution, bindings and disconnect', () => {
@@ -53,19 +53,25 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal(await resolveCredentials(deps, account.accountId, { siteId: 'site_nowhere' }), null);
   });
 
-  it('an override whose bound site moved to another connection follows the site\'s live row', async () => {
+  it('an override keeps its own connection when another connection shares its site later; once its grant drops the site it falls through to the default', async () => {
     const account = await newAccount();
     const deps = depsOf(world);
     const site = addSite(world).id;
     const projectId = uuid();
     const first = await connectWithSiteToken(world, account, [site], { project_id: projectId });
-    // Another connection of the account shares the same site later: the site row moves to it.
+    // Another connection of the account shares the same site later: the site row names it, the override stays its own.
     const second = await connectWithSiteToken(world, account, [site]);
     const resolved = await resolveCredentials(deps, account.accountId, { projectId });
     assert.notEqual(first.body.connection.id, second.body.connection.id);
-    assert.equal(resolved?.connectionId, second.body.connection.id);
+    assert.equal(resolved?.connectionId, first.body.connection.id);
     assert.equal(resolved?.source, 'override');
     assert.equal(resolved?.siteId, site);
+    // What a reconnect whose grant no longer reaches the site leaves behind.
+    await harness().db('site_platform_connection_sites').where({ connection_id: first.body.connection.id, site_id: site }).delete();
+    bustCredentials(account.accountId);
+    const moved = await resolveCredentials(deps, account.accountId, { projectId });
+    assert.equal(moved?.connectionId, second.body.connection.id);
+    assert.equal(moved?.source, 'account_default');
   });
 
   it('decrypted credentials are cached 60 s per account, project and site on an injected clock', async () => {
