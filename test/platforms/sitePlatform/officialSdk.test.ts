@@ -58,6 +58,11 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     assert.deepEqual(created.fields.map((f) => f.type).filter((t) => t !== 'PlainText').sort(),
       [...staticTypes.filter((t) => t !== 'PlainText'), 'Option', 'Reference', 'MultiReference'].sort());
     await strictly('collections.fields.create', S.FieldCreate, sdk.collections.fields.create(created.id, { type: 'VideoLink', displayName: 'Trailer' }));
+    for (const type of ['Video', 'ExtFileRef']) {
+      await assert.rejects(sdk.collections.fields.create(created.id, { type: type as 'VideoLink', displayName: `Old ${type}` }),
+        (e: { statusCode?: number; body?: { code?: string } }) => e.statusCode === 400 && e.body?.code === 'validation_error');
+    }
+    assert.equal((await sdk.collections.get(created.id)).fields.length, created.fields.length + 1, 'a refused field changes nothing');
     const field = created.fields.find((f) => f.type === 'Email')!;
     await strictly('collections.fields.update', S.Field, sdk.collections.fields.update(created.id, field.id, { helpText: 'Where to write' }));
     await strictly('collections.list', S.CollectionList, sdk.collections.list(siteId()));

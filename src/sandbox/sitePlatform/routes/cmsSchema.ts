@@ -7,15 +7,11 @@ import type { Route, RouteContext } from '../router';
 import { addCollection } from '../seed';
 import { iso, newId, slugify, type SimCollection, type SimItem } from '../state';
 import { itemView, slugTaken } from './items';
+import { createdFieldView, fieldCreateBody, type FieldCreateBody } from './fieldTypes';
 import { withSite } from './support';
 
-const fieldType = z.enum([
-  'PlainText', 'RichText', 'Image', 'MultiImage', 'Video', 'Link', 'Email', 'Phone', 'Number', 'DateTime', 'Switch',
-  'Color', 'Option', 'File', 'Reference', 'MultiReference',
-]);
-const fieldBody = z.object({ type: fieldType, displayName: z.string().min(1), helpText: z.string().optional(), isRequired: z.boolean().default(false) });
 const fieldUpdate = z.object({ displayName: z.string().min(1).optional(), helpText: z.string().optional(), isRequired: z.boolean().optional() });
-const collectionBody = z.object({ displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/).optional(), fields: z.array(fieldBody).optional() });
+const collectionBody = z.object({ displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/).optional(), fields: z.array(fieldCreateBody).optional() });
 const fieldData = z.record(z.string(), z.unknown());
 const bulkCreate = z.object({
   cmsLocaleIds: z.array(z.string().min(1)).optional(),
@@ -32,6 +28,14 @@ function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimRespon
   return found.ok ? then(found.value) : found.response;
 }
 
+/** A Reference or MultiReference field must point at a collection of the same site. */
+function unknownReference(ctx: RouteContext, siteId: string, field: FieldCreateBody): SimResponse | undefined {
+  if (field.type !== 'Reference' && field.type !== 'MultiReference') return undefined;
+  const target = ctx.state.collections.get(field.metadata.collectionId);
+  if (target && target.siteId === siteId) return undefined;
+  return platformError(400, 'validation_error', 'Referenced collection not found', [{ param: 'metadata.collectionId', description: field.metadata.collectionId }]);
+}
+
 const FIELD = /^\/collections\/(?<collectionId>[^/]+)\/fields\/(?<fieldId>[^/]+)$/;
 const BUILT_IN = new Set(['name', 'slug']);
 
@@ -45,11 +49,13 @@ export const cmsSchemaRoutes: Route[] = [
       if ([...ctx.state.collections.values()].some((c) => c.siteId === site.id && c.slug === slug)) {
         return platformError(409, 'conflict', `Collection slug '${slug}' is already in use`);
       }
+      const badReference = (body.value.fields ?? []).map((f) => unknownReference(ctx, site.id, f)).find(Boolean);
+      if (badReference) return badReference;
       const c = addCollection(ctx.state, site.id, {
         displayName: body.value.displayName, singularName: body.value.singularName, slug,
         fields: body.value.fields?.map((f) => ({ slug: slugify(f.displayName), type: f.type, displayName: f.displayName, isRequired: f.isRequired })),
       });
-      const { items: _items, ...view } = c;
+      const { items: _items, siteId: _siteId, ...view } = c;
       return json(200, structuredClone(view));
     }),
   },
@@ -60,14 +66,16 @@ export const cmsSchemaRoutes: Route[] = [
   {
     method: 'POST', pattern: /^\/collections\/(?<collectionId>[^/]+)\/fields$/, scope: 'cms:write',
     handle: (ctx) => withCollection(ctx, (c) => {
-      const body = parseBody(ctx.req, fieldBody);
+      const body = parseBody(ctx.req, fieldCreateBody);
       if (!body.ok) return body.response;
+      const badReference = unknownReference(ctx, c.siteId, body.value);
+      if (badReference) return badReference;
       const slug = slugify(body.value.displayName);
       if (c.fields.some((f) => f.slug === slug)) return platformError(409, 'conflict', `Field slug '${slug}' is already in use`);
       const field = { id: newId(), isEditable: true, isRequired: body.value.isRequired, type: body.value.type, slug, displayName: body.value.displayName, helpText: body.value.helpText ?? null };
       c.fields.push(field);
       c.lastUpdated = iso(ctx.state.now());
-      return json(200, field);
+      return json(200, createdFieldView(field, body.value));
     }),
   },
   {

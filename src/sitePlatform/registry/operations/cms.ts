@@ -6,11 +6,24 @@ const collection = { ...siteId, collection_id: id };
 const item = { ...collection, item_id: id };
 const cmsR = { scopes: ['cms:read'] } as const;
 const cmsW = { scopes: ['cms:write'] } as const;
+// The field types a client can create, as the platform's reference names them (the official SDK's StaticFieldType,
+// OptionField and ReferenceField): there is no `Video` (the video field is `VideoLink`), and `ExtFileRef` is read-only.
 const fieldType = z.enum([
-  'PlainText', 'RichText', 'Image', 'MultiImage', 'Video', 'Link', 'Email', 'Phone', 'Number', 'DateTime', 'Switch',
-  'Color', 'Option', 'File', 'Reference', 'MultiReference',
+  'Color', 'DateTime', 'Email', 'File', 'Image', 'Link', 'MultiImage', 'Number', 'Phone', 'PlainText', 'RichText', 'Switch',
+  'VideoLink', 'Option', 'Reference', 'MultiReference',
 ]);
-const field = { type: fieldType, displayName: z.string().min(1), helpText: z.string().optional(), isRequired: z.boolean().optional(), metadata: z.record(z.string(), z.unknown()).optional() };
+const fieldMetadata = z.object({
+  options: z.array(z.object({ name: z.string().min(1), id: z.string().optional() })).min(1).optional(),
+  collectionId: id.optional(),
+});
+const field = { type: fieldType, displayName: z.string().min(1), helpText: z.string().optional(), isRequired: z.boolean().optional(), metadata: fieldMetadata.optional() };
+/** An Option field names its options and a Reference field its target collection, as the platform requires. */
+function fieldMetadataPresent(f: { type?: unknown; metadata?: z.infer<typeof fieldMetadata> }, ctx: z.RefinementCtx): void {
+  if (f.type === 'Option' && !f.metadata?.options) ctx.addIssue({ code: 'custom', path: ['metadata', 'options'], message: 'an Option field needs metadata.options' });
+  if ((f.type === 'Reference' || f.type === 'MultiReference') && !f.metadata?.collectionId) {
+    ctx.addIssue({ code: 'custom', path: ['metadata', 'collectionId'], message: `a ${String(f.type)} field needs metadata.collectionId` });
+  }
+}
 const itemBody = { isArchived: z.boolean().optional(), isDraft: z.boolean().optional(), fieldData, cmsLocaleId: z.string().optional() };
 const itemIds = z.array(id).min(1).max(100);
 // The platform's bulk unpublish names items as objects, each optionally limited to some CMS locales.
@@ -21,9 +34,9 @@ export const cmsOperations = [
   read('cms_collection_list', 'cms', 'GET', '/sites/{site_id}/collections', obj(siteId), cmsR),
   read('cms_collection_get', 'cms', 'GET', '/collections/{collection_id}', obj(collection), cmsR),
   write('cms_collection_create', 'cms', 'POST', '/sites/{site_id}/collections',
-    obj({ ...siteId, displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().optional(), fields: z.array(z.object(field)).optional() }), cmsW),
+    obj({ ...siteId, displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().optional(), fields: z.array(z.object(field).superRefine(fieldMetadataPresent)).optional() }), cmsW),
   write('cms_collection_delete', 'cms', 'DELETE', '/collections/{collection_id}', obj({ ...collection, ...confirm }), { ...cmsW, confirm: true, lock: 'collection_id' }),
-  write('cms_field_create', 'cms', 'POST', '/collections/{collection_id}/fields', obj({ ...collection, ...field }), cmsW),
+  write('cms_field_create', 'cms', 'POST', '/collections/{collection_id}/fields', obj({ ...collection, ...field }).superRefine(fieldMetadataPresent), cmsW),
   write('cms_field_update', 'cms', 'PATCH', '/collections/{collection_id}/fields/{field_id}',
     obj({ ...collection, field_id: id, displayName: z.string().min(1).optional(), helpText: z.string().optional(), isRequired: z.boolean().optional() }), { ...cmsW, lock: 'field_id' }),
   write('cms_field_delete', 'cms', 'DELETE', '/collections/{collection_id}/fields/{field_id}',
