@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { createTokenCipher } from '../../crypto/tokenEnvelope';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
+import { unstorablePathOf } from '../../http/validate';
 import { notifyDispatchers } from './dispatcher';
 import { GroupCommit } from './groupCommit';
 import { recordDeliveryOutcome } from './outcomes';
@@ -79,7 +80,8 @@ export class ReceiverState {
  *    set, then the durable record, which holds across restarts and replicas;
  * 5. the delivery is recorded WITH its payload (group commit) and the 200 follows the commit; the relay
  *    (dispatcher.ts) hands it to the shop's workflow afterwards, so the answer never waits on Temporal or CRM work.
- *    A verified body that is not JSON is recorded as a failed delivery (200; a retry would carry the same).
+ *    A verified body that is not JSON, or that holds U+0000 or a lone surrogate (jsonb cannot store either), is
+ *    recorded as a failed `invalid_json` delivery (200; a retry would carry the same).
  * `last_received_at` is stamped best-effort, at most every STAMP_INTERVAL_MS per shop and topic and receiver.
  */
 export async function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery): Promise<ReceiptResult> {
@@ -116,13 +118,16 @@ async function record(deps: ReceiverDeps, state: ReceiverState, target: WebhookT
 
 /** Why a verified body cannot be stored as jsonb for its handler, or undefined when it can. */
 function unusableJson(text: string): { code: string; message: string } | undefined {
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return { code: 'invalid_json', message: 'the verified body is not valid JSON' };
   }
-  // Postgres jsonb refuses the NUL escape; one such body must not fail the whole group-commit statement.
-  if (text.includes('\\u0000')) return { code: 'invalid_json', message: 'the verified body carries a NUL character, which cannot be stored' };
+  // Postgres jsonb refuses U+0000 and a lone UTF-16 surrogate; JSON carries either only as a \u escape. One such
+  // body must not fail the whole group-commit statement, nor answer 5xx (the platform would retry it for 48 hours).
+  const unstorable = text.includes('\\u') ? unstorablePathOf(parsed) : null;
+  if (unstorable) return { code: 'invalid_json', message: `the verified body cannot be stored: a string ${unstorable.message}` };
   return undefined;
 }
 

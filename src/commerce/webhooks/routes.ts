@@ -31,7 +31,8 @@ const DESCRIPTION = [
   'Temporal, a platform call or CRM work. The relay hands recorded deliveries over within about one pass',
   `(${DISPATCH_BUSY_MS}–${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
   'record and flow when it returns — nothing accepted is lost. Handler failures happen after the 200 and never turn into a',
-  '5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`).',
+  '5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`). So is a verified body',
+  'that is not JSON or holds a string Postgres cannot store (U+0000, a lone UTF-16 surrogate): 200, recorded failed `invalid_json`.',
   'A 5xx means the record could not be written (the database is down): nothing was accepted, and the platform retries.',
   '`last_received_at` of the shop\'s subscription to the topic is stamped best-effort (at most every 10 s per shop and topic and replica).',
 ].join('\n');
