@@ -2,7 +2,7 @@
 import { canSeeSite } from './auth';
 import { platformError, type SimResponse } from './http';
 import type { RouteContext } from './router';
-import type { SimCollection, SimItem, SimPage, SimSite } from './state';
+import type { SimCollection, SimItem, SimPage, SimSite, SimState } from './state';
 
 export type Found<T> = { ok: true; value: T } | { ok: false; response: SimResponse };
 
@@ -21,9 +21,23 @@ export function findCollection(ctx: RouteContext, collectionId: string): Found<S
   return { ok: true, value: collection };
 }
 
-export function findItem(collection: SimCollection, itemId: string): Found<SimItem> {
-  const item = collection.items.find((i) => i.id === itemId);
+/**
+ * An item keeps one record per CMS locale under one id. The record of `cmsLocaleId` when given; otherwise the
+ * primary locale's, or the first locale the item exists in.
+ */
+export function findItem(collection: SimCollection, itemId: string, cmsLocaleId?: string | null): Found<SimItem> {
+  const variants = collection.items.filter((i) => i.id === itemId);
+  const item = cmsLocaleId ? variants.find((i) => i.cmsLocaleId === cmsLocaleId) : variants[0];
   return item ? { ok: true, value: item } : missing('item_not_found', 'Item');
+}
+
+/** Every locale record of one item. */
+export const itemVariants = (collection: SimCollection, itemId: string): SimItem[] => collection.items.filter((i) => i.id === itemId);
+
+/** The CMS locale ids a list reads: the `cmsLocaleId` query (comma-separated) or the site's primary CMS locale. */
+export function listedCmsLocales(state: SimState, collection: SimCollection, query: string | null): string[] {
+  const requested = (query ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return requested.length > 0 ? requested : [state.sites.get(collection.siteId)!.locales.primary.cmsLocaleId];
 }
 
 export function findPage(ctx: RouteContext, pageId: string): Found<SimPage> {

@@ -1,7 +1,7 @@
-/** CMS schema and bulk writes: create and delete collections, create/update/delete fields, bulk item create and update, live items. */
+/** CMS schema and bulk writes: create and delete collections, create/update/delete fields, bulk item update, live items. */
 import { z } from 'zod';
 import { json, parseBody, platformError, type SimResponse } from '../http';
-import { findCollection, findItem } from '../lookup';
+import { findCollection, findItem, listedCmsLocales } from '../lookup';
 import { paginate, readPageQuery } from '../pagination';
 import type { Route, RouteContext } from '../router';
 import { addCollection } from '../seed';
@@ -13,14 +13,8 @@ import { withSite } from './support';
 const fieldUpdate = z.object({ displayName: z.string().min(1).optional(), helpText: z.string().optional(), isRequired: z.boolean().optional() });
 const collectionBody = z.object({ displayName: z.string().min(1), singularName: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/).optional(), fields: z.array(fieldCreateBody).optional() });
 const fieldData = z.record(z.string(), z.unknown());
-const bulkCreate = z.object({
-  cmsLocaleIds: z.array(z.string().min(1)).optional(),
-  isArchived: z.boolean().default(false),
-  isDraft: z.boolean().default(false),
-  fieldData: z.union([fieldData, z.array(fieldData).min(1).max(100)]),
-});
 const bulkUpdate = z.object({
-  items: z.array(z.object({ id: z.string().min(1), isArchived: z.boolean().optional(), isDraft: z.boolean().optional(), fieldData: fieldData.optional() })).min(1).max(100),
+  items: z.array(z.object({ id: z.string().min(1), cmsLocaleId: z.string().min(1).optional(), isArchived: z.boolean().optional(), isDraft: z.boolean().optional(), fieldData: fieldData.optional() })).min(1).max(100),
 });
 
 function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimResponse): SimResponse {
@@ -101,48 +95,19 @@ export const cmsSchemaRoutes: Route[] = [
     }),
   },
   {
-    method: 'POST', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/bulk$/, scope: 'cms:write',
-    handle: (ctx) => withCollection(ctx, (c) => {
-      const body = parseBody(ctx.req, bulkCreate);
-      if (!body.ok) return body.response;
-      const site = ctx.state.sites.get(c.siteId)!;
-      const known = [site.locales.primary, ...site.locales.secondary].map((l) => l.cmsLocaleId);
-      const locales = body.value.cmsLocaleIds ?? [site.locales.primary.cmsLocaleId];
-      const bad = locales.filter((l) => !known.includes(l));
-      if (bad.length > 0) return platformError(400, 'validation_error', 'Unknown cmsLocaleId', bad.map((l) => ({ param: 'cmsLocaleIds', description: l })));
-      const rows = Array.isArray(body.value.fieldData) ? body.value.fieldData : [body.value.fieldData];
-      const now = iso(ctx.state.now());
-      const created: SimItem[] = [];
-      for (const data of rows) {
-        const name = typeof data.name === 'string' && data.name ? data.name : undefined;
-        const slug = typeof data.slug === 'string' && data.slug ? data.slug : name && slugify(name);
-        if (!name || !slug) return platformError(400, 'validation_error', 'Validation Error: invalid request', [{ param: 'fieldData.name', description: 'Required' }]);
-        const taken = slugTaken(c, slug);
-        if (taken) return taken;
-        const id = newId();
-        // One item id shared across the requested locales, as the platform does for multi-locale creates.
-        for (const cmsLocaleId of locales) {
-          const item: SimItem = { id, cmsLocaleId, createdOn: now, lastUpdated: now, lastPublished: null, isArchived: body.value.isArchived, isDraft: body.value.isDraft, fieldData: { ...data, name, slug } };
-          // The simulator keeps one record per item id: the first requested locale's.
-          if (cmsLocaleId === locales[0]) c.items.push(item);
-          created.push(item);
-        }
-      }
-      return json(202, { items: created.map(itemView) });
-    }),
-  },
-  {
     method: 'PATCH', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items$/, scope: 'cms:write',
     handle: (ctx) => withCollection(ctx, (c) => {
       const body = parseBody(ctx.req, bulkUpdate);
       if (!body.ok) return body.response;
+      const targets: SimItem[] = [];
       for (const u of body.value.items) {
-        const found = findItem(c, u.id);
+        const found = findItem(c, u.id, u.cmsLocaleId);
         if (!found.ok) return found.response;
+        targets.push(found.value);
       }
       const now = iso(ctx.state.now());
-      const updated = body.value.items.map((u) => {
-        const item = c.items.find((i) => i.id === u.id)!;
+      const updated = body.value.items.map((u, at) => {
+        const item = targets[at];
         if (u.isArchived !== undefined) item.isArchived = u.isArchived;
         if (u.isDraft !== undefined) item.isDraft = u.isDraft;
         if (u.fieldData) item.fieldData = { ...item.fieldData, ...u.fieldData } as SimItem['fieldData'];
@@ -157,15 +122,16 @@ export const cmsSchemaRoutes: Route[] = [
     handle: (ctx) => withCollection(ctx, (c) => {
       const q = readPageQuery(ctx.req.query);
       if (!q.ok) return q.response;
-      const page = paginate(c.items.filter((i) => i.lastPublished !== null), q.value);
+      const locales = listedCmsLocales(ctx.state, c, ctx.req.query.get('cmsLocaleId'));
+      const page = paginate(c.items.filter((i) => i.lastPublished !== null && locales.includes(i.cmsLocaleId)), q.value);
       return json(200, { items: page.rows.map(itemView), pagination: page.pagination });
     }),
   },
   {
     method: 'GET', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/(?<itemId>[^/]+)\/live$/, scope: 'cms:read',
     handle: (ctx) => withCollection(ctx, (c) => {
-      const item = c.items.find((i) => i.id === ctx.req.params.itemId && i.lastPublished !== null);
-      return item ? json(200, itemView(item)) : platformError(404, 'item_not_found', 'Live item not found');
+      const found = findItem(c, ctx.req.params.itemId, ctx.req.query.get('cmsLocaleId'));
+      return found.ok && found.value.lastPublished !== null ? json(200, itemView(found.value)) : platformError(404, 'item_not_found', 'Live item not found');
     }),
   },
 ];

@@ -10,6 +10,7 @@ import { ecommerceRoutes } from './ecommerce';
 import { formRoutes } from './forms';
 import { googleTagRoutes } from './googleTags';
 import { itemRoutes } from './items';
+import { itemsBulkRoutes } from './itemsBulk';
 import { pageContentRoutes } from './pageContent';
 import { pageRoutes } from './pages';
 import { publishingRoutes } from './publishing';
@@ -20,7 +21,7 @@ import { tokenRoutes } from './token';
 import { webhookRoutes } from './webhooks';
 
 export const dataApiRoutes: Route[] = [
-  ...tokenRoutes, ...siteRoutes, ...collectionRoutes, ...cmsSchemaRoutes, ...publishingRoutes, ...itemRoutes, ...pageRoutes,
+  ...tokenRoutes, ...siteRoutes, ...collectionRoutes, ...cmsSchemaRoutes, ...itemsBulkRoutes, ...publishingRoutes, ...itemRoutes, ...pageRoutes,
   ...pageContentRoutes, ...schemaMarkupRoutes, ...componentRoutes, ...customCodeRoutes, ...googleTagRoutes, ...assetRoutes, ...formRoutes, ...commentRoutes,
   ...ecommerceRoutes, ...siteConfigRoutes, ...webhookRoutes,
 ];

@@ -1,7 +1,7 @@
-/** CMS items: list (offset/limit), get, create, update and delete. */
+/** CMS items: list (offset/limit), get, create, update and delete, each in one CMS locale (`cmsLocaleId`, primary by default). */
 import { z } from 'zod';
 import { json, parseBody, platformError, type SimResponse } from '../http';
-import { findCollection, findItem } from '../lookup';
+import { findCollection, findItem, itemVariants, listedCmsLocales } from '../lookup';
 import { paginate, readPageQuery } from '../pagination';
 import type { Route, RouteContext } from '../router';
 import { iso, newId, type SimCollection, type SimItem } from '../state';
@@ -9,12 +9,14 @@ import { iso, newId, type SimCollection, type SimItem } from '../state';
 const fieldData = z.record(z.string(), z.unknown());
 
 const createBody = z.object({
+  cmsLocaleId: z.string().min(1).optional(),
   isArchived: z.boolean().default(false),
   isDraft: z.boolean().default(false),
   fieldData: fieldData.and(z.object({ name: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/) })),
 });
 
 const updateBody = z.object({
+  cmsLocaleId: z.string().min(1).optional(),
   isArchived: z.boolean().optional(),
   isDraft: z.boolean().optional(),
   fieldData: fieldData.and(z.object({ name: z.string().min(1).optional(), slug: z.string().regex(/^[a-z0-9-]+$/).optional() })).optional(),
@@ -24,9 +26,11 @@ export function itemView(item: SimItem): SimItem {
   return structuredClone(item);
 }
 
+export const slugConflict = (slug: string): SimResponse =>
+  platformError(409, 'conflict', `Unique value is already in database: '${slug}'`, [{ param: 'fieldData.slug', description: 'must be unique' }]);
+
 export function slugTaken(collection: SimCollection, slug: string, exceptId?: string): SimResponse | undefined {
-  if (!collection.items.some((i) => i.fieldData.slug === slug && i.id !== exceptId)) return undefined;
-  return platformError(409, 'conflict', `Unique value is already in database: '${slug}'`, [{ param: 'fieldData.slug', description: 'must be unique' }]);
+  return collection.items.some((i) => i.fieldData.slug === slug && i.id !== exceptId) ? slugConflict(slug) : undefined;
 }
 
 function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimResponse): SimResponse {
@@ -34,9 +38,9 @@ function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimRespon
   return found.ok ? then(found.value) : found.response;
 }
 
-function withItem(ctx: RouteContext, then: (c: SimCollection, i: SimItem) => SimResponse): SimResponse {
+function withItem(ctx: RouteContext, then: (c: SimCollection, i: SimItem) => SimResponse, cmsLocaleId = ctx.req.query.get('cmsLocaleId')): SimResponse {
   return withCollection(ctx, (c) => {
-    const item = findItem(c, ctx.req.params.itemId);
+    const item = findItem(c, ctx.req.params.itemId, cmsLocaleId);
     return item.ok ? then(c, item.value) : item.response;
   });
 }
@@ -52,7 +56,8 @@ export const itemRoutes: Route[] = [
     handle: (ctx) => withCollection(ctx, (c) => {
       const q = readPageQuery(ctx.req.query);
       if (!q.ok) return q.response;
-      const page = paginate(c.items, q.value);
+      const locales = listedCmsLocales(ctx.state, c, ctx.req.query.get('cmsLocaleId'));
+      const page = paginate(c.items.filter((i) => locales.includes(i.cmsLocaleId)), q.value);
       return json(200, { items: page.rows.map(itemView), pagination: page.pagination });
     }),
   },
@@ -73,8 +78,12 @@ export const itemRoutes: Route[] = [
       if (taken) return taken;
       const now = iso(ctx.state.now());
       const site = ctx.state.sites.get(c.siteId)!;
+      const cmsLocaleId = body.value.cmsLocaleId ?? site.locales.primary.cmsLocaleId;
+      if (![site.locales.primary, ...site.locales.secondary].some((l) => l.cmsLocaleId === cmsLocaleId)) {
+        return platformError(400, 'validation_error', 'Unknown cmsLocaleId', [{ param: 'cmsLocaleId', description: cmsLocaleId }]);
+      }
       const item: SimItem = {
-        id: newId(), cmsLocaleId: site.locales.primary.cmsLocaleId, createdOn: now, lastUpdated: now, lastPublished: null,
+        id: newId(), cmsLocaleId, createdOn: now, lastUpdated: now, lastPublished: null,
         isArchived: body.value.isArchived, isDraft: body.value.isDraft, fieldData: { ...body.value.fieldData },
       };
       c.items.push(item);
@@ -85,25 +94,29 @@ export const itemRoutes: Route[] = [
     method: 'PATCH',
     pattern: ITEM,
     scope: 'cms:write',
-    handle: (ctx) => withItem(ctx, (c, item) => {
+    handle: (ctx) => {
       const body = parseBody(ctx.req, updateBody);
       if (!body.ok) return body.response;
-      const slug = body.value.fieldData?.slug;
-      const taken = slug === undefined ? undefined : slugTaken(c, slug, item.id);
-      if (taken) return taken;
-      if (body.value.isArchived !== undefined) item.isArchived = body.value.isArchived;
-      if (body.value.isDraft !== undefined) item.isDraft = body.value.isDraft;
-      if (body.value.fieldData) item.fieldData = { ...item.fieldData, ...body.value.fieldData } as SimItem['fieldData'];
-      item.lastUpdated = iso(ctx.state.now());
-      return json(200, itemView(item));
-    }),
+      return withItem(ctx, (c, item) => {
+        const slug = body.value.fieldData?.slug;
+        const taken = slug === undefined ? undefined : slugTaken(c, slug, item.id);
+        if (taken) return taken;
+        if (body.value.isArchived !== undefined) item.isArchived = body.value.isArchived;
+        if (body.value.isDraft !== undefined) item.isDraft = body.value.isDraft;
+        if (body.value.fieldData) item.fieldData = { ...item.fieldData, ...body.value.fieldData } as SimItem['fieldData'];
+        item.lastUpdated = iso(ctx.state.now());
+        return json(200, itemView(item));
+      }, body.value.cmsLocaleId ?? ctx.req.query.get('cmsLocaleId'));
+    },
   },
   {
     method: 'DELETE',
     pattern: ITEM,
     scope: 'cms:write',
+    // With cmsLocaleId only that locale's record goes; without it, the item in every locale.
     handle: (ctx) => withItem(ctx, (c, item) => {
-      c.items.splice(c.items.indexOf(item), 1);
+      const gone = ctx.req.query.get('cmsLocaleId') ? [item] : itemVariants(c, item.id);
+      c.items = c.items.filter((i) => !gone.includes(i));
       return { status: 204 };
     }),
   },

@@ -1,12 +1,13 @@
 /** CMS item publish state: publish a list of items, unpublish one item or a list (the `/live` endpoints). */
 import { z } from 'zod';
 import { json, parseBody, type SimResponse } from '../http';
-import { findCollection, findItem } from '../lookup';
+import { findCollection, findItem, itemVariants } from '../lookup';
 import type { Route, RouteContext } from '../router';
 import { iso, type SimCollection } from '../state';
 
 const publishBody = z.object({ itemIds: z.array(z.string().min(1)).min(1).max(100) });
-const unpublishBody = z.object({ items: z.array(z.object({ id: z.string().min(1) })).min(1).max(100) });
+// Each item may name the CMS locales to take down; without them it goes down in every locale.
+const unpublishBody = z.object({ items: z.array(z.object({ id: z.string().min(1), cmsLocaleIds: z.array(z.string().min(1)).optional() })).min(1).max(100) });
 
 function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimResponse): SimResponse {
   const found = findCollection(ctx, ctx.req.params.collectionId);
@@ -25,10 +26,9 @@ export const publishingRoutes: Route[] = [
       const publishedItemIds: string[] = [];
       const errors: string[] = [];
       for (const id of body.value.itemIds) {
-        const item = c.items.find((i) => i.id === id);
-        if (!item || item.isArchived) { errors.push(id); continue; }
-        item.lastPublished = at;
-        item.isDraft = false;
+        const variants = itemVariants(c, id);
+        if (variants.length === 0 || variants.some((i) => i.isArchived)) { errors.push(id); continue; }
+        for (const item of variants) Object.assign(item, { lastPublished: at, isDraft: false });
         publishedItemIds.push(id);
       }
       return json(202, { publishedItemIds, errors });
@@ -45,7 +45,9 @@ export const publishingRoutes: Route[] = [
         const found = findItem(c, id);
         if (!found.ok) return found.response;
       }
-      for (const { id } of body.value.items) c.items.find((i) => i.id === id)!.lastPublished = null;
+      for (const { id, cmsLocaleIds } of body.value.items) {
+        for (const item of itemVariants(c, id)) if (!cmsLocaleIds || cmsLocaleIds.includes(item.cmsLocaleId)) item.lastPublished = null;
+      }
       return { status: 204 };
     }),
   },
@@ -56,7 +58,7 @@ export const publishingRoutes: Route[] = [
     handle: (ctx) => withCollection(ctx, (c) => {
       const found = findItem(c, ctx.req.params.itemId);
       if (!found.ok) return found.response;
-      found.value.lastPublished = null;
+      for (const item of itemVariants(c, found.value.id)) item.lastPublished = null;
       return { status: 204 };
     }),
   },
