@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { emitEmailEvents, type EmailEventInput } from '../webhooks/service';
@@ -20,7 +21,6 @@ export type Delivery =
  * event in one transaction. A message withheld because the key was revoked leaves no row and no event.
  */
 export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: PreparedMessage[]): Promise<Delivery[]> {
-  const relay = relayFor(deps.config.SMTP_URL!);
   await store.insertSending(deps.db, auth.accountId, messages.map((m) => ({
     id: m.id, key_id: auth.keyId, from_address: m.from.address, to_addresses: m.to.map((t) => t.address),
     subject: m.subject, tags: m.tags, smtp_message_id: m.messageId,
@@ -33,7 +33,18 @@ export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: P
       return err as Error;
     }
   };
-  const deliveries = await Promise.all(messages.map((message) => relay.send(message, stillActive).then(
+  const deliveries = await relayAll(deps.config.SMTP_URL!, messages, stillActive);
+  await deps.db.transaction(async (trx) => {
+    const events = await recordOutcomes(trx, auth.accountId, deliveries);
+    await emitEmailEvents(deps, auth.accountId, events, trx);
+  });
+  return deliveries;
+}
+
+/** Hands every message to the relay of `smtpUrl` at once; `mayCommit` is asked at the commit point of each. */
+export function relayAll(smtpUrl: string, messages: PreparedMessage[], mayCommit: () => Error | null): Promise<Delivery[]> {
+  const relay = relayFor(smtpUrl);
+  return Promise.all(messages.map((message) => relay.send(message, mayCommit).then(
     (receipt): Delivery => ({ message, outcome: 'sent', sentAt: new Date(), rejected: receipt.rejected }),
     (err): Delivery => {
       if (err instanceof RelayWithheld) return { message, outcome: 'withheld', error: err.reason as ApiError };
@@ -41,8 +52,6 @@ export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: P
       throw err;
     },
   )));
-  await recordOutcomes(deps, auth.accountId, deliveries);
-  return deliveries;
 }
 
 function relayFailure(message: PreparedMessage, err: RelayError): ApiError {
@@ -52,24 +61,26 @@ function relayFailure(message: PreparedMessage, err: RelayError): ApiError {
     : new ApiError(502, 'smtp_unavailable', err.message, { details });
 }
 
-async function recordOutcomes(deps: AppDeps, accountId: string, deliveries: Delivery[]): Promise<void> {
-  await deps.db.transaction(async (trx) => {
-    const events: EmailEventInput[] = [];
-    for (const d of deliveries) {
-      if (d.outcome === 'sent') {
-        await store.markSent(trx, accountId, d.message.id, d.sentAt);
-        const rejected = d.rejected.length > 0 ? { rejected_recipients: d.rejected } : {};
-        events.push({ type: 'email.sent', data: { ...eventData(d.message), sent_at: d.sentAt.toISOString(), ...rejected } });
-      } else if (d.outcome === 'failed') {
-        await store.markFailed(trx, accountId, d.message.id, d.error.code);
-        const smtpCode = d.error.extra.details?.smtp_code;
-        events.push({ type: 'email.failed', data: { ...eventData(d.message), error: { code: d.error.code, message: d.error.message, ...(smtpCode !== undefined ? { smtp_code: smtpCode } : {}) } } });
-      } else {
-        await store.deleteWithheld(trx, accountId, d.message.id);
-      }
+/**
+ * Marks each message sent or failed (a withheld one's row goes) in the caller's transaction, and answers the
+ * `email.sent` / `email.failed` events to record with them.
+ */
+export async function recordOutcomes(trx: Knex.Transaction, accountId: string, deliveries: Delivery[]): Promise<EmailEventInput[]> {
+  const events: EmailEventInput[] = [];
+  for (const d of deliveries) {
+    if (d.outcome === 'sent') {
+      await store.markSent(trx, accountId, d.message.id, d.sentAt);
+      const rejected = d.rejected.length > 0 ? { rejected_recipients: d.rejected } : {};
+      events.push({ type: 'email.sent', data: { ...eventData(d.message), sent_at: d.sentAt.toISOString(), ...rejected } });
+    } else if (d.outcome === 'failed') {
+      await store.markFailed(trx, accountId, d.message.id, d.error.code);
+      const smtpCode = d.error.extra.details?.smtp_code;
+      events.push({ type: 'email.failed', data: { ...eventData(d.message), error: { code: d.error.code, message: d.error.message, ...(smtpCode !== undefined ? { smtp_code: smtpCode } : {}) } } });
+    } else {
+      await store.deleteWithheld(trx, accountId, d.message.id);
     }
-    await emitEmailEvents(deps, accountId, events, trx);
-  });
+  }
+  return events;
 }
 
 /** What a webhook receiver learns about a message: never bcc. */
