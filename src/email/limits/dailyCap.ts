@@ -26,3 +26,9 @@ export function secondsUntilUtcMidnight(now: Date): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
 }
+
+/** Gives `count` sends back to the key's cap of `day` (messages of a queued batch that failed or never left). */
+export async function refundDailyQuota(db: Knex, keyId: string, day: string, count: number): Promise<void> {
+  if (count <= 0) return;
+  await db('email_key_daily_sends').where({ key_id: keyId, day }).update({ sends: db.raw('greatest(sends - ?, 0)', [count]) });
+}

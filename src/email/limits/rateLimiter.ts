@@ -9,11 +9,41 @@ export function replicaShare(ratePerSecond: number, replicas: number): number {
   return Math.max(1, Math.floor(ratePerSecond / replicas));
 }
 
+/**
+ * A queued batch being sent by its workflow at this replica's share of the key: while it holds the key, this
+ * replica admits nothing else of it (see batchHold.ts). `until`: the earliest the batch can have finished.
+ */
+export interface BatchHold {
+  accountId: string;
+  batchId: string;
+  until: number;
+  /** When the database may next be asked whether the batch is done. */
+  checkAfter: number;
+}
+
 /** The sliding windows of this process, one per key, sized to the key's replica share. */
 export class KeyRateLimiter {
   private readonly windows = new Map<string, SlidingWindow>();
+  private readonly holds = new Map<string, BatchHold>();
 
-  constructor(private readonly replicas: number, private readonly clock: () => number = () => performance.now()) {}
+  constructor(private readonly replicas: number, readonly clock: () => number = () => performance.now()) {}
+
+  /** How many sends of the key this replica may admit in any one second. */
+  share(ratePerSecond: number): number {
+    return replicaShare(ratePerSecond, this.replicas);
+  }
+
+  holdOf(keyId: string): BatchHold | undefined {
+    return this.holds.get(keyId);
+  }
+
+  hold(keyId: string, hold: BatchHold): void {
+    this.holds.set(keyId, hold);
+  }
+
+  release(keyId: string, batchId: string): void {
+    if (this.holds.get(keyId)?.batchId === batchId) this.holds.delete(keyId);
+  }
 
   admit(keyId: string, ratePerSecond: number, n: number): Admission {
     return this.window(keyId, ratePerSecond).tryAdmit(n, this.clock());

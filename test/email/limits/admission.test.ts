@@ -41,11 +41,6 @@ describe('email limits through a route', () => {
     assert.equal(one.headers.get('ratelimit-remaining'), '0');
   });
 
-  it('a batch larger than the per-second limit answers 400 batch_exceeds_rate_limit', async () => {
-    const { token } = await newEmailKey(account.accountId, { ratePerSecond: 5, scopes: ['email:batch'] });
-    assertError(await app.probe(token, { scope: 'batch', count: 6 }), 400, 'batch_exceeds_rate_limit');
-  });
-
   it('with EMAIL_RATE_REPLICAS = 2 a replica admits half of the key\'s limit', async () => {
     const shared = await startKeyApp({ EMAIL_RATE_REPLICAS: 2 });
     try {
