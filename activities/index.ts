@@ -5,6 +5,7 @@ import { createCommerceActivities } from './commerce';
 import { createCommerceBackfillActivities } from './commerceBackfill';
 import { createCommercePrivacyActivities } from './commercePrivacy';
 import { createCommerceSweepActivities } from './commerceSweeps';
+import { createEmailBatchActivities } from './emailBatches';
 import { createEmailWebhookActivities } from './emailWebhooks';
 import { createMaintenanceActivities } from './maintenance';
 import { createResearchActivities } from './research';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCommercePrivacyActivities(deps),
     ...createResearchActivities(deps),
     ...createEmailWebhookActivities(deps),
+    ...createEmailBatchActivities(deps),
   };
 }
 

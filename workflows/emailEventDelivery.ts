@@ -68,7 +68,16 @@ async function deliverWithRetries(accountId: string, delivery: PreparedDelivery,
  */
 export async function emailEventRedispatch(input: RedispatchInput = {}): Promise<RedispatchSummary> {
   const events = await listUndispatchedEmailEvents({ minAgeMs: REDISPATCH_MIN_AGE_MS, limit: input.limit ?? 500 });
-  const summary: RedispatchSummary = { found: events.length, started: 0, already_running: 0 };
+  const started = await startEventDeliveries(events);
+  return { found: events.length, ...started };
+}
+
+/**
+ * Starts the delivery workflow of each event as an abandoned child (it outlives the caller), then stamps the
+ * events dispatched. A run that exists already is left alone.
+ */
+export async function startEventDeliveries(events: Array<{ accountId: string; eventId: string }>): Promise<{ started: number; already_running: number }> {
+  const counts = { started: 0, already_running: 0 };
   await Promise.all(events.map(async (event) => {
     try {
       await startChild(emailEventDelivery, {
@@ -78,12 +87,12 @@ export async function emailEventRedispatch(input: RedispatchInput = {}): Promise
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
         typedSearchAttributes: [{ key: AccountIdKey, value: event.accountId }, { key: JobKindKey, value: EMAIL_EVENT_JOB_KIND }],
       });
-      summary.started++;
+      counts.started++;
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      summary.already_running++;
+      counts.already_running++;
     }
   }));
   await markEmailEventsDispatched(events.map((e) => e.eventId));
-  return summary;
+  return counts;
 }

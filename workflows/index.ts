@@ -11,3 +11,4 @@ export { commerceWebhookUrlReconcile } from './commerceWebhookUrlReconcile';
 export { commerceDeliveryPurge } from './commerceDeliveryPurge';
 export { research } from './research';
 export { emailEventDelivery, emailEventRedispatch } from './emailEventDelivery';
+export { emailBatchDelivery } from './emailBatchDelivery';
