@@ -4,7 +4,8 @@ import type { AuthContext } from '../../auth/types';
 import { ApiError } from '../../http/errors';
 import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import { messageSchema } from './schema';
-import { MAX_BATCH, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
+import { MAX_BATCH, getEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
+import type { MessageRow } from './store';
 
 const tags = ['Email sending'];
 
@@ -19,9 +20,8 @@ const emailSchema = z.object({
   created_at: z.string().describe('ISO 8601'),
 });
 
-const batchResultSchema = z.object({
-  data: z.array(z.union([
-    z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated']) }),
+const batchResults = z.array(z.union([
+    z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated', 'queued']) }),
     z.object({
       index: z.number().int(),
       error: z.object({
@@ -30,7 +30,29 @@ const batchResultSchema = z.object({
         errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
       }),
     }),
-  ])).describe('One result per message, in the order sent.'),
+  ])).describe('One result per message, in the order sent.');
+
+const batchResultSchema = z.object({ data: batchResults });
+
+const queuedBatchSchema = z.object({
+  id: z.string().describe('The batch id (uuid).'),
+  object: z.literal('batch'),
+  job_id: z.string().describe('The job sending the batch (`email-batch:<account>:<batch id>`): `GET /api/jobs/{id}` with a session shows its progress.'),
+  data: batchResults.describe('One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).'),
+});
+
+const storedEmailSchema = z.object({
+  id: z.string(),
+  object: z.literal('email'),
+  batch_id: z.string().nullable().describe('The queued batch the email belongs to, if any.'),
+  status: z.enum(['queued', 'sending', 'sent', 'failed']).describe('`queued` (a batch waiting for its turn), `sending` (at the relay), `sent`, or `failed` (`error_code`).'),
+  messageId: z.string().nullable(),
+  from: z.string().describe('The sender address.'),
+  to: z.array(z.string()),
+  subject: z.string(),
+  error_code: z.string().nullable().describe('Why it failed: smtp_rejected, smtp_unavailable, api_key_revoked (the key was revoked before its turn) or smtp_not_configured.'),
+  created_at: z.string().describe('ISO 8601'),
+  sent_at: z.string().nullable().describe('ISO 8601'),
 });
 
 const batchBody = z.array(z.unknown().meta(messageJsonSchema()))
@@ -68,8 +90,13 @@ function emailKeyAuth(auth: AuthContext): EmailKeyAuth {
   return auth;
 }
 
-const toEmailJson = (e: SentEmail): z.infer<typeof emailSchema> => ({
+const toEmailJson = (e: SentEmail & { status: 'sent' | 'simulated' }): z.infer<typeof emailSchema> => ({
   id: e.id, object: 'email', messageId: e.messageId, test: e.test, status: e.status, from: e.from, to: e.to, created_at: e.createdAt.toISOString(),
+});
+
+const toStoredEmailJson = (r: MessageRow): z.infer<typeof storedEmailSchema> => ({
+  id: r.id, object: 'email', batch_id: r.batch_id, status: r.status, messageId: r.smtp_message_id, from: r.from_address, to: r.to_addresses,
+  subject: r.subject, error_code: r.error_code, created_at: r.created_at.toISOString(), sent_at: r.sent_at?.toISOString() ?? null,
 });
 
 const toBatchJson = (entry: BatchEntry) => ('email' in entry
@@ -102,21 +129,37 @@ export function emailSendRoutes(): RouteDef[] {
       description: [
         `The body is an array of 1 to ${MAX_BATCH} messages shaped like the body of POST /v1/email/send; more is 400 \`batch_too_large\`, anything but an array 400 \`validation_failed\`.`,
         'The answer has one result per message, in order: `{ index, id, messageId, status }` or `{ index, error: { code, message, errors? } }`. A message that fails its own validation, domain rules or template gets an error result while the others go on.',
-        'The valid messages are admitted by the rate limiter together — all of them or none (429 for the whole request); a batch larger than the key\'s per-second share on a replica can never pass (400 `batch_exceeds_rate_limit`).',
-        'Live keys: each message goes to the relay on its own (a refusal is that message\'s `smtp_rejected`); a key revoked before any message committed answers 401. Test keys simulate every valid message. Honours `Idempotency-Key`.',
+        'Within the key\'s per-second share on this replica, the valid messages are admitted by the rate limiter together — all of them or none (429 for the whole request) — and answered at once (200). Live keys: each message goes to the relay on its own (a refusal is that message\'s `smtp_rejected`); a key revoked before any message committed answers 401. Test keys simulate every valid message.',
+        'Beyond that share, a **test key** simulates every valid message at once (200; the batch takes the whole share of that second). A **live key** gets 202 with `{ id, object: "batch", job_id, data }`: each valid message is `queued` and one job sends them at the key\'s rate (the share per second), each with its `email.sent` / `email.failed` event; `GET /v1/email/messages/{id}` shows each move from `queued` to `sent` or `failed`. The daily cap is charged for every message up front (429 `daily_quota_exceeded` if it does not fit) and refunded for each that fails. While the batch is sent, this replica admits no other send of the key (429 `rate_limit_exceeded` with Retry-After), so the key never exceeds its limit. A key revoked mid-batch fails the messages not yet sent (`api_key_revoked`, refunded).',
+        'Honours `Idempotency-Key` (a queued batch\'s 202 is replayed; it is sent once).',
       ].join('\n\n'),
       body: batchBody,
       maxBodyBytes: 10 * 1024 * 1024,
-      responses: { 200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS } },
+      responses: {
+        200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
+        202: { description: 'A live batch beyond the key\'s per-second share: queued, sent by a job at the key\'s rate', schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
+      },
       errors: [
         ...sharedErrors,
         { status: 400, code: 'batch_too_large', description: `More than ${MAX_BATCH} messages; nothing was sent.` },
-        { status: 400, code: 'batch_exceeds_rate_limit', description: 'More valid messages than the key may send in one second on a replica.' },
+        { status: 503, code: 'temporal_unavailable', description: 'A live batch to queue, and the job engine did not answer: nothing was queued or counted.' },
       ],
-    }, async ({ body, auth, deps }) => {
-      const { entries, headers } = await sendBatch(deps, emailKeyAuth(auth), body);
-      return { body: { data: entries.map(toBatchJson) }, headers };
+    }, async ({ body, auth, deps, requestId }) => {
+      const { entries, headers, queued } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
+      const data = entries.map(toBatchJson);
+      if (queued) return { status: 202, body: { id: queued.batchId, object: 'batch', job_id: queued.jobId, data }, headers };
+      return { body: { data }, headers };
     }),
+
+    route({
+      method: 'get', path: '/v1/email/messages/{id}', operationId: 'getEmail', tags,
+      auth: { kind: 'emailKey', scope: 'email:batch' },
+      summary: 'Read a sent or queued email and its status.',
+      description: 'An email a live key of the account sent or queued; its `status` moves `queued` → `sending` → `sent` or `failed`. A test key\'s simulated sends are not stored (404). An id of another account is 404.',
+      params: z.object({ id: z.uuid({ error: 'must be an email id (uuid)' }) }),
+      responses: { 200: { description: 'The email', schema: storedEmailSchema } },
+      errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
+    }, async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) })),
   ];
 }
 

@@ -1,11 +1,15 @@
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
+import { assertKeyActive, liveKeyOf, type EmailKeyAuth } from '../keys/authenticate';
 import { admitSends, currentRateLimitHeaders } from '../limits/admit';
+import { emailRuntime } from '../keys/runtime';
 import { recordSends } from '../usage/record';
 import { formatMailbox } from './addresses';
 import { deliverLive, type Delivery } from './deliver';
 import { prepareMessage, type PreparedMessage } from './prepare';
+import { queueBatch } from './queue';
+import * as store from './store';
+import type { MessageRow } from './store';
 import { parseMessage, type FieldError, type MessageInput } from './schema';
 
 export const MAX_BATCH = 100;
@@ -13,7 +17,7 @@ export const MAX_BATCH = 100;
 export interface SentEmail {
   id: string;
   messageId: string;
-  status: 'sent' | 'simulated';
+  status: 'sent' | 'simulated' | 'queued';
   test: boolean;
   from: string;
   to: string[];
@@ -31,7 +35,7 @@ const smtpNotConfigured = () => new ApiError(503, 'smtp_not_configured', 'live s
  * then — right before the irreversible step — the key's revocation. A test key answers the full response and sends
  * nothing; a live key hands the message to the relay (502 `smtp_rejected` / `smtp_unavailable` when it fails).
  */
-export async function sendEmail(deps: AppDeps, auth: EmailKeyAuth, input: MessageInput): Promise<{ email: SentEmail; headers: Record<string, string> }> {
+export async function sendEmail(deps: AppDeps, auth: EmailKeyAuth, input: MessageInput): Promise<{ email: SentEmail & { status: 'sent' | 'simulated' }; headers: Record<string, string> }> {
   const message = await prepareMessage(deps, auth, input);
   assertRelayConfigured(deps, auth);
   const { headers } = await admitSends(deps, auth, 1);
@@ -46,13 +50,24 @@ export async function sendEmail(deps: AppDeps, auth: EmailKeyAuth, input: Messag
   return { email: sentEmail(message, 'sent', false), headers };
 }
 
+/** A batch's answer: its results, and for a queued batch (202) the batch and the job sending it. */
+export interface BatchOutcome {
+  entries: BatchEntry[];
+  headers: Record<string, string>;
+  queued?: { batchId: string; jobId: string };
+}
+
 /**
  * Up to 100 messages, a result per message in order. A message that fails its own validation, domain rules or
- * template gets an error result and the others go on; the valid ones are admitted together (or the request is
- * 429). Live: a message the relay refuses gets its error; when the key is revoked before any message committed,
- * the request is 401.
+ * template gets an error result and the others go on.
+ *
+ * - Within the key's per-second share, the valid ones are admitted together (or the request is 429) and answered at
+ *   once. Live: a message the relay refuses gets its error; when the key is revoked before any message committed,
+ *   the request is 401.
+ * - Beyond it, a test key simulates them all at once, taking the whole share; a live key queues them for one
+ *   workflow that sends them at the key's rate (`queued`, answered 202).
  */
-export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknown[]): Promise<{ entries: BatchEntry[]; headers: Record<string, string> }> {
+export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknown[], requestId: string): Promise<BatchOutcome> {
   if (items.length > MAX_BATCH) {
     throw new ApiError(400, 'batch_too_large', `a batch holds at most ${MAX_BATCH} messages (got ${items.length}); split it`);
   }
@@ -61,9 +76,17 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
   if (ready.length === 0) return { entries: checked as BatchEntry[], headers: currentRateLimitHeaders(deps, auth) };
 
   assertRelayConfigured(deps, auth);
-  const { headers } = await admitSends(deps, auth, ready.length);
-  assertKeyActive(auth);
+  const share = emailRuntime(deps).limiter.share(liveKeyOf(auth).ratePerSecond);
   const results = new Map<number, BatchEntry>();
+  const answer = () => checked.map((c) => results.get(c.index) ?? (c as BatchEntry));
+  if (auth.environment === 'live' && ready.length > share) {
+    const batch = await queueBatch(deps, auth, ready.map((r) => r.message), requestId);
+    for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'queued', false) });
+    return { entries: answer(), headers: batch.headers, queued: { batchId: batch.batchId, jobId: batch.jobId } };
+  }
+
+  const { headers } = await admitSends(deps, auth, Math.min(ready.length, share));
+  assertKeyActive(auth);
   if (auth.environment === 'test') {
     for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'simulated', true) });
     recordSends(auth, ready.length);
@@ -78,7 +101,7 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
       results.set(index, d.outcome === 'sent' ? { index, email: sentEmail(d.message, 'sent', false) } : { index, error: errorOf(d.error) });
     });
   }
-  return { entries: checked.map((c) => results.get(c.index) ?? (c as BatchEntry)), headers };
+  return { entries: answer(), headers };
 }
 
 async function checkItem(deps: AppDeps, auth: EmailKeyAuth, item: unknown, index: number): Promise<BatchEntry | { index: number; message: PreparedMessage }> {
@@ -103,7 +126,7 @@ function assertRelayConfigured(deps: AppDeps, auth: EmailKeyAuth): void {
   if (auth.environment === 'live' && !deps.config.SMTP_URL) throw smtpNotConfigured();
 }
 
-function sentEmail(message: PreparedMessage, status: SentEmail['status'], test: boolean): SentEmail {
+function sentEmail<S extends SentEmail['status']>(message: PreparedMessage, status: S, test: boolean): SentEmail & { status: S } {
   return {
     id: message.id,
     messageId: message.messageId,
@@ -113,4 +136,11 @@ function sentEmail(message: PreparedMessage, status: SentEmail['status'], test: 
     to: message.to.map(formatMailbox),
     createdAt: message.createdAt,
   };
+}
+
+/** A stored (live) message of the account; a test key's simulated sends are not stored. */
+export async function getEmail(deps: AppDeps, auth: EmailKeyAuth, id: string): Promise<MessageRow> {
+  const row = await store.getMessage(deps.db, auth.accountId, id);
+  if (!row) throw new ApiError(404, 'email_not_found', 'email not found (a test key\'s simulated sends are not stored)');
+  return row;
 }

@@ -38,7 +38,7 @@ export const batchOf = (n: number) => Array.from({ length: n }, (_, i) => ({
 }));
 
 /** Waits until the batch's job has closed, through GET /api/jobs/{id} with the owner's session. */
-export async function batchJobSettled(ownerToken: string, jobId: string, timeoutMs = 30_000): Promise<CallResult> {
+export async function batchJobSettled(ownerToken: string, jobId: string, timeoutMs = 60_000): Promise<CallResult> {
   const res = await eventually(
     () => call('GET', `/api/jobs/${encodeURIComponent(jobId)}`, { token: ownerToken }),
     (r) => r.status === 200 && r.body.status !== 'running', timeoutMs, `batch job ${jobId} to close`,

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps';
+import { startJob } from '../../temporal/jobs';
+import { EMAIL_BATCH_JOB_KIND, EMAIL_BATCH_WORKFLOW, type EmailBatchInput } from '../../../workflows/emailBatchDeliveryTypes';
+import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
+import { admitQueuedBatch, cancelQueuedBatch } from '../limits/admit';
+import type { PreparedMessage } from './prepare';
+import * as store from './store';
+
+export interface QueuedBatch {
+  batchId: string;
+  jobId: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A live batch beyond the key's per-second share: admitted (the share now, the daily cap for every message), its
+ * messages stored `queued` in order, and one workflow (`email-batch:<account>:<batchId>`) started to send them at
+ * the key's rate. When the workflow cannot start, everything is undone and the request fails (503).
+ */
+export async function queueBatch(deps: AppDeps, auth: EmailKeyAuth, messages: PreparedMessage[], requestId: string): Promise<QueuedBatch> {
+  const batchId = randomUUID();
+  const admitted = await admitQueuedBatch(deps, auth, messages.length, batchId);
+  try {
+    assertKeyActive(auth);
+    await store.insertQueued(deps.db, auth.accountId, auth.keyId, batchId, messages);
+    const input: EmailBatchInput = { accountId: auth.accountId, keyId: auth.keyId, batchId, perSecond: admitted.perSecond, quotaDay: admitted.quotaDay };
+    const { id } = await startJob(deps.temporal, deps.metrics, {
+      kind: EMAIL_BATCH_JOB_KIND, accountId: auth.accountId, workflowType: EMAIL_BATCH_WORKFLOW, key: batchId, args: [input], requestId,
+    });
+    return { batchId, jobId: id, headers: admitted.headers };
+  } catch (err) {
+    await store.deleteQueued(deps.db, auth.accountId, batchId);
+    await cancelQueuedBatch(deps, auth, batchId, messages.length, admitted);
+    throw err;
+  }
+}
