@@ -2,6 +2,7 @@ import { setCommerceRollup } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import { deactivateSubscriptions, findConnection, updateConnection } from '../connections/store';
 import { lockAccountOrders, rollupOfContact } from '../ingestion/store';
+import { PRIVACY_DATA_REQUEST_KIND } from './dataPackage';
 import { customerMatchOf } from './request';
 import { scrubOrderPayload } from './scrub';
 import * as store from './store';
@@ -34,7 +35,17 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
   for (const order of orders) await store.scrubOrderRow(trx, accountId, order.id, scrubOrderPayload(order.raw_payload), true);
   const notes = await store.scrubOrderNotes(trx, accountId, orders.map((o) => o.order_id));
 
-  const result: CustomerRedaction = { orders_scrubbed: orders.length, notes_scrubbed: notes, contacts_deleted: 0, contacts_reset: 0 };
+  return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...await settleContacts(trx, accountId, contacts) };
+}
+
+/**
+ * Each contact whose orders were just unlinked: rollups recomputed from the orders still linked to it (zero when
+ * these were all). A contact the commerce bridge created (`source = commerce`) with no order left is deleted: it
+ * exists only because of the shop's data. A contact the account created itself, or one that still carries orders
+ * of another shop, is kept with its own fields. The caller holds the account's order lock and the contact locks.
+ */
+async function settleContacts(trx: Knex, accountId: string, contacts: store.ContactRecord[]): Promise<{ contacts_deleted: number; contacts_reset: number }> {
+  const result = { contacts_deleted: 0, contacts_reset: 0 };
   for (const contact of contacts) {
     const r = await rollupOfContact(trx, accountId, contact.id);
     if (contact.source === 'commerce' && r.count === 0) {
@@ -57,24 +68,31 @@ export interface ShopRedaction {
   /** The shop was installed again after the request: that newer installation is left connected. */
   reinstalled: boolean;
   orders_scrubbed: number;
+  notes_scrubbed: number;
+  contacts_deleted: number;
+  contacts_reset: number;
 }
 
 /** Orders scrubbed per transaction: short transactions, so ingestion of the account never waits long. */
 export const SHOP_SCRUB_BATCH = 500;
 
 /**
- * shop/redact (the platform sends it 48 hours after an uninstall): the connection is disconnected with every stored
- * token dropped (admin, storefront, webhook secret, revalidation) and its subscriptions inactive — unless the shop
- * was installed again after the request, which leaves the newer installation alone — and every order row the shop
- * logged up to the request is scrubbed like a customers/redact (email nulled, payload scrubbed). Backlinks to CRM
- * contacts stay: the contacts are the account's CRM, and their rollups stay consistent with the log. Works in
- * batches of 500 rows, each its own transaction; `onProgress` is called after each (the activity heartbeats).
- * Safe to run again: scrubbing a scrubbed row changes nothing.
+ * shop/redact (the platform sends it 48 hours after an uninstall) anonymises or disconnects every person's data that
+ * came from the shop up to the request (doc3):
+ * - the connection is disconnected with every stored token dropped (admin, storefront, webhook secret,
+ *   revalidation) and its subscriptions inactive — unless the shop was installed again after the request, which
+ *   leaves the newer installation alone;
+ * - every order row the shop logged is scrubbed like a customers/redact (email nulled, payload scrubbed, backlink
+ *   dropped), its order note scrubbed, and the contacts it pointed at settled as customers/redact settles them;
+ * - the shop's earlier privacy requests lose the customer they name, the data packages of its data requests are
+ *   emptied, its order triggers lose the customer email, and deliveries still holding a body lose it.
+ * Works in batches of 500 orders, each its own transaction; `onProgress` is called after each (the activity
+ * heartbeats). Safe to run again: scrubbing a scrubbed row changes nothing.
  */
 export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgress: (scrubbed: number) => void = () => undefined): Promise<ShopRedaction> {
   const accountId = request.account_id;
   const connection = request.connection_id ? await findConnection(db, accountId, request.connection_id) : undefined;
-  const result: ShopRedaction = { disconnected: false, reinstalled: false, orders_scrubbed: 0 };
+  const result: ShopRedaction = { disconnected: false, reinstalled: false, orders_scrubbed: 0, notes_scrubbed: 0, contacts_deleted: 0, contacts_reset: 0 };
   if (!connection) return result;
 
   if (connection.installed_at && connection.installed_at > request.created_at) {
@@ -95,12 +113,26 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
     if (page.length === 0) break;
     await db.transaction(async (trx) => {
       await lockAccountOrders(trx, accountId);
-      for (const row of page) await store.scrubOrderRow(trx, accountId, row.id, scrubOrderPayload(row.raw_payload), false);
+      const linked = [...new Set(page.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
+      const contacts = await store.findContacts(trx, accountId, linked, null, true);
+      for (const row of page) await store.scrubOrderRow(trx, accountId, row.id, scrubOrderPayload(row.raw_payload), true);
+      result.notes_scrubbed += await store.scrubOrderNotes(trx, accountId, page.map((o) => o.order_id));
+      const settled = await settleContacts(trx, accountId, contacts);
+      result.contacts_deleted += settled.contacts_deleted;
+      result.contacts_reset += settled.contacts_reset;
     });
     result.orders_scrubbed += page.length;
     onProgress(result.orders_scrubbed);
     if (page.length < SHOP_SCRUB_BATCH) break;
     after = page[page.length - 1].id;
   }
+
+  await db.transaction(async (trx) => {
+    const requests = await store.shopPrivacyRequests(trx, accountId, connection.id, request.id, request.created_at);
+    for (const r of requests) await store.scrubPrivacyRequest(trx, accountId, r.id, scrubOrderPayload(r.raw_payload));
+    await store.emptyDataPackages(trx, accountId, PRIVACY_DATA_REQUEST_KIND, requests.map((r) => r.id));
+    await store.scrubOrderTriggers(trx, accountId, connection.id);
+    await store.dropWaitingDeliveryBodies(trx, accountId, connection.id, request.created_at);
+  });
   return result;
 }

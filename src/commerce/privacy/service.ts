@@ -29,7 +29,7 @@ async function fulfilAtomically<T>(db: Knex, request: PrivacyRequestRow, work: (
 /**
  * Fulfils one logged privacy request and sets its `fulfilled_at` (doc3): customers/data_request packages the
  * customer's stored data into an urgent inbox item; customers/redact anonymises the customer's stored data;
- * shop/redact disconnects the shop and scrubs its order log. A fulfilled request answers `already_fulfilled` and
+ * shop/redact disconnects the shop and anonymises every person's data that came from it. A fulfilled request answers `already_fulfilled` and
  * changes nothing, so running it again (sweep retries, activity retries) is safe.
  */
 export async function fulfilPrivacyRequest(

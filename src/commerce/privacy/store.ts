@@ -68,16 +68,61 @@ export async function scrubOrderRow(db: Knex, accountId: string, id: string, scr
     customer_email: null,
     raw_payload: JSON.stringify(scrubbedPayload),
     ...(unlink ? { crm_contact_id: null } : {}),
+    // A swallowed CRM-bridge error may quote the contact it failed on.
+    bridge_error: null,
     redacted_at: db.raw('coalesce(redacted_at, now())'),
     updated_at: db.fn.now(),
   });
 }
 
 /** One page (id order) of a shop's orders logged before `before`. */
-export async function shopOrdersPage(db: Knex, accountId: string, connectionId: string, before: Date, after: string | null, limit: number): Promise<Array<Pick<OrderLogRow, 'id' | 'raw_payload'>>> {
+export async function shopOrdersPage(
+  db: Knex, accountId: string, connectionId: string, before: Date, after: string | null, limit: number,
+): Promise<Array<Pick<OrderLogRow, 'id' | 'order_id' | 'raw_payload' | 'crm_contact_id'>>> {
   const q = db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).where('created_at', '<=', before)
-    .select('id', 'raw_payload').orderBy('id').limit(limit);
+    .select('id', 'order_id', 'raw_payload', 'crm_contact_id').orderBy('id').limit(limit);
   return after ? q.where('id', '>', after) : q;
+}
+
+/** The shop's privacy requests logged up to `before`, other than `exceptId` (the shop/redact itself). */
+export async function shopPrivacyRequests(db: Knex, accountId: string, connectionId: string, exceptId: string, before: Date): Promise<Array<Pick<PrivacyRequestRow, 'id' | 'raw_payload'>>> {
+  return requests(db, accountId).where({ connection_id: connectionId }).whereNot({ id: exceptId }).where('created_at', '<=', before)
+    .select('id', 'raw_payload');
+}
+
+/** A privacy request without the customer it names; the order ids and the shop stay as the record of what was asked. */
+export async function scrubPrivacyRequest(db: Knex, accountId: string, id: string, scrubbedPayload: unknown): Promise<void> {
+  await requests(db, accountId).where({ id }).update({ customer_email: null, customer_id: null, raw_payload: JSON.stringify(scrubbedPayload) });
+}
+
+/** Empties the data packages (inbox items of `kind`) of these privacy requests, keeping which request each was for. */
+export async function emptyDataPackages(db: Knex, accountId: string, kind: string, requestIds: string[]): Promise<void> {
+  if (requestIds.length === 0) return;
+  await db.raw(
+    `update inbox_items set body = jsonb_build_object('compliance_request_id', body->'compliance_request_id', 'shop_domain', body->'shop_domain',
+       'redacted', true, 'hint', 'The shop was redacted (shop/redact): the packaged customer data was removed.')
+     where account_id = ? and kind = ? and body->>'compliance_request_id' = any(?::text[])`,
+    [accountId, kind, requestIds],
+  );
+}
+
+/** The shop's order triggers in the workflow outbox without the customer email they carried. */
+export async function scrubOrderTriggers(db: Knex, accountId: string, connectionId: string): Promise<void> {
+  await db.raw(
+    `update workflow_trigger_outbox set payload = payload || '{"customer_email": null}'::jsonb
+     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_email' is not null`,
+    [accountId, connectionId],
+  );
+}
+
+/**
+ * Drops the body of the shop's deliveries received up to `before` that still hold one (not processed yet): they are
+ * marked processed (`ignored`), so the shop's workflow skips them.
+ */
+export async function dropWaitingDeliveryBodies(db: Knex, accountId: string, connectionId: string, before: Date): Promise<void> {
+  await db('commerce_webhook_deliveries').where({ account_id: accountId, connection_id: connectionId }).whereNotNull('payload')
+    .where('received_at', '<=', before)
+    .update({ payload: null, outcome: db.raw(`coalesce(outcome, 'ignored')`), processed_at: db.raw('coalesce(processed_at, now())') });
 }
 
 // CRM rows. The CRM's service has no lookup by email and no redaction of activities yet, so the privacy rules read
