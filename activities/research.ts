@@ -2,10 +2,11 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../src/http/errors';
 import { ProviderError } from '../src/providers/errors';
+import { keptStep } from '../src/research/kept';
 import { PageTextCache } from '../src/research/pageTexts';
 import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchStep, stampStep } from '../src/research/steps';
 import type {
-  ArtifactInput, IndexPageInput, IndexPageOutcome, KnowledgeStep, PageInput, PageOutcome, ResearchSubject, SearchStep, StampInput,
+  ArtifactInput, IndexPageInput, IndexPageOutcome, KeptInput, KeptResearch, KnowledgeStep, PageInput, PageOutcome, ResearchSubject, SearchStep, StampInput,
 } from '../workflows/researchTypes';
 import type { ActivityDeps } from './index';
 
@@ -79,6 +80,10 @@ export function createResearchActivities(deps: ActivityDeps) {
 
     async indexResearchPage(input: IndexPageInput): Promise<IndexPageOutcome> {
       return heartbeating((signal) => indexStep(deps, texts, input, signal));
+    },
+
+    async researchKept(input: KeptInput): Promise<KeptResearch | null> {
+      return mapped(() => keptStep(deps, input));
     },
 
     async writeResearchArtifact(input: ArtifactInput): Promise<{ knowledgeBaseId: string; artifactId: string; created: boolean }> {

@@ -5,7 +5,7 @@ import type { Activities } from '../activities';
 import { trackProgress } from './progress';
 import {
   RESEARCH_BUDGET_MS,
-  type IndexPageOutcome, type PageOutcome, type ResearchClaim, type ResearchInput, type ResearchResult, type ResearchSerp, type ResearchSource,
+  type IndexPageOutcome, type KeptInput, type PageOutcome, type ResearchClaim, type ResearchInput, type ResearchResult, type ResearchSerp, type ResearchSource,
 } from './researchTypes';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 };
@@ -14,7 +14,7 @@ const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInter
 // what is left before their deadlines (each call's timeouts are cut to the time remaining, see budgeted).
 // Short steps (one query or one search call) run as local activities: recorded in history like any activity, but
 // without a round trip through the server to schedule them, which was most of a run's orchestration overhead.
-const { researchSubject, writeResearchArtifact, stampContentResearch } = proxyLocalActivities<Activities>({
+const { researchSubject, researchKept, writeResearchArtifact, stampContentResearch } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds', scheduleToCloseTimeout: '15 seconds', retry,
 });
 const { researchKnowledge } = proxyActivities<Activities>({
@@ -43,7 +43,8 @@ const MIN_STEP_MS = 2_000;
  * to `maxSources` pages (concurrently, bounded), each used page indexed into the research knowledge base, the
  * artifact written, and `settings.research` stamped last (item research only). Each step is an activity; a step
  * that cannot be done becomes a warning or a gap and the run goes on, except reading the item and writing the
- * artifact or the stamp, without which there is no result.
+ * artifact or the stamp, without which there is no result. A re-run keeps from the stored research what it could not
+ * retrieve again (see keepUnretrieved), so a capped search or a failed knowledge search never makes it poorer.
  */
 export async function research(input: ResearchInput): Promise<ResearchResult> {
   const progress = trackProgress('knowledge');
@@ -55,7 +56,7 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
   const subject = await researchSubject({ accountId: input.accountId, contentId: input.contentId, topic: input.topic, keyword: input.keyword });
   const { topic, keyword } = subject;
 
-  const kbClaims = await knowledgeClaims(input.accountId, topic, keyword, warn);
+  const knowledge = await knowledgeClaims(input.accountId, topic, keyword, warn);
 
   progress.phase('search');
   const serp = await webSearch(input.accountId, keyword ?? topic, warn);
@@ -75,13 +76,20 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
     return { outcome, indexing };
   });
   const read = pages.flatMap(({ outcome, indexing }) => (outcome.status === 'read' ? [{ page: outcome, indexing }] : []));
-  const sources: ResearchSource[] = read.map(({ page, indexing }) => ({
-    url: page.url, title: page.title, claims: page.claims.length,
-    indexed: indexing?.indexed ?? false, already_indexed: indexing?.already_indexed ?? false,
-  }));
-  const claims = mergeClaims(kbClaims, read.flatMap(({ page }) => page.claims));
+  const retrieved = {
+    kbClaims: knowledge.claims,
+    webClaims: read.flatMap(({ page }) => page.claims),
+    sources: read.map(({ page, indexing }): ResearchSource => ({
+      url: page.url, title: page.title, claims: page.claims.length,
+      indexed: indexing?.indexed ?? false, already_indexed: indexing?.already_indexed ?? false,
+    })),
+  };
 
   progress.phase('artifact');
+  const { kbClaims, webClaims, sources } = await keepUnretrieved(
+    { accountId: input.accountId, contentId: input.contentId, topic, keyword, web: serp === null, knowledge: !knowledge.searched }, retrieved, warn,
+  );
+  const claims = mergeClaims(kbClaims, webClaims);
   const researchedAt = new Date().toISOString();
   const artifact = await writeResearchArtifact({
     accountId: input.accountId, contentId: input.contentId, topic, keyword, claims, sources, serp, gaps, warnings, researchedAt,
@@ -100,17 +108,45 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
   return result;
 }
 
-async function knowledgeClaims(accountId: string, topic: string, keyword: string | null, warn: (m: string) => void): Promise<ResearchClaim[]> {
+async function knowledgeClaims(
+  accountId: string, topic: string, keyword: string | null, warn: (m: string) => void,
+): Promise<{ claims: ResearchClaim[]; searched: boolean }> {
   try {
     const step = await researchKnowledge({ accountId, topic, keyword });
     step.warnings.forEach(warn);
-    return step.claims;
+    return { claims: step.claims, searched: true };
   } catch (err) {
     if (!isStepFailure(err)) throw err;
     warn(`the knowledge bases could not be searched (${reasonOf(err)}); the run goes on without knowledge-base claims`);
-    return [];
+    return { claims: [], searched: false };
   }
 }
+
+interface Retrieved { kbClaims: ResearchClaim[]; webClaims: ResearchClaim[]; sources: ResearchSource[] }
+
+/**
+ * The rule of re-runs: a part the run retrieved again replaces the stored one; a part it could not retrieve (the web
+ * search did not run — cap, no key, failure — or the knowledge bases could not be searched) is kept from the
+ * research stored before, and a warning says so. A first run has nothing stored and keeps nothing.
+ */
+async function keepUnretrieved(input: KeptInput, retrieved: Retrieved, warn: (m: string) => void): Promise<Retrieved> {
+  if (!input.web && !input.knowledge) return retrieved;
+  const kept = await researchKept(input);
+  if (!kept) return retrieved;
+  const out = { ...retrieved };
+  if (input.web && kept.webClaims.length + kept.sources.length > 0) {
+    out.webClaims = kept.webClaims;
+    out.sources = kept.sources;
+    warn(`the web search did not run: ${count(kept.webClaims.length, 'web claim')} and ${count(kept.sources.length, 'source')} of the research of ${kept.researchedAt} are kept`);
+  }
+  if (input.knowledge && kept.kbClaims.length > 0) {
+    out.kbClaims = kept.kbClaims;
+    warn(`the knowledge bases could not be searched: ${count(kept.kbClaims.length, 'knowledge-base claim')} of the research of ${kept.researchedAt} are kept`);
+  }
+  return out;
+}
+
+const count = (n: number, word: string) => `${n} ${n === 1 ? word : `${word}s`}`;
 
 async function webSearch(accountId: string, query: string, warn: (m: string) => void): Promise<ResearchSerp | null> {
   try {

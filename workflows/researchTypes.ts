@@ -122,6 +122,26 @@ export interface IndexPageOutcome {
   warning: string | null;
 }
 
+/** Which parts of the stored research a re-run could not retrieve again (see src/research/kept.ts). */
+export interface KeptInput {
+  accountId: string;
+  contentId: string | null;
+  topic: string;
+  keyword: string | null;
+  /** The web search did not run (serp null): keep the stored web claims and sources. */
+  web: boolean;
+  /** The knowledge bases could not be searched: keep the stored kb claims. */
+  knowledge: boolean;
+}
+
+export interface KeptResearch {
+  /** When the stored research was written. */
+  researchedAt: string;
+  webClaims: ResearchClaim[];
+  sources: ResearchSource[];
+  kbClaims: ResearchClaim[];
+}
+
 export interface ArtifactInput {
   accountId: string;
   contentId: string | null;

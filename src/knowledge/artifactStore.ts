@@ -50,6 +50,11 @@ export async function findArtifact(db: Knex, accountId: string, id: string): Pro
     .first('a.*');
 }
 
+/** The refreshable artifact of (knowledge base, type, key), when the knowledge base is the account's. */
+export async function findArtifactByKey(db: Knex, accountId: string, kbId: string, artifactType: string, key: string): Promise<ArtifactRow | undefined> {
+  return db('kb_artifacts').where({ account_id: accountId, kb_id: kbId, artifact_type: artifactType, artifact_key: key }).first();
+}
+
 /** A page of the account's artifacts matching every filter given, newest update first. */
 export async function listArtifacts(db: Knex, accountId: string, filter: ArtifactFilter): Promise<{ rows: ArtifactRow[]; total: number }> {
   const filtered = () => {

@@ -1,7 +1,7 @@
 import type { Knex } from '../db/knex';
 import { isUuid } from '../http/ids';
 import { invalidField } from '../http/fieldErrors';
-import { findArtifact, listArtifacts as listArtifactRows, upsertArtifactRow } from './artifactStore';
+import { findArtifact, findArtifactByKey, listArtifacts as listArtifactRows, upsertArtifactRow } from './artifactStore';
 import { deleteArtifactDocument, insertDocument, insertPassages } from './documentStore';
 import { lockKnowledgeBase } from './knowledgeBases';
 import { splitPassages, textOfJson } from './passages';
@@ -51,6 +51,12 @@ export async function upsertArtifact(db: Knex, accountId: string, kbId: string, 
 /** The artifact when its knowledge base is the account's; undefined for a malformed, missing or foreign id. */
 export async function getArtifact(db: Knex, accountId: string, artifactId: string): Promise<Artifact | undefined> {
   const row = isUuid(artifactId) ? await findArtifact(db, accountId, artifactId) : undefined;
+  return row && toArtifact(row);
+}
+
+/** The artifact an upsert with this (knowledge base, type, key) refreshes; undefined before the first one. */
+export async function getArtifactByKey(db: Knex, accountId: string, kbId: string, artifactType: string, key: string): Promise<Artifact | undefined> {
+  const row = await findArtifactByKey(db, accountId, kbId, artifactType, key);
   return row && toArtifact(row);
 }
 

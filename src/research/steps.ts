@@ -51,15 +51,16 @@ export async function readSubject(
 
 /**
  * Every knowledge base of the account searched for the keyword (or topic); claims from the best passages, each with a
- * quote found verbatim in its passage. Passages of earlier research artifacts are skipped: they only repeat claims
- * whose sources the knowledge base holds as pages.
+ * quote found verbatim in its passage. Passages of earlier research artifacts are left out in the query itself (they
+ * only repeat claims whose sources the knowledge bases hold), so they never take the places of the passages kept.
  */
 export async function knowledgeStep(
   deps: StepDeps, input: { accountId: string; topic: string; keyword: string | null }, signal?: AbortSignal,
 ): Promise<KnowledgeStep> {
   const bases = await knowledge.listKnowledgeBases(deps.db, input.accountId);
-  const hits = await knowledge.searchPassages(deps.db, input.accountId, input.keyword ?? input.topic, { limit: KB_PASSAGES * 2 });
-  const best = hits.filter((h) => h.metadata.artifact_type !== RESEARCH_ARTIFACT_TYPE).slice(0, KB_PASSAGES);
+  const best = await knowledge.searchPassages(deps.db, input.accountId, input.keyword ?? input.topic, {
+    excludeArtifactTypes: [RESEARCH_ARTIFACT_TYPE], limit: KB_PASSAGES,
+  });
   const chat = createChatClient(deps.config);
   const extracted = await Promise.all(best.map(async (hit) => {
     const { extraction, claims } = await extractClaims(chat, { topic: input.topic, keyword: input.keyword, text: hit.text, maxClaims: CLAIMS_PER_PASSAGE, signal });
