@@ -34,9 +34,11 @@ const RUN_DESCRIPTION = [
   '201 with the result when it finishes in time, else 202 with the job and `Location: /api/jobs/{id}` to poll (the result',
   'appears there, with live `progress`: phases knowledge, search, pages (done/total; each used page is indexed as soon as it is read), artifact, stamp). Research clients',
   'should use a timeout of 240 s or more.',
-  '\n\nSend `Idempotency-Key` (1..255 visible ASCII characters): the job id is derived from it, so a retry with the same key',
-  'attaches to the same run — still running or finished — and answers with the same result; nothing runs twice. The run',
-  'keeps a hash of the request; the same key with another item or body is 409 `idempotency_key_reused`. Unlike other',
+  '\n\nSend `Idempotency-Key` (1..255 visible ASCII characters). A key is one request of one account: the job id is',
+  '`research:<account>:<key>`, so a retry with the same key attaches to the same run — still running or finished — and',
+  'answers with the same result; nothing runs twice. The run keeps a hash of the request (route, item or topic, body); the',
+  'same key with another route (item research, its agent twin, topic research), another item or another body is 409',
+  '`idempotency_key_reused` and nothing runs. Another account\'s use of the same key is its own. Unlike other',
   'idempotent routes, a retry of a request still running is not 409: it waits for the same run. Without a key every request',
   'is a new run. A run that failed may be started again with the same key.',
 ].join(' ');
@@ -48,7 +50,7 @@ const runResponses = {
 
 const runErrors = [
   { status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1..255 visible ASCII characters; nothing runs.' },
-  { status: 409, code: 'idempotency_key_reused', description: 'The key was used with another item or body; nothing runs.' },
+  { status: 409, code: 'idempotency_key_reused', description: 'The account used this key for another request (another route, item or body); nothing runs.' },
   { status: 503, code: 'temporal_unavailable', description: 'The job engine did not answer; retry with the same key.' },
   { status: 500, code: 'job_failed', description: 'The run failed without a coded reason (details in the Temporal UI).' },
 ];
@@ -74,7 +76,8 @@ export function researchRoutes(): RouteDef[] {
       errors: [errorSpecs.notFound, ...runErrors],
     }, async ({ params, body, auth, deps, ctx, requestId }) => {
       const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
-      const outcome = await researchContent(deps, { accountId: accountOf(auth), requestId, idempotencyKey, contentId: params.id, maxSources: body.max_sources });
+      const route = `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/content/{id}/research`;
+      const outcome = await researchContent(deps, { accountId: accountOf(auth), requestId, idempotencyKey, route, contentId: params.id, maxSources: body.max_sources });
       return answer(outcome, auth);
     }),
 
@@ -101,7 +104,7 @@ export function researchRoutes(): RouteDef[] {
     }, async ({ body, auth, deps, ctx, requestId }) => {
       const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
       const outcome = await researchTopic(deps, {
-        accountId: accountOf(auth), requestId, idempotencyKey, topic: body.topic, keyword: body.keyword ?? null,
+        accountId: accountOf(auth), requestId, idempotencyKey, route: 'POST /api/agent/marketing/content/research', topic: body.topic, keyword: body.keyword ?? null,
         avatarId: body.avatar_id ?? null, projectId: body.project_id ?? null, maxSources: body.max_sources,
       });
       return answer(outcome, auth);

@@ -20,9 +20,11 @@ export interface RunRequest {
   requestId: string;
   /** The validated Idempotency-Key header; absent: a run of its own. */
   idempotencyKey?: string;
+  /** The route's method and path template (`POST /api/marketing/content/{id}/research`): part of the request's fingerprint. */
+  route: string;
 }
 
-export const keyReused = () => new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request (another item or body); send a new key');
+export const keyReused = () => new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request (another route, item or body); send a new key');
 
 /** Research of a content item: its title and target keyword (read again by the run's first step). */
 export async function researchContent(deps: RunDeps, request: RunRequest & { contentId: string; maxSources?: number }): Promise<StartAndWaitOutcome<ResearchResult>> {
@@ -30,7 +32,7 @@ export async function researchContent(deps: RunDeps, request: RunRequest & { con
   const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
   return run(deps, request, {
     accountId: request.accountId, contentId: item.id, topic: item.title, keyword: item.target_keyword, maxSources, requestId: request.requestId,
-  }, `${item.id}:`, { content_id: item.id, max_sources: maxSources });
+  }, { route: request.route, content_id: item.id, max_sources: maxSources });
 }
 
 /** Research of a topic without an item: nothing is stamped. The avatar, when given, must be the account's. */
@@ -43,21 +45,24 @@ export async function researchTopic(
   return run(deps, request, {
     accountId: request.accountId, contentId: null, topic: request.topic, keyword: request.keyword, maxSources,
     avatarId: request.avatarId, projectId: request.projectId, requestId: request.requestId,
-  }, 'topic:', { topic: request.topic, keyword: request.keyword, avatar_id: request.avatarId, project_id: request.projectId, max_sources: maxSources });
+  }, {
+    route: request.route, topic: request.topic, keyword: request.keyword, avatar_id: request.avatarId, project_id: request.projectId, max_sources: maxSources,
+  });
 }
 
 /**
- * Starts the run and waits for it up to RESEARCH_WAIT_SECONDS. With an Idempotency-Key the workflow id is
- * `research:<account>:<content id or "topic">:<key>`, so a retry attaches to the same run (running or finished)
- * instead of starting another; the run's memo keeps a hash of the request, and a retry whose hash differs is 409.
+ * Starts the run and waits for it up to RESEARCH_WAIT_SECONDS. A key is one request of one account (Stripe's rule):
+ * with an Idempotency-Key the workflow id is `research:<account>:<key>`, so a retry attaches to the same run (running
+ * or finished) instead of starting another, on whichever item or route it is sent. The run's memo keeps a hash of
+ * the request (route, item or topic, body), and a request whose hash differs is 409 and runs nothing.
  */
 async function run(
-  deps: RunDeps, request: RunRequest, input: ResearchInput, keyPrefix: string, hashed: Record<string, unknown>,
+  deps: RunDeps, request: RunRequest, input: ResearchInput, hashed: Record<string, unknown>,
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
   const hash = requestHash(hashed);
   const start: StartJobInput = {
     kind: RESEARCH_JOB_KIND, accountId: request.accountId, workflowType: RESEARCH_WORKFLOW, args: [input], requestId: request.requestId,
-    key: request.idempotencyKey ? `${keyPrefix}${request.idempotencyKey}` : undefined,
+    key: request.idempotencyKey,
     searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
     memo: { requestHash: hash },
   };

@@ -36,7 +36,7 @@ describe('research runs: Idempotency-Key and the wait bound', function () {
     const retry = await researchItem(world, owner.ownerToken, id, { key });
     assert.equal(retry.status, 201, retry.text);
     assert.deepEqual(retry.body, first.body);
-    assert.equal(first.body.run_id, `research:${owner.accountId}:${id}:${key}`);
+    assert.equal(first.body.run_id, `research:${owner.accountId}:${key}`);
     assert.deepEqual(paths.map((p) => world.pages.hits(p)), hits, 'no page read again');
     assert.equal(world.model!.calls, modelCalls, 'no model call again');
     assert.equal(await countRows('kb_artifacts', { account_id: owner.accountId, content_id: id }), 1);
@@ -81,7 +81,7 @@ describe('research runs: Idempotency-Key and the wait bound', function () {
       assert.equal(res.body.status, 'running');
       assert.equal(res.body.content_id, id);
       const location = res.headers.get('location')!;
-      assert.equal(location, `/api/jobs/research:${owner.accountId}:${id}:${key}`);
+      assert.equal(location, `/api/jobs/research:${owner.accountId}:${key}`);
 
       const running = await eventually(() => slowApp.call('GET', location, { token: owner.ownerToken }),
         (r) => r.body?.progress?.phase === 'pages', 15_000, 'the pages phase');
@@ -126,7 +126,7 @@ describe('research runs: Idempotency-Key and the wait bound', function () {
     const key = `topic-${suffix()}`;
     const first = await researchTopic(world, agentKey, { topic: 'Solar thermal', keyword }, key);
     assert.equal(first.status, 201, first.text);
-    assert.equal(first.body.run_id, `research:${owner.accountId}:topic:${key}`);
+    assert.equal(first.body.run_id, `research:${owner.accountId}:${key}`);
     const again = await researchTopic(world, agentKey, { topic: 'Solar thermal', keyword }, key);
     assert.deepEqual(again.body, first.body);
     const other = await researchTopic(world, agentKey, { topic: 'Solar thermal panels', keyword }, key);
