@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EmailKeyAuth } from '../keys/authenticate';
 import type { AuthContext } from '../../auth/types';
 import { ApiError } from '../../http/errors';
+import { idParams } from '../../http/ids';
 import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import { messageSchema } from './schema';
 import { MAX_BATCH, getEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
@@ -156,7 +157,7 @@ export function emailSendRoutes(): RouteDef[] {
       auth: { kind: 'emailKey', scope: 'email:batch' },
       summary: 'Read a sent or queued email and its status.',
       description: 'An email a live key of the account sent or queued; its `status` moves `queued` → `sending` → `sent` or `failed`. A test key\'s simulated sends are not stored (404). An id of another account is 404.',
-      params: z.object({ id: z.uuid({ error: 'must be an email id (uuid)' }) }),
+      params: idParams,
       responses: { 200: { description: 'The email', schema: storedEmailSchema } },
       errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
     }, async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) })),

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
 import { assertKeyActive, liveKeyOf, type EmailKeyAuth } from '../keys/authenticate';
 import { admitSends, currentRateLimitHeaders } from '../limits/admit';
 import { emailRuntime } from '../keys/runtime';
@@ -140,7 +141,7 @@ function sentEmail<S extends SentEmail['status']>(message: PreparedMessage, stat
 
 /** A stored (live) message of the account; a test key's simulated sends are not stored. */
 export async function getEmail(deps: AppDeps, auth: EmailKeyAuth, id: string): Promise<MessageRow> {
-  const row = await store.getMessage(deps.db, auth.accountId, id);
+  const row = isUuid(id) ? await store.getMessage(deps.db, auth.accountId, id) : undefined;
   if (!row) throw new ApiError(404, 'email_not_found', 'email not found (a test key\'s simulated sends are not stored)');
   return row;
 }

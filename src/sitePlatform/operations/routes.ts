@@ -23,11 +23,11 @@ const result = { 200: { description: 'The operation answered: `{ action, result 
 
 const ERRORS: ErrorSpec[] = [
   { status: 400, code: 'unknown_action | wrong_verb | validation_failed', description: 'Unknown action, read sent as POST or write as GET, or invalid parameters.' },
-  { status: 404, code: 'site_not_found | project_not_found', description: 'Not one of the account\'s sites or projects.' },
+  { status: 404, code: 'site_not_found | project_not_found | webhook_not_found', description: 'Not one of the account\'s sites or projects, or (webhook_update) not a webhook of that site.' },
   { status: 409, code: 'write_locked | write_unconfirmed', description: 'Target lock not acquired (safe to retry), or lock window closed mid-write (re-read first).' },
   { status: 412, code: 'missing_scopes | confirm_required | oauth_required | secondary_locale_required | site_platform_not_connected', description: 'A gate refused the operation.' },
   { status: 413, code: 'payload_too_large', description: 'asset_upload: the file is over the platform\'s 10 MB, or the body over 14 MB.' },
-  { status: 424, code: 'asset_upload_incomplete | snippet_apply_failed', description: 'A composite failed after its first step (asset_id or script_id names what exists); run it again under a new Idempotency-Key to finish.' },
+  { status: 424, code: 'asset_upload_incomplete | snippet_apply_failed | webhook_update_incomplete', description: 'A composite failed after its first step (asset_id or script_id names what exists; for webhook_update, new_webhook_id is registered and old_webhook_id still needs webhook_delete); run it again under a new Idempotency-Key to finish.' },
   { status: 429, code: 'rate_limited | publish_cooldown', description: 'Carries retry_after_seconds.' },
   { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure.' },
   { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
