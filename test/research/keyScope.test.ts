@@ -51,6 +51,20 @@ describe('research Idempotency-Key: one key is one request of one account', func
     assert.equal(topic.body.code, 'idempotency_key_reused');
   });
 
+  it('the same Idempotency-Key on the item\'s agent twin route is 409 idempotency_key_reused', async () => {
+    const keyword = `sash window sealing ${suffix()}`;
+    publishArticles(world, keyword, 1);
+    const id = await createItem(world, owner.ownerToken, { title: 'Sash windows', target_keyword: keyword });
+    const agentKey = await newAgentKey(owner.accountId, ['marketing.content:update']);
+    const key = `twin-${suffix()}`;
+
+    const ran = await researchItem(world, owner.ownerToken, id, { key, body: { max_sources: 1 } });
+    assert.equal(ran.status, 201, ran.text);
+    const twin = await world.app.call('POST', `/api/agent/marketing/content/${id}/research`, { token: agentKey, body: { max_sources: 1 }, headers: { 'Idempotency-Key': key } });
+    assert.equal(twin.status, 409, twin.text);
+    assert.equal(twin.body.code, 'idempotency_key_reused');
+  });
+
   it('another account may use the same Idempotency-Key: its own run', async () => {
     const keyword = `solar diverter ${suffix()}`;
     publishArticles(world, keyword, 1);
