@@ -81,8 +81,7 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
     await setConnectionSites(trx, grant.accountId, row.id, grant.sites.map((site) => site.id));
     if (grant.intent === 'site_project_connect') {
       const siteId = grant.siteId ?? grant.sites[0]?.id ?? null;
-      const binding = await saveBinding(trx, grant.accountId, grant.projectId!, { override_mode: 'override', connection_id: row.id, site_id: siteId });
-      if (!binding) throw new ApiError(404, 'project_not_found', 'no project with this id in your account');
+      await saveBinding(trx, grant.accountId, grant.projectId!, { override_mode: 'override', connection_id: row.id, site_id: siteId });
     }
     return row;
   });

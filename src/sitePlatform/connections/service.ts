@@ -59,7 +59,8 @@ export async function disconnect(deps: SitePlatformDeps, accountId: string, id: 
 
 /**
  * Replaces a project's binding. `override` needs a live connection of the account; a named site must be one of
- * the account's site rows (it is stored as a plain id, not a reference). Another account's ids behave as missing.
+ * the account's site rows (it is stored as a plain id, not a reference). Another account's connection and site ids
+ * behave as missing; another account's binding of the same project id is never read or touched.
  */
 export async function setBinding(deps: SitePlatformDeps, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
   await requireOwnProject(deps.db, accountId, projectId);
@@ -75,7 +76,6 @@ export async function setBinding(deps: SitePlatformDeps, accountId: string, proj
     throw new ApiError(400, 'invalid_reference', '`site_id` names no site in your account', { details: { field: 'site_id' } });
   }
   const row = await saveBinding(deps.db, accountId, projectId, fields);
-  if (!row) throw new ApiError(404, 'project_not_found', 'no project with this id in your account');
   bustCredentials(accountId);
   return row;
 }

@@ -185,9 +185,10 @@ export async function findSite(db: Knex, accountId: string, siteId: string): Pro
 
 // Project bindings
 
-/** The project's binding on any account (project_id is unique service-wide), to tell "not yours" from "unset". */
-export async function findBindingAnyAccount(db: Knex, projectId: string): Promise<BindingRow | undefined> {
-  return db('site_platform_project_bindings').where({ project_id: projectId }).first();
+/** The accounts that bound a project id (several may: project ids come from outside the service). */
+export async function accountsBindingProject(db: Knex, projectId: string): Promise<string[]> {
+  const rows: Array<{ account_id: string }> = await db('site_platform_project_bindings').where({ project_id: projectId }).select('account_id');
+  return rows.map((r) => r.account_id);
 }
 
 export async function findBinding(db: Knex, accountId: string, projectId: string): Promise<BindingRow | undefined> {
@@ -196,13 +197,12 @@ export async function findBinding(db: Knex, accountId: string, projectId: string
 
 export type BindingFields = Pick<BindingRow, 'override_mode' | 'connection_id' | 'site_id'>;
 
-/** Writes the binding; undefined when the project is bound on another account. */
-export async function saveBinding(db: Knex, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow | undefined> {
+/** Writes the account's binding of the project; keyed by (account, project), so no other account's row is touched. */
+export async function saveBinding(db: Knex, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
   const [row] = await db('site_platform_project_bindings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })
-    .onConflict('project_id')
+    .onConflict(['account_id', 'project_id'])
     .merge({ ...fields, updated_at: db.fn.now() })
-    .where('site_platform_project_bindings.account_id', accountId)
     .returning('*');
   return row;
 }

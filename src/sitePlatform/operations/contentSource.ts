@@ -12,7 +12,7 @@ export async function contentSourceOf(db: Knex, accountId: string, projectId: st
 export async function setContentSource(db: Knex, accountId: string, projectId: string, provider: Provider, siteId: string | null): Promise<void> {
   await db('site_platform_content_sources')
     .insert({ project_id: projectId, account_id: accountId, provider, site_id: provider === 'native' ? null : siteId, reverted_site_id: null, reverted_at: null, updated_at: db.fn.now() })
-    .onConflict('project_id').merge(['provider', 'site_id', 'reverted_site_id', 'reverted_at', 'updated_at']);
+    .onConflict(['account_id', 'project_id']).merge(['provider', 'site_id', 'reverted_site_id', 'reverted_at', 'updated_at']);
 }
 
 /**

@@ -5,7 +5,9 @@ import type { ErrorSpec, RouteDef, RouteResult } from '../../http/route';
 import { route } from '../../http/route';
 import { getOperation } from '../registry';
 import { projectNotFound, requireOwnProject } from '../connections/projects';
-import { findBindingAnyAccount } from '../connections/store';
+import { accountsBindingProject } from '../connections/store';
+import { ApiError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
 import { actorOf } from './actor';
 import { cmsCapabilities } from './contentSource';
 import { runOperation } from './runner';
@@ -33,21 +35,33 @@ const ERRORS: ErrorSpec[] = [
   { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
 ];
 
+const AMBIGUOUS: ErrorSpec = { status: 409, code: 'project_account_ambiguous', description: 'Service secret only: several accounts bind this project id and X-Account-Id names none.' };
+
 /** Splits the request into action, project_id and the operation's own parameters (query for GET, JSON body for POST). */
 function inputOf(method: string, query: Record<string, unknown>, body: Record<string, unknown> | undefined) {
   const { action, project_id, ...params } = method === 'GET' ? query : (body ?? {});
   return { action, projectId: typeof project_id === 'string' && project_id !== '' ? project_id : undefined, params };
 }
 
-/** The account a dashboard caller acts for: its session's (project must not be another account's), or the project's for the service secret. */
-async function dashboardAccount(deps: AppDeps, auth: AuthContext, projectId: string): Promise<string> {
+/**
+ * The account a dashboard caller acts for: its session's, or for the service secret the account named in X-Account-Id
+ * (which must have bound the project), else the one account that bound the project. Project ids are not unique across
+ * accounts, so a project bound by several accounts without X-Account-Id is refused rather than guessed.
+ */
+async function dashboardAccount(deps: AppDeps, auth: AuthContext, projectId: string, namedAccount: string | undefined): Promise<string> {
   if (auth.kind === 'session') {
     await requireOwnProject(deps.db, auth.accountId, projectId);
     return auth.accountId;
   }
-  const binding = await findBindingAnyAccount(deps.db, projectId).catch(() => undefined);
-  if (!binding) throw projectNotFound();
-  return binding.account_id;
+  if (!isUuid(projectId)) throw projectNotFound();
+  const accounts = await accountsBindingProject(deps.db, projectId);
+  if (namedAccount !== undefined) {
+    if (!accounts.includes(namedAccount)) throw projectNotFound();
+    return namedAccount;
+  }
+  if (accounts.length === 0) throw projectNotFound();
+  if (accounts.length > 1) throw new ApiError(409, 'project_account_ambiguous', 'several accounts bind this project id; name the account in X-Account-Id');
+  return accounts[0];
 }
 
 interface Dispatch {
@@ -98,12 +112,14 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     method, path: BUILDER_PATH, operationId: `sitePlatformBuilderOp${method === 'get' ? 'Read' : 'Write'}`,
     summary: method === 'get' ? 'Run a site platform read operation for a project' : 'Run a site platform write operation for a project',
     description: 'Same payload as the agent route. Session, or the service secret in x-agent-secret (which may name the '
-      + 'audit actor with X-Agent-Actor-Label: workflow:<workflowId>:<runId>). A POST claims an idempotency slot only with Idempotency-Key.',
+      + 'audit actor with X-Agent-Actor-Label: workflow:<workflowId>:<runId>; the workflow id may itself contain colons, the run id is the '
+      + 'last segment). The service secret acts for the account named in X-Account-Id, which must have bound the project; without it, for '
+      + 'the one account that bound the project (409 project_account_ambiguous when several have). A POST claims an idempotency slot only with Idempotency-Key.',
     tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
     ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
-    responses: result, errors: ERRORS,
+    responses: result, errors: [...ERRORS, AMBIGUOUS],
   }, async ({ params, query, body, auth, deps, ctx }) => {
-    const accountId = await dashboardAccount(deps, auth, params.projectId);
+    const accountId = await dashboardAccount(deps, auth, params.projectId, ctx.get('x-account-id') || undefined);
     const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
     const key = ctx.get('idempotency-key') || undefined;
     return dispatch({
@@ -118,12 +134,13 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/builder/site-platform/{projectId}/cms-capabilities', operationId: 'sitePlatformCmsCapabilities',
       summary: 'Read a project\'s CMS capabilities',
-      description: '`provider` is the content source (native until project_cms_provider_set switches it), `external_platform` the host, `project_type` external_site or native_site.',
       tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
       responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
-      errors: [{ status: 404, code: 'project_not_found', description: 'Not a project of the account.' }],
-    }, async ({ params, auth, deps }) => {
-      const accountId = await dashboardAccount(deps, auth, params.projectId);
+      description: '`provider` is the content source (native until project_cms_provider_set switches it), `external_platform` the host, `project_type` external_site or native_site. '
+        + 'The service secret names the account in X-Account-Id as on the dashboard operation route.',
+      errors: [{ status: 404, code: 'project_not_found', description: 'Not a project of the account.' }, AMBIGUOUS],
+    }, async ({ params, auth, deps, ctx }) => {
+      const accountId = await dashboardAccount(deps, auth, params.projectId, ctx.get('x-account-id') || undefined);
       return { status: 200, body: await cmsCapabilities(deps, accountId, params.projectId) };
     }),
   ];

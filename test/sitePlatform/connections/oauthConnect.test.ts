@@ -195,7 +195,7 @@ describe('site platform OAuth connect', () => {
     });
   });
 
-  it('another account\'s client, connection and project behave as missing', async () => {
+  it('another account\'s client and connection behave as missing; its project id is the caller\'s own project', async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world);
@@ -206,7 +206,10 @@ describe('site platform OAuth connect', () => {
     const attempt = (body: Record<string, unknown>) => world.app.call('POST', '/api/site-platform/connect', { token: other.ownerToken, body });
     assert.equal((await attempt({ intent: 'site_account_connect', oauth_app_id: ownersClient })).body.code, 'site_platform_oauth_client_not_found');
     assert.equal((await attempt({ intent: 'site_reconnect', connection_id: made.body.connection.id })).body.code, 'site_platform_connection_not_found');
-    assert.equal((await attempt({ intent: 'site_project_connect', project_id: projectId })).body.code, 'project_not_found');
+    const sameProject = await attempt({ intent: 'site_project_connect', project_id: projectId });
+    assert.equal(sameProject.status, 200, sameProject.text);
+    const ownersBinding = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
+    assert.equal(ownersBinding.body.binding.connection_id, made.body.connection.id);
   });
 
   it('connect is owner or admin only', async () => {

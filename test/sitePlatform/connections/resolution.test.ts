@@ -108,7 +108,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal(row.access_token_enc, null);
   });
 
-  it('another account\'s connection, project, binding and sites behave as missing', async () => {
+  it('another account\'s connection, binding and sites behave as missing; its project id is the caller\'s own project', async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world).id;
@@ -118,8 +118,12 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     const call = (method: string, path: string, body?: unknown) => world.app.call(method, path, { token: other.ownerToken, body });
     assert.equal((await call('GET', `/api/site-platform/connections/${id}`)).status, 404);
     assert.equal((await call('POST', `/api/site-platform/connections/${id}/disconnect`)).status, 404);
-    assert.equal((await call('GET', `/api/site-platform/projects/${projectId}/binding`)).status, 404);
-    assert.equal((await call('PUT', `/api/site-platform/projects/${projectId}/binding`, { override_mode: 'inherit' })).status, 404);
+    const own = await call('GET', `/api/site-platform/projects/${projectId}/binding`);
+    assert.deepEqual([own.status, own.body.binding, own.body.resolved], [200, null, null]);
+    const put = await call('PUT', `/api/site-platform/projects/${projectId}/binding`, { override_mode: 'disabled' });
+    assert.deepEqual([put.status, put.body.override_mode], [200, 'disabled']);
+    const owners = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
+    assert.deepEqual([owners.body.binding.override_mode, owners.body.resolved.connection_id], ['override', id]);
     const foreignRef = await call('PUT', `/api/site-platform/projects/${uuid()}/binding`, { override_mode: 'override', connection_id: id });
     assert.equal(foreignRef.status, 400);
     assert.equal(foreignRef.body.code, 'invalid_reference');
