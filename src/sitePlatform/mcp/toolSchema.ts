@@ -28,5 +28,6 @@ export function toolDescription(op: OperationDef): string {
   if (op.localeGated) gates.push('localeId of a secondary locale (412 secondary_locale_required)');
   lines.push(gates.length ? `Gates: ${gates.join('; ')}.` : 'Gates: none.');
   if (op.enterpriseOnly) lines.push('Enterprise-plan sites only (the platform answers 402 not_enterprise_plan_site).');
+  if (op.note) lines.push(op.note);
   return lines.join(' ');
 }

@@ -13,6 +13,8 @@ interface Options {
   composite?: PlatformCall['composite'];
   base?: ApiBase;
   deleteBody?: boolean;
+  /** How the operation departs from a plain platform call, for callers (MCP tool descriptions). */
+  note?: string;
 }
 
 type Params = z.ZodType<Record<string, unknown>>;
@@ -34,6 +36,7 @@ function build(name: string, family: Family, kind: 'read' | 'write', platform: P
     enterpriseOnly: o.enterprise ?? false,
     lockTarget: kind === 'write' ? (o.lock ?? null) : null,
     claimsIdempotencySlot: kind === 'write' && (o.idempotent ?? true),
+    ...(o.note ? { note: o.note } : {}),
   };
 }
 

@@ -17,7 +17,8 @@
  *   robots_replace, webhook_update and site_publish.
  * - Left out to keep the spec's counts: the platform's bulk item delete, live-item create/update, standalone asset
  *   metadata create (asset_upload covers it), site create/update/delete and workspace endpoints (scopes never requested).
- * - webhook_update is PATCH /webhooks/{webhook_id}; the public reference shows no update, so the simulator defines it.
+ * - webhook_update: the platform has no webhook update (its reference and official SDK list list, create, get and
+ *   delete only), so it is a composite that registers the replacement and then deletes the old registration.
  * - Route verb follows kind (read GET, write POST), not the platform method: page_schema_bulk_get is a read sent to
  *   the platform as POST.
  */

@@ -17,7 +17,7 @@ export interface PlatformCall {
   /** A DELETE whose parameters travel as a JSON body (the platform reads them there, not from the query). */
   deleteBody?: boolean;
   /** Set when a composite or a client-side scan issues more than this one call. */
-  composite?: 'asset_upload' | 'page_scan' | 'snippet';
+  composite?: 'asset_upload' | 'page_scan' | 'snippet' | 'webhook_replace';
 }
 
 export interface OperationDef {
@@ -36,6 +36,8 @@ export interface OperationDef {
   lockTarget: string | null;
   claimsIdempotencySlot: boolean;
   params: z.ZodType<Record<string, unknown>>;
+  /** How the operation departs from a plain platform call (e.g. the platform lacks the endpoint), shown to callers. */
+  note?: string;
 }
 
 /** The route verb a caller must use: reads are GET, writes are POST, whatever the platform method is. */

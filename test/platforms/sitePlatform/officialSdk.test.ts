@@ -115,6 +115,8 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     await strictly('webhooks.get', S.Webhook, sdk.webhooks.get(hook.id!));
     await sdk.webhooks.delete(hook.id!);
     assert.equal(typeof (sdk.webhooks as unknown as Record<string, unknown>).update, 'undefined');
+    await assert.rejects(sdk.webhooks.create(siteId(), { triggerType: 'user_account_added' as 'site_publish', url: 'https://hooks.example.test/users' }),
+      (e: { statusCode?: number }) => e.statusCode === 400, 'a trigger the reference lacks is refused');
   });
 
   it('custom code: register scripts, list, apply to the site and a page, list blocks, remove', async () => {

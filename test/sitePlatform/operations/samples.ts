@@ -104,7 +104,8 @@ export const SAMPLES: readonly Sample[] = [
   s('webhook_create', (x) => ({ ...site(x), triggerType: 'collection_item_created', url: 'https://hooks.example.test/every-op' })),
   s('webhook_get', (x, from) => ({ ...site(x), webhook_id: from('webhook_create').id })),
   s('webhook_update', (x, from) => ({ ...site(x), webhook_id: from('webhook_create').id, url: 'https://hooks.example.test/every-op-2' })),
-  s('webhook_delete', (x, from) => ({ ...site(x), webhook_id: from('webhook_create').id })),
+  // webhook_update replaces the registration: the one left to delete is the replacement.
+  s('webhook_delete', (x, from) => ({ ...site(x), webhook_id: from('webhook_update').id })),
 
   s('page_list', (x) => ({ ...site(x), localeId: x.frLocaleId, limit: 10 })),
   s('page_query', (x) => ({ ...site(x), query: 'home' })),

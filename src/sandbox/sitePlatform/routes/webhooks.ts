@@ -1,4 +1,4 @@
-/** Webhooks: list and create per site, get, update (PATCH, the path the registry chose) and delete by id. */
+/** Webhooks: list and create per site, get and delete by id. Like the platform, there is no update (no PATCH /webhooks/{id}). */
 import { z } from 'zod';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import type { Route, RouteContext } from '../router';
@@ -9,11 +9,10 @@ import { findOwned, withSite } from './support';
 const TRIGGERS = [
   'form_submission', 'site_publish', 'page_created', 'page_metadata_updated', 'page_deleted', 'ecomm_new_order',
   'ecomm_order_changed', 'ecomm_inventory_changed', 'collection_item_created', 'collection_item_changed',
-  'collection_item_deleted', 'collection_item_published', 'collection_item_unpublished', 'comment_created', 'user_account_added',
+  'collection_item_deleted', 'collection_item_published', 'collection_item_unpublished', 'comment_created',
 ] as const;
 
 const createBody = z.object({ triggerType: z.enum(TRIGGERS), url: z.url(), filter: z.record(z.string(), z.unknown()).optional() });
-const updateBody = z.object({ url: z.url().optional(), filter: z.record(z.string(), z.unknown()).nullable().optional() });
 
 const view = (siteId: string, workspaceId: string, h: SimWebhook) => ({ ...structuredClone(h), siteId, workspaceId });
 
@@ -47,16 +46,6 @@ export const webhookRoutes: Route[] = [
     }),
   },
   { method: 'GET', pattern: HOOK, scope: 'sites:read', handle: (ctx) => withWebhook(ctx, (siteId, h) => json(200, view(siteId, workspaceOf(ctx, siteId), h))) },
-  {
-    method: 'PATCH', pattern: HOOK, scope: 'sites:write',
-    handle: (ctx) => withWebhook(ctx, (siteId, h) => {
-      const body = parseBody(ctx.req, updateBody);
-      if (!body.ok) return body.response;
-      if (body.value.url !== undefined) h.url = body.value.url;
-      if (body.value.filter !== undefined) h.filter = body.value.filter;
-      return json(200, view(siteId, workspaceOf(ctx, siteId), h));
-    }),
-  },
   {
     method: 'DELETE', pattern: HOOK, scope: 'sites:write',
     handle: (ctx) => withWebhook(ctx, (siteId, h) => {

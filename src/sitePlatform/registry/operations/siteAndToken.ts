@@ -30,9 +30,13 @@ export const webhookOperations = [
   read('webhook_get', 'webhook', 'GET', '/webhooks/{webhook_id}', obj({ ...siteId, webhook_id: id }), { scopes: ['sites:read'] }),
   write('webhook_create', 'webhook', 'POST', '/sites/{site_id}/webhooks', obj({ ...siteId, ...confirm, ...webhookBody }),
     { scopes: ['sites:write'], confirm: true, oauth: true }),
-  write('webhook_update', 'webhook', 'PATCH', '/webhooks/{webhook_id}',
-    obj({ ...siteId, ...confirm, webhook_id: id, url: z.string().url().optional(), filter: z.record(z.string(), z.unknown()).optional() }),
-    { scopes: ['sites:write'], confirm: true, oauth: true, lock: 'webhook_id' }),
+  // The platform has no webhook update (no PATCH /webhooks/{id}): a composite lists the site's webhooks, registers the
+  // replacement with the same trigger, then deletes the old one. The answer is the new registration, under a new id.
+  write('webhook_update', 'webhook', 'POST', '/sites/{site_id}/webhooks',
+    obj({ ...siteId, ...confirm, webhook_id: id, url: z.string().url().optional(), filter: z.record(z.string(), z.unknown()).optional() })
+      .refine((p) => p.url !== undefined || p.filter !== undefined, { message: 'name a new url or filter', path: ['url'] }),
+    { scopes: ['sites:write'], confirm: true, oauth: true, lock: 'webhook_id', composite: 'webhook_replace',
+      note: 'The platform has no webhook update: this registers the replacement (same trigger, new url and/or filter) and then deletes the old registration; the answer carries the new id. A failed delete is 424 webhook_update_incomplete.' }),
   // No row lock: the handler holds the per-site advisory lock that webhook registration also takes (spec, Registration rules).
   write('webhook_delete', 'webhook', 'DELETE', '/webhooks/{webhook_id}', obj({ ...siteId, ...confirm, webhook_id: id }),
     { scopes: ['sites:write'], confirm: true }),
