@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { CLUSTER_RECORD, CLUSTERS_DIR } from '../../src/dev/clusterLocation';
 import { databaseNameOf, withDatabaseName } from '../../src/runtime/database';
 import { harness } from '../helpers/harness';
 import { childEnv, processesMentioning, removeTempDirs, RunningMain, tempDir } from './child';
@@ -74,6 +76,37 @@ describe('all-in-one start', function () {
     assert.equal(meAgain.status, 200, 'the first start\'s token no longer verifies after a restart');
     await stopWithSigterm(second.stack);
     assert.deepEqual(processesMentioning(dataDir), []);
+  });
+
+  it('with DATA_DIR inside a directory the postgres user cannot enter (0700, as root), keeps the cluster where that user can, names it in DATA_DIR and finds it again on a restart', async () => {
+    const closed = await tempDir('wy-closed-');
+    await chmod(closed, 0o700);
+    const dataDir = path.join(closed, 'data');
+    const env = childEnv({ DATA_DIR: dataDir, PORT: '0' });
+    const asRoot = process.getuid?.() === 0;
+    let clusterDir = path.join(dataDir, 'postgres');
+    try {
+      const first = await startStack(env, running);
+      const ownerToken = first.stack.stdout.match(OWNER_TOKEN)?.[1];
+      assert.ok(ownerToken, `no owner token in the first start's banner:\n${first.stack.stdout}`);
+      if (asRoot) {
+        clusterDir = (await readFile(path.join(dataDir, CLUSTER_RECORD), 'utf8')).trim();
+        assert.ok(clusterDir.startsWith(`${CLUSTERS_DIR}/`), `the cluster is in ${clusterDir}`);
+        assert.ok(first.stack.stdout.includes(`data in ${clusterDir} (DATA_DIR is out of the postgres user's reach`), first.stack.stdout);
+        assert.equal((await stat(closed)).mode & 0o777, 0o700, 'the user\'s directory was loosened');
+      }
+      assert.ok(existsSync(path.join(clusterDir, 'PG_VERSION')), `no cluster in ${clusterDir}`);
+      await stopWithSigterm(first.stack);
+      assert.deepEqual(processesMentioning(clusterDir), [], 'Postgres outlived the stack');
+
+      const second = await startStack(env, running);
+      assert.doesNotMatch(second.stack.stdout, /wys_|wyk_/, 'a restart started from an empty database');
+      assert.equal((await getJson(`${second.apiUrl}/api/me`, ownerToken)).status, 200);
+      await stopWithSigterm(second.stack);
+      assert.deepEqual(processesMentioning(clusterDir), []);
+    } finally {
+      if (asRoot && clusterDir.startsWith(`${CLUSTERS_DIR}/`)) await rm(path.dirname(clusterDir), { recursive: true, force: true });
+    }
   });
 
   it('with DATABASE_URL naming a database that does not exist yet, creates it, migrates it and serves from it', async () => {
