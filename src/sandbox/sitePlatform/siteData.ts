@@ -40,7 +40,10 @@ export interface SimOrder {
 export interface SimRedirect { id: string; fromUrl: string; toUrl: string }
 export interface RobotsRule { userAgent: string; allows: string[]; disallows: string[] }
 export interface SimWebhook { id: string; triggerType: string; url: string; filter: Record<string, unknown> | null; createdOn: string; lastTriggered: string | null }
-export interface ActivityEntry { id: string; createdOn: string; event: string; resourceOperation: string; resourceId: string; resourceName: string }
+export interface ActivityEntry {
+  id: string; createdOn: string; lastUpdated: string; event: string; resourceOperation: string; resourceId: string; resourceName: string;
+  user: { id: string; displayName: string };
+}
 
 export interface SiteData {
   /** Enterprise plan: unlocks redirects, robots.txt, well-known files, llms.txt and the activity log. */

@@ -12,6 +12,8 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
   before(async () => {
     w = await extendedWorld({ enterprise: true, ecommerce: true });
     sdk = sdkClient(w.sim, w.oauthToken);
+    // Shapes are under test here, not the per-minute limit (limits.test.ts covers it); one token makes ~100 calls.
+    w.sim.liftRateLimit();
   });
   after(async () => { await w.sim.stop(); });
 

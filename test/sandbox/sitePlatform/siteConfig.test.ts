@@ -19,7 +19,7 @@ describe('site platform simulator: Enterprise-only site configuration', () => {
     }
   });
 
-  it('on an Enterprise site redirects round-trip, robots.txt merges rules and the activity log records the writes', async () => {
+  it('on an Enterprise site redirects round-trip, robots.txt merges rules and the activity log records only events the platform logs (a publish, not a redirect or robots.txt write)', async () => {
     w = await extendedWorld({ enterprise: true });
     const s = `/sites/${w.site.id}`;
     const created = (await (await w.api(`${s}/redirects`, { method: 'POST', body: { fromUrl: '/old', toUrl: '/new' } })).json()) as { id: string };
@@ -29,8 +29,9 @@ describe('site platform simulator: Enterprise-only site configuration', () => {
     await w.api(`${s}/robots_txt`, { method: 'PATCH', body: { rules: [{ userAgent: '*', disallows: ['/tmp'] }, { userAgent: 'GPTBot', disallows: ['/'] }] } });
     const robots = (await (await w.api(`${s}/robots_txt`)).json()) as { rules: Array<{ userAgent: string; disallows: string[] }> };
     assert.deepEqual(robots.rules.map((r) => [r.userAgent, r.disallows]), [['*', ['/admin', '/tmp']], ['GPTBot', ['/']]]);
-    const log = (await (await w.api(`${s}/activity_logs`)).json()) as { items: Array<{ resourceName: string; resourceOperation: string }> };
-    assert.deepEqual(log.items.map((i) => `${i.resourceName}:${i.resourceOperation}`), ['robots_txt:UPDATED', 'robots_txt:UPDATED', 'redirects:UPDATED', 'redirects:CREATED']);
+    assert.equal((await w.api(`${s}/publish`, { method: 'POST', body: { publishToWebflowSubdomain: true } })).status, 202);
+    const log = (await (await w.api(`${s}/activity_logs`)).json()) as { items: Array<{ event: string; resourceOperation: string }> };
+    assert.deepEqual(log.items.map((i) => `${i.event}:${i.resourceOperation}`), ['site_published:PUBLISHED']);
   });
 
   it('llms.txt is served on the beta base and its update is read back', async () => {

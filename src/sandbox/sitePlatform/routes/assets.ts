@@ -21,7 +21,7 @@ export function assetView(siteId: string, a: SimAsset): Record<string, unknown> 
   const hosted = a.uploaded ? `https://cdn.sim.test/${siteId}/${a.id}_${encodeURIComponent(a.fileName)}` : null;
   return {
     id: a.id, contentType: a.contentType, size: a.size, siteId, hostedUrl: hosted, originalFileName: a.originalFileName, displayName: a.displayName,
-    lastUpdated: a.lastUpdated, createdOn: a.createdOn, variants: [], altText: a.altText, parentFolder: a.parentFolder,
+    lastUpdated: a.lastUpdated, createdOn: a.createdOn, variants: [], altText: a.altText,
   };
 }
 
@@ -70,10 +70,16 @@ export const assetRoutes: Route[] = [
       };
       d.assets.push(asset);
       const host = String(ctx.req.headers.host ?? '127.0.0.1');
+      // The reference's AssetUpload: the record's ids and dates plus the presigned POST target and its form fields.
       return json(200, {
-        ...assetView(site.id, asset), fileName: asset.fileName, fileHash: asset.fileHash,
+        id: asset.id, contentType: asset.contentType, parentFolder: asset.parentFolder, originalFileName: asset.originalFileName,
+        createdOn: asset.createdOn, lastUpdated: asset.lastUpdated, hostedUrl: null, assetUrl: null,
         uploadUrl: `http://${host}/uploads/${asset.id}`,
-        uploadDetails: { acl: 'public-read', bucket: 'sim-uploads', key: asset.fileHash, 'Content-Type': asset.contentType, success_action_status: '201' },
+        uploadDetails: {
+          acl: 'public-read', bucket: 'sim-uploads', key: asset.fileHash, 'content-type': asset.contentType, success_action_status: '201',
+          'X-Amz-Algorithm': 'AWS4-HMAC-SHA256', 'X-Amz-Credential': 'SIMULATED/aws4_request', 'X-Amz-Date': now.replace(/[-:]|\.\d{3}/g, ''),
+          Policy: 'c2ltdWxhdGVk', 'X-Amz-Signature': 'simulated', 'Cache-Control': 'max-age=31536000, must-revalidate',
+        },
       });
     }),
   },

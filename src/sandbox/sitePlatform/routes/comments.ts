@@ -11,7 +11,17 @@ const resolveBody = z.object({ resolved: z.boolean() });
 const userQuery = z.object({ email: z.email() });
 const replyBody = z.object({ content: z.string().min(1).max(10_000) });
 
-const view = (site: SimSite, c: SimComment) => ({ ...structuredClone(c), commentId: c.id, siteId: site.id, localeId: site.locales.primary.id });
+/** A thread head as the reference's CommentThread: its page link and breakpoint, no thread id of its own. */
+function threadView(site: SimSite, c: SimComment) {
+  const { threadId: _thread, ...rest } = structuredClone(c);
+  return { ...rest, siteId: site.id, localeId: site.locales.primary.id, breakpoint: 'main', url: `https://${site.shortName}.sim.test/?comment=${c.id}`, mentionedUsers: [] };
+}
+
+/** A reply as the reference's CommentReply: `commentId` names the thread it answers. */
+function replyView(site: SimSite, c: SimComment) {
+  const { threadId, ...rest } = structuredClone(c);
+  return { ...rest, commentId: threadId, siteId: site.id, localeId: site.locales.primary.id, breakpoint: 'main', mentionedUsers: [] };
+}
 
 function paged(ctx: RouteContext, rows: unknown[]): SimResponse {
   const q = readPageQuery(ctx.req.query);
@@ -34,7 +44,7 @@ const REPLIES = /^\/sites\/(?<siteId>[^/]+)\/comments\/(?<threadId>[^/]+)\/repli
 export const commentRoutes: Route[] = [
   {
     method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/comments$/, scope: 'comments:read',
-    handle: (ctx) => withSite(ctx, (site, d) => paged(ctx, d.comments.filter((c) => c.threadId === c.id).map((c) => view(site, c)))),
+    handle: (ctx) => withSite(ctx, (site, d) => paged(ctx, d.comments.filter((c) => c.threadId === c.id).map((c) => threadView(site, c)))),
   },
   {
     method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/comments\/users$/, scope: 'comments:read',
@@ -47,7 +57,7 @@ export const commentRoutes: Route[] = [
       return json(200, { users });
     }),
   },
-  { method: 'GET', pattern: THREAD, scope: 'comments:read', handle: (ctx) => withThread(ctx, (site, head) => json(200, view(site, head))) },
+  { method: 'GET', pattern: THREAD, scope: 'comments:read', handle: (ctx) => withThread(ctx, (site, head) => json(200, threadView(site, head))) },
   {
     method: 'PATCH', pattern: THREAD, scope: 'comments:write',
     handle: (ctx) => withThread(ctx, (site, head, d) => {
@@ -55,12 +65,12 @@ export const commentRoutes: Route[] = [
       if (!body.ok) return body.response;
       const now = iso(ctx.state.now());
       for (const c of d.comments) if (c.threadId === head.id) { c.isResolved = body.value.resolved; c.lastUpdated = now; }
-      return json(200, view(site, head));
+      return json(200, threadView(site, head));
     }),
   },
   {
     method: 'GET', pattern: REPLIES, scope: 'comments:read',
-    handle: (ctx) => withThread(ctx, (site, head, d) => paged(ctx, d.comments.filter((c) => c.threadId === head.id && c.id !== head.id).map((c) => view(site, c)))),
+    handle: (ctx) => withThread(ctx, (site, head, d) => paged(ctx, d.comments.filter((c) => c.threadId === head.id && c.id !== head.id).map((c) => replyView(site, c)))),
   },
   {
     method: 'POST', pattern: REPLIES, scope: 'comments:write',
@@ -74,7 +84,7 @@ export const commentRoutes: Route[] = [
         author: { userId: u.id, email: u.email, name: `${u.firstName} ${u.lastName}` }, createdOn: now, lastUpdated: now,
       };
       d.comments.push(reply);
-      return json(200, view(site, reply));
+      return json(200, replyView(site, reply));
     }),
   },
 ];

@@ -28,7 +28,8 @@ function newSku(data: Record<string, unknown>): SimSku {
 }
 
 const skuView = (s: SimSku) => ({ id: s.id, fieldData: structuredClone(s.fieldData) });
-const productView = (p: SimProduct) => ({ product: { id: p.id, fieldData: structuredClone(p.fieldData), createdOn: p.createdOn, lastUpdated: p.lastUpdated }, skus: p.skus.map(skuView) });
+const productItem = (p: SimProduct) => ({ id: p.id, fieldData: structuredClone(p.fieldData), createdOn: p.createdOn, lastUpdated: p.lastUpdated });
+const productView = (p: SimProduct) => ({ product: productItem(p), skus: p.skus.map(skuView) });
 
 
 function withProduct(ctx: RouteContext, then: (p: SimProduct, d: SiteData) => SimResponse): SimResponse {
@@ -87,7 +88,8 @@ export const ecommerceRoutes: Route[] = [
       if (parsed.value.product) p.fieldData = { ...p.fieldData, ...parsed.value.product.fieldData };
       if (parsed.value.sku) p.skus[0].fieldData = { ...p.skus[0].fieldData, ...parsed.value.sku.fieldData };
       p.lastUpdated = iso(ctx.state.now());
-      return json(200, productView(p));
+      // The reference answers an update with the product alone, not the product-and-SKUs pair of create and get.
+      return json(200, productItem(p));
     }),
   },
   {

@@ -22,7 +22,11 @@ function formView(site: SimSite, f: SimForm): Record<string, unknown> {
   };
 }
 
-const submissionView = (site: SimSite, s: SimSubmission) => ({ ...structuredClone(s), siteId: site.id, workspaceId: site.workspaceId });
+// The reference's FormSubmission does not name its form; the simulator keeps formId for filtering only.
+function submissionView(site: SimSite, s: SimSubmission) {
+  const { formId: _form, ...rest } = structuredClone(s);
+  return { ...rest, siteId: site.id, workspaceId: site.workspaceId };
+}
 
 function published(ctx: RouteContext, siteId: string, then: (site: SimSite) => SimResponse): SimResponse {
   const site = ctx.state.sites.get(siteId)!;

@@ -39,7 +39,7 @@ export function pageView(state: SimState, page: SimPage, localeId: string): Reco
   return structuredClone({
     id: page.id, siteId: page.siteId, title: meta.title, slug: meta.slug, parentId: page.parentId,
     collectionId: page.collectionId, createdOn: page.createdOn, lastUpdated: page.lastUpdated, archived: page.archived,
-    draft: page.draft, canBranch: true, isMembersOnly: false, seo: meta.seo, openGraph: meta.openGraph, localeId,
+    draft: page.draft, canBranch: true, seo: meta.seo, openGraph: meta.openGraph, localeId,
     publishedPath: `/${meta.slug}`,
   });
 }
