@@ -25,11 +25,11 @@ export interface SendWorld {
   close(): Promise<void>;
 }
 
-/** `taskQueue`: where the app starts its workflows (a test worker of its own, e.g. one that sends through `smtp`). */
-export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; taskQueue?: string } = {}): Promise<SendWorld> {
+/** `temporal`: e.g. the task queue of a test worker of its own (one that sends through `smtp`), or an unreachable client. */
+export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; temporal?: Partial<AppDeps['temporal']> } = {}): Promise<SendWorld> {
   const smtp = await startSmtpSandbox(options.smtp);
   const base = harness().deps;
-  const temporal = options.taskQueue ? { ...base.temporal, taskQueue: options.taskQueue } : base.temporal;
+  const temporal = { ...base.temporal, ...options.temporal };
   const deps: AppDeps = { ...base, temporal, config: { ...base.config, SMTP_URL: smtp.url, ...options.config }, metrics: createMetrics(false) };
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

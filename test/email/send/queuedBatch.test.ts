@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Client, Connection } from '@temporalio/client';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { assertError } from '../../marketing/grounding/fixtures';
@@ -128,6 +129,26 @@ describe('POST /v1/email/batch beyond the key\'s per-second limit', function () 
     await sleep(300);
     assert.equal(receivedOf(world, first.body).length, 60);
     assert.equal((await messageRows(account.accountId)).length, 60);
+  });
+});
+
+describe('POST /v1/email/batch beyond the per-second limit without Temporal', () => {
+  it('a batch that cannot be queued (Temporal unreachable) is 503 temporal_unavailable and leaves nothing behind', async function () {
+    this.timeout(30_000);
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: harness().deps.temporal.namespace });
+    const world = await startSendWorld({ temporal: { client: unreachable } });
+    try {
+      const account = await senderAccount();
+      const { token, id } = await emailKey(account.accountId, { ratePerSecond: 10, dailyCap: 100 });
+      assertError(await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(20) }), 503, 'temporal_unavailable');
+      assert.equal((await messageRows(account.accountId)).length, 0, 'no queued message stays behind');
+      assert.equal(await dailySends(id), 0, 'the daily cap charge was given back');
+      const next = await world.app.call('POST', '/v1/email/send', { token, body: message() });
+      assert.equal(next.status, 200, `the key is neither held nor its share taken: ${next.text}`);
+    } finally {
+      // The unreachable connection is left open: the SDK may still retry the failed start on it after the answer.
+      await world.close();
+    }
   });
 });
 

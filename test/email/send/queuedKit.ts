@@ -15,7 +15,7 @@ export interface QueuedWorld extends SendWorld {
 export async function startQueuedWorld(): Promise<QueuedWorld> {
   const { bundle, temporalAddress, deps: base } = harness();
   const taskQueue = `email-batch-${randomBytes(4).toString('hex')}`;
-  const world = await startSendWorld({ taskQueue });
+  const world = await startSendWorld({ temporal: { taskQueue } });
   const { worker, connection } = await createWorker({
     address: temporalAddress, namespace: base.temporal.namespace, taskQueue, bundle,
     activities: createActivities({ config: world.app.deps.config, db: base.db, logger: base.logger }),
