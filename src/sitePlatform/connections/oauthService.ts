@@ -35,9 +35,8 @@ async function requireReconnectable(deps: SitePlatformDeps, accountId: string, c
 }
 
 /**
- * The project or connection the state names may have changed hands or state in the five minutes since the start
- * (another account bound the project, the connection was disconnected): refuse before the code is exchanged, so a
- * refused connect never mints a token on the platform.
+ * The project id must still be well-formed and the connection may have been disconnected in the five minutes since
+ * the start: refuse before the code is exchanged, so a refused connect never mints a token on the platform.
  */
 async function recheckTarget(deps: SitePlatformDeps, state: OAuthState): Promise<void> {
   if (state.intent === 'site_project_connect') await requireOwnProject(deps.db, state.accountId, state.projectId ?? '');

@@ -11,8 +11,8 @@ import { listConnections, listSites } from './store';
 
 const tags = ['Site platform'];
 const notFound = { status: 404, code: 'site_platform_connection_not_found', description: 'No connection with this id in your account (also for a malformed id).' };
-const projectMissing = { status: 404, code: 'project_not_found', description: 'The project is bound on another account (or the id is malformed).' };
-const projectParams = z.strictObject({ projectId: z.string().describe('The project (uuid). One bound on another account answers 404.') });
+const projectMissing = { status: 404, code: 'project_not_found', description: 'The project id is not a uuid.' };
+const projectParams = z.strictObject({ projectId: z.string().describe('The project (uuid). Bindings are per account: another account\'s binding of the same id is never read or changed.') });
 
 const bindingBody = z.strictObject({
   override_mode: z.enum(['inherit', 'override', 'disabled']),
@@ -50,8 +50,9 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       summary: 'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials, revoke an OAuth token.',
       description: 'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform '
         + '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner '
-        + 'revokes in the platform). Projects whose content source was the platform CMS and that no other connection reaches fall '
-        + 'back to the native CMS (`reverted_project_ids`); a later connect reaching their site restores them. Idempotent: a '
+        + 'revokes in the platform). Projects whose content source was the platform CMS, that resolved to this connection and that no '
+        + 'remaining connection reaches fall back to the native CMS (`reverted_project_ids`); a project the account default still '
+        + 'reaches stays. A later connect reaching their site restores them. Idempotent: a '
         + 'disconnected connection is answered unchanged.',
       params: idParams,
       responses: { 200: { description: 'The disconnected connection, plus `revocation` and `reverted_project_ids`.', schema: connectionSchema.extend({
@@ -90,6 +91,9 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/site-platform/projects/{projectId}/binding', operationId: 'getSitePlatformBinding', tags, auth: { kind: 'session' },
       summary: 'A project\'s binding and what it resolves to now (override, then account default, then none).',
+      description: 'The same resolution the operation runner and the MCP tools use: the override\'s own connection while it reaches the '
+        + 'site, then the account default when it reaches the site, then none. Several connections may share one site; each answers '
+        + 'with its own credentials, so `resolved.connection_id` is the connection whose token the runner sends.',
       params: projectParams,
       query: z.strictObject({ site_id: z.string().min(1).max(200).optional() }),
       responses: { 200: { description: 'Binding (null when never set) and resolution (null: no connection)', schema: z.object({ binding: bindingSchema.nullable(), resolved: resolvedSchema }) } },
