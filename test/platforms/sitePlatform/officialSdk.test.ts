@@ -176,12 +176,57 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     await strictly('inventory.list', S.InventoryItem, sdk.inventory.list(w.blog.id, skuId));
   });
 
+  it('secondary-locale content writes: page static content, component content and properties', async () => {
+    const fr = w.site.locales.secondary[0].id;
+    const pageId = [...(await sdk.pages.list(siteId())).pages!][0].id!;
+    const dom = await sdk.pages.getContent(pageId);
+    const nodeId = dom.nodes![0].id!;
+    await strictly('pages.updateStaticContent', S.UpdateStaticContentResponse, sdk.pages.updateStaticContent(pageId, { localeId: fr, nodes: [{ nodeId, text: 'Bonjour' }] }));
+    const component = w.sim.addComponent(siteId(), { name: 'Footer' });
+    const content = await sdk.components.getContent(siteId(), component.id);
+    await strictly('components.updateContent', S.ComponentsUpdateContentResponse, sdk.components.updateContent(siteId(), component.id, { localeId: fr, nodes: [{ nodeId: content.nodes![0].id!, text: 'Pied' }] }));
+    const props = await sdk.components.getProperties(siteId(), component.id);
+    await strictly('components.updateProperties', S.ComponentsUpdatePropertiesResponse, sdk.components.updateProperties(siteId(), component.id, { localeId: fr, properties: [{ propertyId: props.properties![0].propertyId!, text: 'Titre' }] }));
+  });
+
+  it('items in bulk: update several, list one secondary locale, unpublish several', async () => {
+    const c = w.blog.id;
+    const [a, b] = w.sim.addItems(c, 2);
+    await strictly('items.updateItems', S.collections.ItemsUpdateItemsResponse, sdk.collections.items.updateItems(c, {
+      items: [{ id: a.id, fieldData: { name: 'A edited', slug: a.fieldData.slug } }, { id: b.id, fieldData: { name: 'B edited', slug: b.fieldData.slug } }],
+    }));
+    const fr = w.site.locales.secondary[0].cmsLocaleId;
+    const inFrench = await strictly('items.listItems (fr)', S.CollectionItemList, sdk.collections.items.listItems(c, { cmsLocaleId: fr }));
+    assert.ok((inFrench.items ?? []).every((i) => i.cmsLocaleId === fr));
+    await sdk.collections.items.publishItem(c, { itemIds: [a.id, b.id] });
+    await sdk.collections.items.deleteItemsLive(c, { items: [{ id: a.id }, { id: b.id }] });
+    assert.equal(w.sim.item(c, a.id)?.lastPublished, null);
+  });
+
+  it('forms: a submission is deleted; orders are updated, unfulfilled and refunded; inventory is set', async () => {
+    const form = w.sim.addForm(siteId(), { displayName: 'Newsletter' });
+    const submission = w.sim.addSubmission(siteId(), form.id, { Email: 'grace@example.test' });
+    await sdk.forms.deleteSubmission(submission.id);
+    const order = w.sim.addOrder(siteId());
+    await strictly('orders.update', S.Order, sdk.orders.update(siteId(), order.orderId, { comment: 'Gift wrap' }));
+    await strictly('orders.updateFulfill', S.Order, sdk.orders.updateFulfill(siteId(), order.orderId));
+    await strictly('orders.updateUnfulfill', S.Order, sdk.orders.updateUnfulfill(siteId(), order.orderId));
+    await strictly('orders.refund', S.Order, sdk.orders.refund(siteId(), order.orderId, { reason: 'requested' }));
+    const created = await sdk.products.create(siteId(), { product: { fieldData: { name: 'Cap', slug: 'cap' } }, sku: { fieldData: { name: 'Cap', slug: 'cap-sku', price: { value: 900, unit: 'EUR' } } } });
+    await strictly('inventory.update', S.InventoryItem, sdk.inventory.update(w.blog.id, created.skus![0].id!, { inventoryType: 'finite', quantity: 4 }));
+  });
+
   it('enterprise site configuration: redirects, robots.txt, activity log', async () => {
     const redirect = await strictly('sites.redirects.create', S.Redirect, sdk.sites.redirects.create(siteId(), { fromUrl: '/old', toUrl: '/new' }));
     await strictly('sites.redirects.list', S.Redirects, sdk.sites.redirects.list(siteId()));
     await strictly('sites.redirects.delete', S.Redirects, sdk.sites.redirects.delete(siteId(), redirect.id!));
     await strictly('sites.robotsTxt.put', S.Robots, sdk.sites.robotsTxt.put(siteId(), { rules: [{ userAgent: '*', disallows: ['/private'] }] }));
     await strictly('sites.robotsTxt.get', S.Robots, sdk.sites.robotsTxt.get(siteId()));
+    await strictly('sites.robotsTxt.patch', S.Robots, sdk.sites.robotsTxt.patch(siteId(), { rules: [{ userAgent: 'GPTBot', disallows: ['/'] }] }));
+    const kept = await strictly('sites.redirects.create', S.Redirect, sdk.sites.redirects.create(siteId(), { fromUrl: '/a', toUrl: '/b' }));
+    await strictly('sites.redirects.update', S.Redirect, sdk.sites.redirects.update(siteId(), kept.id!, { fromUrl: '/a', toUrl: '/c' }));
+    await sdk.sites.wellKnown.put(siteId(), { fileName: 'security.txt', fileData: 'Contact: mailto:security@example.test' });
+    await sdk.sites.wellKnown.delete(siteId(), { fileNames: ['security.txt'] });
     await strictly('sites.activityLogs.list', S.SiteActivityLogResponse, sdk.sites.activityLogs.list(siteId()));
   });
 });
