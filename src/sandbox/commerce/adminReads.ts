@@ -2,6 +2,7 @@
 import type { AdminRoute } from './admin';
 import { listCollections, listProducts } from './catalog';
 import { json, notFound } from './http';
+import { sameId } from './state';
 import { countOrders, getOrder, listOrders } from './orders';
 
 export const adminReadRoutes: AdminRoute[] = [
@@ -14,7 +15,7 @@ export const adminReadRoutes: AdminRoute[] = [
     pattern: /^\/products\/(\d+)\.json$/,
     scope: 'read_products',
     handle: (c, m) => {
-      const product = c.shop.products.find((p) => p.id === m[1]);
+      const product = c.shop.products.find((p) => sameId(p.id, m[1]));
       return product ? json(200, { product }) : notFound();
     },
   },

@@ -4,7 +4,7 @@
  */
 import { json, type SimRequest, type SimResponse } from './http';
 import { paginate, pickFields, readPageQuery } from './pagination';
-import { API_VERSION, gid, isoSeconds, shopOrThrow, type ShopState, type SimCollection, type SimProduct, type SimState } from './state';
+import { API_VERSION, gid, isoSeconds, sameId, shopOrThrow, type ShopState, type SimCollection, type SimProduct, type SimState } from './state';
 
 const SEED_PRODUCTS: Array<[title: string, type: string, price: string]> = [
   ['Merino Beanie', 'Hats', '28.00'],
@@ -41,7 +41,7 @@ export function newProduct(state: SimState, input: Partial<SimProduct> & { title
       title: 'Default Title',
       price,
       compare_at_price: null,
-      sku: `SKU-${id.slice(-5)}`,
+      sku: `SKU-${String(id).slice(-5)}`,
       position: 1,
       inventory_policy: 'deny',
       inventory_quantity: 25,
@@ -78,12 +78,12 @@ export function seedCatalog(state: SimState, shop: ShopState): void {
   shop.collections = SEED_COLLECTIONS.map((title) => newCollection(state, { title }));
 }
 
-function listing<T extends { id: string }>(shop: ShopState, req: SimRequest, key: string, rows: T[]): SimResponse {
+function listing<T extends { id: number }>(shop: ShopState, req: SimRequest, key: string, rows: T[]): SimResponse {
   const q = readPageQuery(req.query);
   if ('status' in q) return q;
   const pageUrl = (pageInfo: string) =>
     `${req.baseUrl}/${shop.info.myshopify_domain}/admin/api/${API_VERSION}/${key}.json?limit=${q.limit}&page_info=${pageInfo}`;
-  const page = paginate(rows, (r) => [Number(r.id), 0], q, pageUrl);
+  const page = paginate(rows, (r) => [r.id, 0], q, pageUrl);
   const fields = req.query.get('fields');
   return json(200, { [key]: page.rows.map((r) => pickFields(r, fields)) }, page.link ? { link: page.link } : undefined);
 }
@@ -96,16 +96,16 @@ export interface CatalogControl {
   products(domain: string): SimProduct[];
   collections(domain: string): SimCollection[];
   addProduct(domain: string, product: Partial<SimProduct> & { title: string; price?: string }): SimProduct;
-  updateProduct(domain: string, id: string, patch: Partial<SimProduct>): SimProduct;
-  removeProduct(domain: string, id: string): void;
-  updateCollection(domain: string, id: string, patch: Partial<SimCollection>): SimCollection;
+  updateProduct(domain: string, id: number | string, patch: Partial<SimProduct>): SimProduct;
+  removeProduct(domain: string, id: number | string): void;
+  updateCollection(domain: string, id: number | string, patch: Partial<SimCollection>): SimCollection;
   /** The payload the platform sends for the topic: the full record, or `{ id }` for products/delete. */
-  payload(domain: string, topic: 'products/create' | 'products/update' | 'products/delete' | 'collections/update', id: string): unknown;
+  payload(domain: string, topic: 'products/create' | 'products/update' | 'products/delete' | 'collections/update', id: number | string): unknown;
 }
 
 export function catalogControl(state: SimState): CatalogControl {
-  const find = <T extends { id: string }>(rows: T[], id: string, what: string): T => {
-    const row = rows.find((r) => r.id === id);
+  const find = <T extends { id: number }>(rows: T[], id: number | string, what: string): T => {
+    const row = rows.find((r) => sameId(r.id, id));
     if (!row) throw new Error(`commerce simulator: unknown ${what} ${id}`);
     return row;
   };
@@ -119,7 +119,7 @@ export function catalogControl(state: SimState): CatalogControl {
     },
     updateProduct(domain, id, patch) {
       const product = find(shopOrThrow(state, domain).products, id, 'product');
-      Object.assign(product, patch, { id, updated_at: patch.updated_at ?? isoSeconds(Date.now()) });
+      Object.assign(product, patch, { id: product.id, updated_at: patch.updated_at ?? isoSeconds(Date.now()) });
       return structuredClone(product);
     },
     removeProduct(domain, id) {
@@ -128,12 +128,12 @@ export function catalogControl(state: SimState): CatalogControl {
     },
     updateCollection(domain, id, patch) {
       const collection = find(shopOrThrow(state, domain).collections, id, 'collection');
-      Object.assign(collection, patch, { id, updated_at: patch.updated_at ?? isoSeconds(Date.now()) });
+      Object.assign(collection, patch, { id: collection.id, updated_at: patch.updated_at ?? isoSeconds(Date.now()) });
       return structuredClone(collection);
     },
     payload(domain, topic, id) {
       const shop = shopOrThrow(state, domain);
-      if (topic === 'products/delete') return { id };
+      if (topic === 'products/delete') return { id: Number(id) };
       if (topic === 'collections/update') return structuredClone(find(shop.collections, id, 'collection'));
       return structuredClone(find(shop.products, id, 'product'));
     },

@@ -25,11 +25,11 @@ export interface CommerceSimulator {
   shopUrlTemplate: string;
   /** Registers (or replaces) an app; `scopes` are what an install grants (default: what is requested). */
   addApp(app: SimApp): void;
-  addShop(shop: { domain: string; name?: string; id?: string }): void;
+  addShop(shop: { domain: string; name?: string; id?: number }): void;
   /** Adds orders (a number generates that many); their timestamps follow the shop's latest order, up to now. */
   addOrders(domain: string, orders: Array<Partial<SimOrder>> | number): SimOrder[];
   /** Patches an order and stamps updated_at now (unless the patch sets it). */
-  updateOrder(domain: string, orderId: string, patch: Partial<SimOrder>): SimOrder;
+  updateOrder(domain: string, orderId: number | string, patch: Partial<SimOrder>): SimOrder;
   deliver(domain: string, topic: string, payload: unknown, options?: DeliveryOptions): Promise<DeliveryResult>;
   /** Every delivery so far with its attempts. */
   deliveries(): DeliveryResult[];

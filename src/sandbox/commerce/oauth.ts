@@ -93,6 +93,6 @@ export function exchangeCode(state: SimState, req: SimRequest): SimResponse {
     scope,
     expires_in: 86_399,
     associated_user_scope: scope,
-    associated_user: { id: Number(state.nextId()), first_name: 'Sam', last_name: 'Owner', email: `owner@${grant.domain}`, account_owner: true },
+    associated_user: { id: state.nextId(), first_name: 'Sam', last_name: 'Owner', email: `owner@${grant.domain}`, account_owner: true },
   });
 }

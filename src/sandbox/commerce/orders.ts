@@ -2,7 +2,7 @@
 import { batchTimes, buildOrder } from './orderFactory';
 import { badParam, json, notFound, type SimResponse, type SimRequest } from './http';
 import { paginate, pickFields, readPageQuery, type SortKey } from './pagination';
-import { API_VERSION, isoSeconds, shopOrThrow, type ShopState, type SimOrder, type SimState } from './state';
+import { API_VERSION, isoSeconds, sameId, shopOrThrow, type ShopState, type SimOrder, type SimState } from './state';
 
 const STATUSES = new Set(['open', 'closed', 'cancelled', 'any']);
 const ORDER_FIELDS = new Set(['created_at', 'updated_at', 'processed_at', 'id']);
@@ -32,11 +32,11 @@ function readFilters(filters: Record<string, string>): Filter[] | SimResponse {
   if (filters.since_id !== undefined) {
     const since = Number(filters.since_id);
     if (!Number.isFinite(since)) return badParam('since_id', 'must be a number');
-    out.push((o) => Number(o.id) > since);
+    out.push((o) => o.id > since);
   }
   if (filters.ids !== undefined) {
     const ids = new Set(filters.ids.split(',').map((s) => s.trim()));
-    out.push((o) => ids.has(o.id));
+    out.push((o) => ids.has(String(o.id)));
   }
   return out;
 }
@@ -49,7 +49,7 @@ function readOrder(value: string | undefined): ((o: SimOrder) => SortKey) | SimR
   }
   const sign = dir === 'asc' ? 1 : -1;
   return (o) => {
-    const id = Number(o.id);
+    const id = o.id;
     const value = field === 'id' ? id : Date.parse(o[field as 'created_at']);
     return [sign * value, sign * id];
   };
@@ -77,7 +77,7 @@ export function countOrders(shop: ShopState, req: SimRequest): SimResponse {
 }
 
 export function getOrder(shop: ShopState, id: string): SimResponse {
-  const order = shop.orders.find((o) => o.id === id);
+  const order = shop.orders.find((o) => sameId(o.id, id));
   return order ? json(200, { order }) : notFound();
 }
 
@@ -90,9 +90,9 @@ export function addOrders(state: SimState, domain: string, orders: Array<Partial
   return built.map((o) => structuredClone(o));
 }
 
-export function updateOrder(state: SimState, domain: string, orderId: string, patch: Partial<SimOrder>): SimOrder {
+export function updateOrder(state: SimState, domain: string, orderId: number | string, patch: Partial<SimOrder>): SimOrder {
   const shop = shopOrThrow(state, domain);
-  const order = shop.orders.find((o) => o.id === orderId);
+  const order = shop.orders.find((o) => sameId(o.id, orderId));
   if (!order) throw new Error(`commerce simulator: unknown order ${orderId} on ${domain}`);
   Object.assign(order, patch, { id: order.id, updated_at: patch.updated_at ?? isoSeconds(Date.now()) });
   return structuredClone(order);

@@ -14,7 +14,7 @@ export interface SimApp {
 }
 
 export interface SimShopInfo {
-  id: string;
+  id: number;
   name: string;
   email: string;
   domain: string;
@@ -27,7 +27,7 @@ export interface SimShopInfo {
 }
 
 export interface SimCustomer {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
   email: string | null;
   first_name: string | null;
@@ -39,10 +39,10 @@ export interface SimCustomer {
 }
 
 export interface SimLineItem {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
-  product_id: string | null;
-  variant_id: string | null;
+  product_id: number | null;
+  variant_id: number | null;
   title: string;
   variant_title: string | null;
   sku: string | null;
@@ -51,7 +51,7 @@ export interface SimLineItem {
 }
 
 export interface SimOrder {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
   name: string;
   order_number: number;
@@ -80,7 +80,7 @@ export interface SimOrder {
 }
 
 export interface SimWebhook {
-  id: string;
+  id: number;
   topic: string;
   address: string;
   format: 'json';
@@ -92,9 +92,9 @@ export interface SimWebhook {
 }
 
 export interface SimVariant {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
-  product_id: string;
+  product_id: number;
   title: string;
   price: string;
   compare_at_price: string | null;
@@ -109,7 +109,7 @@ export interface SimVariant {
 }
 
 export interface SimProduct {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
   title: string;
   body_html: string;
@@ -123,13 +123,13 @@ export interface SimProduct {
   created_at: string;
   updated_at: string;
   variants: SimVariant[];
-  options: Array<{ id: string; product_id: string; name: string; position: number; values: string[] }>;
+  options: Array<{ id: number; product_id: number; name: string; position: number; values: string[] }>;
   images: unknown[];
   image: unknown | null;
 }
 
 export interface SimCollection {
-  id: string;
+  id: number;
   admin_graphql_api_id: string;
   handle: string;
   title: string;
@@ -188,7 +188,8 @@ export interface SimState {
   /** The app that last completed OAuth on each shop: signs deliveries when no subscription names one. */
   installedBy: Map<string, string>;
   log: RequestLogEntry[];
-  nextId(): string;
+  /** The next platform id: a JSON integer, as the platform's REST ids are. */
+  nextId(): number;
   random(): number;
 }
 
@@ -205,7 +206,7 @@ function seededRandom(seed: number): () => number {
 }
 
 export function createState(seed = 20250401): SimState {
-  // Ids look like the platform's 13-digit numeric ids and stay below 2^53, so they survive a JSON number round trip.
+  // Ids look like the platform's 13-digit integer ids and stay below 2^53, so they survive a JSON number round trip.
   let lastId = 5_100_000_000_000;
   return {
     apps: new Map(),
@@ -214,7 +215,7 @@ export function createState(seed = 20250401): SimState {
     tokens: new Map(),
     installedBy: new Map(),
     log: [],
-    nextId: () => String((lastId += 1 + (lastId % 7))),
+    nextId: () => (lastId += 1 + (lastId % 7)),
     random: seededRandom(seed),
   };
 }
@@ -228,9 +229,12 @@ export function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+00:00');
 }
 
-export function gid(kind: string, id: string): string {
+export function gid(kind: string, id: number | string): string {
   return `gid://commerce/${kind}/${id}`;
 }
+
+/** Whether a record's integer id is the one a path or a caller names (paths carry ids as text). */
+export const sameId = (id: number, wanted: number | string): boolean => String(id) === String(wanted);
 
 export function shopOrThrow(state: SimState, domain: string): ShopState {
   const shop = state.shops.get(domain);

@@ -1,6 +1,6 @@
 /** Webhook subscriptions of the Admin API: each app sees and manages only its own subscriptions on a shop. */
 import { json, jsonBody, notFound, unprocessable, type SimRequest, type SimResponse } from './http';
-import { API_VERSION, isoSeconds, type ShopState, type SimState, type SimWebhook, type StoredWebhook } from './state';
+import { API_VERSION, isoSeconds, sameId, type ShopState, type SimState, type SimWebhook, type StoredWebhook } from './state';
 
 export const SUBSCRIBABLE_TOPICS = new Set([
   'app/uninstalled',
@@ -39,7 +39,7 @@ export function countWebhooks(shop: ShopState, clientId: string): SimResponse {
 }
 
 export function getWebhook(shop: ShopState, clientId: string, id: string): SimResponse {
-  const found = ownWebhooks(shop, clientId).find((w) => w.id === id);
+  const found = ownWebhooks(shop, clientId).find((w) => sameId(w.id, id));
   return found ? json(200, { webhook: publicWebhook(found) }) : notFound();
 }
 
@@ -101,7 +101,7 @@ export function createWebhook(state: SimState, shop: ShopState, clientId: string
 }
 
 export function updateWebhook(shop: ShopState, clientId: string, id: string, req: SimRequest): SimResponse {
-  const found = ownWebhooks(shop, clientId).find((w) => w.id === id);
+  const found = ownWebhooks(shop, clientId).find((w) => sameId(w.id, id));
   if (!found) return notFound();
   const input = readInput(req);
   if (!input) return json(400, { errors: { webhook: ['Required parameter missing or invalid'] } });
@@ -115,7 +115,7 @@ export function updateWebhook(shop: ShopState, clientId: string, id: string, req
 }
 
 export function deleteWebhook(shop: ShopState, clientId: string, id: string): SimResponse {
-  const index = shop.webhooks.findIndex((w) => w.id === id && w.clientId === clientId);
+  const index = shop.webhooks.findIndex((w) => sameId(w.id, id) && w.clientId === clientId);
   if (index < 0) return notFound();
   shop.webhooks.splice(index, 1);
   return json(200, {});

@@ -42,13 +42,13 @@ describe('commerce order backfill of one shop', () => {
     assert.equal(listing.get('order'), 'updated_at asc');
 
     const rows = await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId }).orderBy('order_updated_at');
-    assert.deepEqual(rows.map((r) => r.order_id), [inWindow.id, recent.id, guest.id], 'the order updated 50 h ago is outside the window');
-    assert.ok(!rows.some((r) => r.order_id === tooOld.id));
+    assert.deepEqual(rows.map((r) => r.order_id), [inWindow.id, recent.id, guest.id].map(String), 'the order updated 50 h ago is outside the window');
+    assert.ok(!rows.some((r) => r.order_id === String(tooOld.id)));
     assert.ok(rows.every((r) => r.last_topic === 'orders/updated'));
-    const guestRow = rows.find((r) => r.order_id === guest.id);
+    const guestRow = rows.find((r) => r.order_id === String(guest.id));
     assert.deepEqual([guestRow.customer_email, guestRow.crm_contact_id], [null, null], 'a guest order is logged without a contact');
     const contact = await contactByEmail(shop.accountId, email);
-    assert.ok(rows.filter((r) => r.order_id !== guest.id).every((r) => r.crm_contact_id === contact.id));
+    assert.ok(rows.filter((r) => r.order_id !== String(guest.id)).every((r) => r.crm_contact_id === contact.id));
     assert.deepEqual([contact.commerce_order_count, Number(contact.commerce_total_spent_cents)],
       [2, [inWindow, recent].reduce((sum, o) => sum + Math.round(Number(o.total_price) * 100), 0)], 'rollups count the two orders in the window');
 
@@ -67,8 +67,8 @@ describe('commerce order backfill of one shop', () => {
     assert.equal(listing.get('updated_at_min'), new Date(newest.updated_at).toISOString(), 'the window starts at the newest logged updated_at');
     assert.deepEqual([second.fetched, second.ingested, second.unchanged], [2, 1, 1], 'the newest logged order comes back and is skipped');
     const ids = (await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId })).map((r) => r.order_id).sort();
-    assert.deepEqual(ids, [first.id, newest.id, newer.id].sort());
-    assert.ok(!ids.includes(older.id), 'an order updated before the newest logged one is outside the window');
+    assert.deepEqual(ids, [first.id, newest.id, newer.id].map(String).sort());
+    assert.ok(!ids.includes(String(older.id)), 'an order updated before the newest logged one is outside the window');
 
     const outboxBefore = (await outbox(shop.accountId)).length;
     const { result: third } = await runShopBackfill(taskQueue, shop);
@@ -85,7 +85,7 @@ describe('commerce order backfill of one shop', () => {
     assert.deepEqual([result.status, result.pages, result.fetched, result.ingested, result.runs], ['done', 4, 10, 10, 2]);
     assert.equal(await loggedCount(shop.connectionId), 10);
     const logged = (await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId })).map((r) => r.order_id).sort();
-    assert.deepEqual(logged, orders.map((o) => o.id).sort());
+    assert.deepEqual(logged, orders.map((o) => String(o.id)).sort());
 
     const listings = orderListings(world, shop.shopDomain);
     assert.equal(listings.length, 4);

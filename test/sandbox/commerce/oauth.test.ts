@@ -14,7 +14,7 @@ describe('commerce simulator: OAuth', () => {
   beforeEach(async () => {
     sim = await startCommerceSimulator();
     sim.addApp({ ...APP, scopes: SCOPES });
-    sim.addShop({ domain: SHOP, name: 'Maple Goods', id: '6100200300' });
+    sim.addShop({ domain: SHOP, name: 'Maple Goods', id: 6100200300 });
   });
   afterEach(() => sim.stop());
 
@@ -54,7 +54,7 @@ describe('commerce simulator: OAuth', () => {
     const ok = await fetch(url, { headers: { 'x-commerce-access-token': token } });
     assert.equal(ok.status, 200);
     const { shop } = (await ok.json()) as { shop: Record<string, unknown> };
-    assert.equal(shop.id, '6100200300');
+    assert.equal(shop.id, 6100200300);
     assert.equal(shop.name, 'Maple Goods');
     assert.equal(shop.myshopify_domain, SHOP);
     assert.equal((await fetch(url)).status, 401);
