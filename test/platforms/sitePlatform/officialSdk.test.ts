@@ -216,6 +216,22 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     await strictly('inventory.update', S.InventoryItem, sdk.inventory.update(w.blog.id, created.skus![0].id!, { inventoryType: 'finite', quantity: 4 }));
   });
 
+  it('error answers are the reference\'s Error body with one of its codes (not found, validation, missing scope)', async () => {
+    const narrow = sdkClient(w.sim, w.sim.issueToken({ scopes: ['sites:read'] }));
+    const failures: Array<[string, Promise<unknown>, number]> = [
+      ['sites.get (missing)', sdk.sites.get('0'.repeat(24)), 404],
+      ['collections.get (missing)', sdk.collections.get('0'.repeat(24)), 404],
+      ['items.getItem (missing)', sdk.collections.items.getItem(w.blog.id, '0'.repeat(24)), 404],
+      ['redirects.create (invalid)', sdk.sites.redirects.create(siteId(), { fromUrl: 'no-slash', toUrl: '' }), 400],
+      ['collections.list (missing scope)', narrow.collections.list(siteId()), 403],
+    ];
+    for (const [what, call, status] of failures) {
+      const err = await call.then(() => assert.fail(`${what} answered 2xx`), (e: { statusCode?: number; body?: unknown }) => e);
+      assert.equal(err.statusCode, status, what);
+      await strictly(what, S.Error_, Promise.resolve(err.body));
+    }
+  });
+
   it('enterprise site configuration: redirects, robots.txt, activity log', async () => {
     const redirect = await strictly('sites.redirects.create', S.Redirect, sdk.sites.redirects.create(siteId(), { fromUrl: '/old', toUrl: '/new' }));
     await strictly('sites.redirects.list', S.Redirects, sdk.sites.redirects.list(siteId()));
