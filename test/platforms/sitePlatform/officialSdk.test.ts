@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { WebflowClient } from 'webflow-api';
+import { WebflowClient } from 'webflow-api';
 import { extendedWorld, type ExtendedWorld } from '../../sandbox/sitePlatform/extended';
+import { APP, exchange } from '../../sandbox/sitePlatform/fixtures';
 import { sdkClient, serializers as S, strictly } from './officialSdk';
 
 describe('site platform simulator driven by the official SDK (webflow-api), answers checked by its serializers in strict mode', () => {
@@ -16,6 +17,16 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     w.sim.liftRateLimit();
   });
   after(async () => { await w.sim.stop(); });
+
+  it('OAuth: the SDK\'s authorize URL, sent to the simulator, redirects back with state and a code the token endpoint exchanges', async () => {
+    const url = new URL(WebflowClient.authorizeURL({ clientId: APP.clientId, state: 'sdk-state', redirectUri: APP.redirectUri, scope: ['sites:read', 'cms:read'] }));
+    const res = await fetch(`${w.sim.baseUrl}${url.pathname}${url.search}`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const back = new URL(res.headers.get('location')!);
+    assert.equal(back.searchParams.get('state'), 'sdk-state');
+    const token = (await (await exchange(w.sim, back.searchParams.get('code')!)).json()) as { access_token?: string };
+    assert.ok(token.access_token);
+  });
 
   it('token: introspect and authorized_by', async () => {
     await strictly('token.introspect', S.Authorization, sdk.token.introspect());
