@@ -39,7 +39,7 @@ describe('every registry operation runs against the site platform simulator thro
   });
 
   it('each operation reaches the simulator with a request it accepts, answers 200 with the platform body under result, and a write leaves one audit row platform.<action>', async function () {
-    this.timeout(120_000);
+    this.timeout(180_000);
     const results = new Map<string, any>();
     const from: From = (action) => {
       if (!results.has(action)) throw new Error(`${action} has not answered`);
