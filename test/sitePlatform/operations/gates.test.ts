@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { newAccount } from '../../helpers/accounts';
-import { type SiteWorld } from '../connections/fixtures';
+import { uuid, type SiteWorld } from '../connections/fixtures';
 import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from './fixtures';
 
 describe('site platform operation routes: actions, verbs and gates', () => {
@@ -47,11 +47,16 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     assert.deepEqual(platformCallsSince(world, mark), []);
   });
 
-  it('a project_id bound on another account is 404 project_not_found', async () => {
+  it('a project_id another account bound is the caller\'s own project: answered like a fresh id, never through the other\'s binding', async () => {
     const other = await newTenant(world);
+    const mark = world.sim.requests().length;
     const res = await get(t.account.agentKey, { action: 'cms_collection_list', project_id: other.projectId });
-    assert.equal(res.status, 404);
-    assert.equal(res.body.code, 'project_not_found');
+    const fresh = await get(t.account.agentKey, { action: 'cms_collection_list', project_id: uuid() });
+    assert.deepEqual([res.status, res.body.code], [fresh.status, fresh.body.code]);
+    assert.equal(res.body.code, 'validation_failed', 'the caller\'s own unbound project names no site');
+    assert.deepEqual(platformCallsSince(world, mark), []);
+    const malformed = await get(t.account.agentKey, { action: 'cms_collection_list', project_id: 'not-a-uuid' });
+    assert.deepEqual([malformed.status, malformed.body.code], [404, 'project_not_found']);
   });
 
   it('an account with no connection is 412 site_platform_not_connected', async () => {

@@ -27,7 +27,7 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
   }
 
   describe('rule 3: callback steps', () => {
-    it('a project bound by another account between the start and the callback is refused 404 project_not_found before the code is exchanged', async () => {
+    it('a project id another account binds between the start and the callback does not block the connect: it completes for the caller\'s own project', async () => {
       const b = await newAccount();
       const site = addSite(world);
       await registerClient(world, b, addClient(world, [site.id]));
@@ -35,11 +35,12 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const callback = await consented(b.ownerToken, { intent: 'site_project_connect', project_id: projectId });
       const a = await newAccount();
       assert.equal((await world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken, body: { override_mode: 'inherit' } })).status, 200);
-      const mark = world.sim.requests().length;
       const res = await openCallback(callback);
-      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found']);
-      assert.deepEqual(platformCallsSince(world, mark), [], 'no exchange, introspect or site list');
-      assert.equal((await connectionsOf(b.accountId)).length, 0);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.connection.project_id, projectId);
+      assert.equal((await connectionsOf(b.accountId)).length, 1);
+      const aBinding = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken });
+      assert.deepEqual([aBinding.body.binding.override_mode, aBinding.body.binding.connection_id], ['inherit', null]);
     });
 
     it('a reconnect of a connection disconnected between the start and the callback is refused 409 before the code is exchanged', async () => {
