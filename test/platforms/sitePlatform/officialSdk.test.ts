@@ -130,6 +130,13 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
     assert.equal(typeof (sdk.webhooks as unknown as Record<string, unknown>).update, 'undefined');
     await assert.rejects(sdk.webhooks.create(siteId(), { triggerType: 'user_account_added' as 'site_publish', url: 'https://hooks.example.test/users' }),
       (e: { statusCode?: number }) => e.statusCode === 400, 'a trigger the reference lacks is refused');
+    const formHook = await strictly('webhooks.create (filtered)', S.Webhook, sdk.webhooks.create(siteId(), { triggerType: 'form_submission', url: 'https://hooks.example.test/form', filter: { name: 'Contact' } }));
+    assert.deepEqual(formHook.filter, { name: 'Contact' });
+    await sdk.webhooks.delete(formHook.id!);
+    const count = (await sdk.webhooks.list(siteId())).webhooks?.length;
+    await assert.rejects(sdk.webhooks.create(siteId(), { triggerType: 'collection_item_created', url: 'https://hooks.example.test/x', filter: { name: 'Blog' } }),
+      (e: { statusCode?: number; body?: { code?: string } }) => e.statusCode === 400 && e.body?.code === 'incompatible_webhook_filter', 'a filter is for form_submission only');
+    assert.equal((await sdk.webhooks.list(siteId())).webhooks?.length, count, 'a refused webhook is not registered');
   });
 
   it('custom code: register scripts, list, apply to the site and a page, list blocks, remove', async () => {

@@ -17,7 +17,7 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     world.app.call('POST', OPS, { token: t.account.agentKey, body: { site_id: t.site.siteId, confirm: true, ...body } });
   const hooks = () => world.sim.siteData(t.site.siteId).webhooks;
   const create = async (url: string) => {
-    const res = await post({ action: 'webhook_create', triggerType: 'collection_item_changed', url, filter: { name: 'Blog' } });
+    const res = await post({ action: 'webhook_create', triggerType: 'form_submission', url, filter: { name: 'Contact' } });
     assert.equal(res.status, 200, res.text);
     return res.body.result as { id: string };
   };
@@ -32,7 +32,7 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.ok(!calls.some((c) => c.startsWith('PATCH')), 'no PATCH reaches the platform');
     const replaced = res.body.result;
     assert.notEqual(replaced.id, old.id);
-    assert.deepEqual([replaced.triggerType, replaced.url, replaced.filter], ['collection_item_changed', 'https://hooks.example.test/new', { name: 'Blog' }]);
+    assert.deepEqual([replaced.triggerType, replaced.url, replaced.filter], ['form_submission', 'https://hooks.example.test/new', { name: 'Contact' }]);
     assert.deepEqual(hooks().filter((h) => h.id === old.id || h.id === replaced.id).map((h) => h.id), [replaced.id]);
     assert.ok((await auditRows(t.account.accountId)).some((r) => r.action === 'platform.webhook_update'));
   });
@@ -56,7 +56,7 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(cleanup.status, 200, cleanup.text);
   });
 
-  it('an update naming nothing to change, or a webhook the site does not have: refused, nothing registered or deleted', async () => {
+  it('an update naming nothing to change, a webhook the site does not have, or a filter on a trigger that takes none: refused, nothing registered or deleted', async () => {
     const old = await create('https://hooks.example.test/keep');
     const before = hooks().map((h) => h.id);
     const nothing = await post({ action: 'webhook_update', webhook_id: old.id });
@@ -64,6 +64,13 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(nothing.body.code, 'validation_failed');
     const unknown = await post({ action: 'webhook_update', webhook_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', url: 'https://hooks.example.test/x' });
     assert.equal(unknown.status, 404, unknown.text);
+    const other = await post({ action: 'webhook_create', triggerType: 'site_publish', url: 'https://hooks.example.test/publish' });
+    assert.equal(other.status, 200, other.text);
+    const everyHook = hooks().map((h) => h.id);
+    const filtered = await post({ action: 'webhook_update', webhook_id: other.body.result.id, filter: { name: 'Contact' } });
+    assert.equal(filtered.status, 400, filtered.text);
+    assert.equal(filtered.body.code, 'validation_failed');
+    assert.deepEqual(hooks().map((h) => h.id), everyHook, 'a filter on a site_publish webhook registers and deletes nothing');
     assert.deepEqual(hooks().map((h) => h.id), before);
   });
 });

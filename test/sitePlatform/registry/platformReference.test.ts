@@ -35,6 +35,16 @@ describe('site-platform registry agrees with the platform reference (webflow-api
     assert.equal(create.params.safeParse(hook('user_account_added')).success, false);
   });
 
+  it('a webhook filter is the reference\'s { name } and only for the form_submission trigger', () => {
+    const create = getOperation('webhook_create')!;
+    const hook = (triggerType: string, filter: unknown) => ({ site_id: 's1', triggerType, url: 'https://hooks.example.test/a', filter });
+    assert.ok(create.params.safeParse(hook('form_submission', { name: 'Contact' })).success);
+    assert.equal(create.params.safeParse(hook('form_submission', { collectionId: 'c1' })).success, false, 'a key the reference lacks');
+    assert.equal(create.params.safeParse(hook('collection_item_created', { name: 'Blog' })).success, false, 'a filter on another trigger');
+    const update = getOperation('webhook_update')!;
+    assert.equal(update.params.safeParse({ site_id: 's1', webhook_id: 'w1', filter: { form: 'Contact' } }).success, false);
+  });
+
   it('no operation calls PATCH /webhooks/{id}: the reference has no webhook update (list, create, get, delete only)', () => {
     const calls = OPERATIONS.filter((op) => op.platform?.path.startsWith('/webhooks/')).map((op) => `${op.platform!.method} ${op.platform!.path}`);
     assert.deepEqual([...new Set(calls)].sort(), ['DELETE /webhooks/{webhook_id}', 'GET /webhooks/{webhook_id}']);
