@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import { parsePlatformJson } from '../../platforms/commerce/json';
 
 /** What the receiver needs to verify and route a delivery of one shop. */
 export interface WebhookTarget {
@@ -112,10 +113,11 @@ export async function loadDeliveries(db: Knex, accountId: string, connectionId: 
     .join('commerce_connections as c', 'c.id', 'd.connection_id')
     .where({ 'd.account_id': accountId, 'd.connection_id': connectionId })
     .whereIn('d.webhook_id', webhookIds)
-    .select('d.webhook_id', 'd.topic', 'd.received_at', 'd.payload', 'd.processed_at', 'c.shop_domain');
+    // As text: pg's own jsonb parsing would round the platform's 64-bit ids beyond 2^53.
+    .select('d.webhook_id', 'd.topic', 'd.received_at', db.raw('d.payload::text as payload_text'), 'd.processed_at', 'c.shop_domain');
   return new Map(rows.map((r) => [r.webhook_id, {
     webhookId: r.webhook_id, topic: r.topic, shopDomain: r.shop_domain, receivedAt: new Date(r.received_at).toISOString(),
-    payload: r.payload, processed: r.processed_at !== null,
+    payload: r.payload_text === null ? null : parsePlatformJson(r.payload_text), processed: r.processed_at !== null,
   }]));
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { throttleDelayMs, parseCallLimit } from './callLimit';
 import { commerceErrors, platformErrorDetail } from './errors';
+import { parsePlatformJson } from './json';
 import type { CallLimit } from './types';
 
 export interface HttpOptions {
@@ -60,7 +61,7 @@ export function createPlatformHttp(options: HttpOptions) {
       const text = await res.body.text();
       let body: unknown = undefined;
       if (text) {
-        try { body = JSON.parse(text); } catch { body = MALFORMED; }
+        try { body = parsePlatformJson(text); } catch { body = MALFORMED; }
       }
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
