@@ -64,6 +64,7 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(nothing.body.code, 'validation_failed');
     const unknown = await post({ action: 'webhook_update', webhook_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', url: 'https://hooks.example.test/x' });
     assert.equal(unknown.status, 404, unknown.text);
+    assert.deepEqual(hooks().map((h) => h.id), before);
     const other = await post({ action: 'webhook_create', triggerType: 'site_publish', url: 'https://hooks.example.test/publish' });
     assert.equal(other.status, 200, other.text);
     const everyHook = hooks().map((h) => h.id);
@@ -71,6 +72,5 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(filtered.status, 400, filtered.text);
     assert.equal(filtered.body.code, 'validation_failed');
     assert.deepEqual(hooks().map((h) => h.id), everyHook, 'a filter on a site_publish webhook registers and deletes nothing');
-    assert.deepEqual(hooks().map((h) => h.id), before);
   });
 });

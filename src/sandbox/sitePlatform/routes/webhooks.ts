@@ -12,7 +12,8 @@ const TRIGGERS = [
   'collection_item_deleted', 'collection_item_published', 'collection_item_unpublished', 'comment_created',
 ] as const;
 
-const createBody = z.object({ triggerType: z.enum(TRIGGERS), url: z.url(), filter: z.record(z.string(), z.unknown()).optional() });
+// The reference's WebhookFilter names a form; only the form_submission trigger takes one.
+const createBody = z.object({ triggerType: z.enum(TRIGGERS), url: z.url(), filter: z.object({ name: z.string().min(1) }).strict().optional() });
 
 const view = (siteId: string, workspaceId: string, h: SimWebhook) => ({ ...structuredClone(h), siteId, workspaceId });
 
@@ -40,6 +41,9 @@ export const webhookRoutes: Route[] = [
       if (ctx.token.kind !== 'oauth') return platformError(403, 'forbidden', 'Webhooks can only be created by an OAuth application');
       const body = parseBody(ctx.req, createBody);
       if (!body.ok) return body.response;
+      if (body.value.filter && body.value.triggerType !== 'form_submission') {
+        return platformError(400, 'incompatible_webhook_filter', 'A filter is only supported for the form_submission trigger type', [{ param: 'filter', description: body.value.triggerType }]);
+      }
       const hook: SimWebhook = { id: newId(), triggerType: body.value.triggerType, url: body.value.url, filter: body.value.filter ?? null, createdOn: iso(ctx.state.now()), lastTriggered: null };
       d.webhooks.push(hook);
       return json(200, view(site.id, site.workspaceId, hook));

@@ -21,6 +21,11 @@ export async function replaceWebhook({ client, params }: CompositeContext) {
   const list = await client.request<{ webhooks?: Registration[] }>({ method: 'GET', base: 'v2', path: `/sites/${site}/webhooks` });
   const old = list.body?.webhooks?.find((h) => h.id === oldId);
   if (!old) throw new ApiError(404, 'webhook_not_found', `the site has no webhook ${oldId}`);
+  if (params.filter !== undefined && old.triggerType !== 'form_submission') {
+    throw new ApiError(400, 'validation_failed', `webhook ${oldId} is a ${old.triggerType} webhook; a filter is only for form_submission`, {
+      errors: [{ path: 'filter', message: 'a filter is only for the form_submission trigger' }],
+    });
+  }
 
   const filter = params.filter !== undefined ? params.filter : old.filter;
   const body: Record<string, unknown> = { triggerType: old.triggerType, url: params.url ?? old.url };
