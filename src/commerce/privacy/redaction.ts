@@ -20,6 +20,7 @@ export interface CustomerRedaction {
  * - the customer's orders in the shop: `customer_email` nulled, the payload scrubbed of personal data (customer,
  *   addresses, contact details, notes — order id, number and totals stay), the backlink to the CRM contact dropped;
  * - the order notes `commerce:order:<orderId>` of those orders: body replaced, metadata reduced to the order id;
+ * - the order triggers of those orders in the workflow outbox: `customer_email` nulled;
  * - each CRM contact the orders pointed at or that holds the email: rollups recomputed from the orders still linked
  *   to it (zero when these were all). A contact the commerce bridge created (`source = commerce`) with no order left
  *   is deleted: it exists only because of the shop's data. A contact the account created itself, or one that still
@@ -34,6 +35,7 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
 
   for (const order of orders) await store.scrubOrderRow(trx, accountId, order.id, scrubOrderPayload(order.raw_payload), true);
   const notes = await store.scrubOrderNotes(trx, accountId, orders.map((o) => o.order_id));
+  if (request.connection_id) await store.scrubOrderTriggers(trx, accountId, request.connection_id, orders.map((o) => o.order_id));
 
   return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...await settleContacts(trx, accountId, contacts) };
 }

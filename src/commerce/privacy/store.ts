@@ -106,12 +106,14 @@ export async function emptyDataPackages(db: Knex, accountId: string, kind: strin
   );
 }
 
-/** The shop's order triggers in the workflow outbox without the customer email they carried. */
-export async function scrubOrderTriggers(db: Knex, accountId: string, connectionId: string): Promise<void> {
+/** The shop's order triggers (all, or those of `orderIds`) in the workflow outbox without the customer email they carried. */
+export async function scrubOrderTriggers(db: Knex, accountId: string, connectionId: string, orderIds?: string[]): Promise<void> {
+  if (orderIds?.length === 0) return;
   await db.raw(
     `update workflow_trigger_outbox set payload = payload || '{"customer_email": null}'::jsonb
-     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_email' is not null`,
-    [accountId, connectionId],
+     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_email' is not null
+       and (?::text[] is null or payload->>'order_id' = any(?::text[]))`,
+    [accountId, connectionId, orderIds ?? null, orderIds ?? null],
   );
 }
 
