@@ -87,7 +87,8 @@ export const SHOP_SCRUB_BATCH = 500;
  * - every order row the shop logged is scrubbed like a customers/redact (email nulled, payload scrubbed, backlink
  *   dropped), its order note scrubbed, and the contacts it pointed at settled as customers/redact settles them;
  * - the shop's earlier privacy requests lose the customer they name, the data packages of its data requests are
- *   emptied, its order triggers lose the customer email, and deliveries still holding a body lose it.
+ *   emptied, its triggers and inbox items lose the customer (email, platform id), and deliveries still holding a
+ *   body lose it.
  * Works in batches of 500 orders, each its own transaction; `onProgress` is called after each (the activity
  * heartbeats). Safe to run again: scrubbing a scrubbed row changes nothing.
  */
@@ -133,7 +134,7 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
     const requests = await store.shopPrivacyRequests(trx, accountId, connection.id, request.id, request.created_at);
     for (const r of requests) await store.scrubPrivacyRequest(trx, accountId, r.id, scrubOrderPayload(r.raw_payload));
     await store.emptyDataPackages(trx, accountId, PRIVACY_DATA_REQUEST_KIND, requests.map((r) => r.id));
-    await store.scrubOrderTriggers(trx, accountId, connection.id);
+    await store.scrubShopTriggersAndInbox(trx, accountId, connection.id);
     await store.dropWaitingDeliveryBodies(trx, accountId, connection.id, request.created_at);
   });
   return result;

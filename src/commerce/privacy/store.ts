@@ -118,6 +118,30 @@ export async function scrubOrderTriggers(db: Knex, accountId: string, connection
 }
 
 /**
+ * What the shop's triggers and inbox items say about a person: `customer_email` and `customer_id` of its triggers
+ * and `customer_id` of its inbox items are nulled, and the CRM-bridge error of its items (it may quote a contact)
+ * removed. What the event was — contract, order, amounts, codes — stays.
+ */
+export async function scrubShopTriggersAndInbox(db: Knex, accountId: string, connectionId: string): Promise<void> {
+  await db.raw(
+    `update workflow_trigger_outbox set payload = payload
+       || case when jsonb_exists(payload, 'customer_email') then '{"customer_email": null}'::jsonb else '{}'::jsonb end
+       || case when jsonb_exists(payload, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and payload->>'connection_id' = ?
+       and (payload->>'customer_email' is not null or payload->>'customer_id' is not null)`,
+    [accountId, connectionId],
+  );
+  await db.raw(
+    `update inbox_items set body = body
+       || case when jsonb_exists(body, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
+       || case when jsonb_exists(body, 'error') and kind = 'commerce_order_bridge_failed' then '{"error": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and body->>'connection_id' = ?
+       and (body->>'customer_id' is not null or (kind = 'commerce_order_bridge_failed' and body->>'error' is not null))`,
+    [accountId, connectionId],
+  );
+}
+
+/**
  * Drops the body of the shop's deliveries received up to `before` that still hold one (not processed yet): they are
  * marked processed (`ignored`), so the shop's workflow skips them.
  */

@@ -41,6 +41,9 @@ describe('privacy: shop/redact leaves nothing of the shop\'s customers', () => {
       customer: { id: 7701, email: 'ada@example.test', phone: '+44 20 7946 0000' }, orders_requested: [orders[0].id], data_request: { id: 9911 },
     });
     await fulfilled(dataRequest.id);
+    await deliverAndProcess(shop, 'subscription_billing_attempts/failure', {
+      id: 5501, subscription_contract_id: 5502, customer_id: 7701, error_code: 'card_declined', error_message: 'declined',
+    });
     // A delivery still waiting for its handler keeps its body in the record.
     await harness().db('commerce_webhook_deliveries').insert({
       account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: 'stuck-1', topic: 'orders/updated',
@@ -64,6 +67,12 @@ describe('privacy: shop/redact leaves nothing of the shop\'s customers', () => {
     }
     const privacyRows = await harness().db('commerce_compliance_requests').where({ account_id: shop.accountId, connection_id: shop.connectionId });
     assert.ok(privacyRows.every((r) => r.customer_email === null && r.customer_id === null));
+    const subscriptionTriggers = await harness().db('workflow_trigger_outbox').where({ account_id: shop.accountId }).whereLike('trigger', 'commerce.subscription.%');
+    assert.equal(subscriptionTriggers.length, 1);
+    assert.equal(subscriptionTriggers[0].payload.customer_id, null, 'subscription triggers lose the customer id');
+    const billingItems = await harness().db('inbox_items').where({ account_id: shop.accountId, kind: 'commerce_subscription_billing_failed' });
+    assert.equal(billingItems.length, 1);
+    assert.equal(billingItems[0].body.customer_id, null, 'inbox items of the shop lose the customer id');
     const notes = await harness().db('crm_contact_activities').where({ account_id: shop.accountId }).whereLike('external_id', 'commerce:order:%');
     assert.ok(notes.every((n) => n.body === ORDER_NOTE_REDACTED));
   });
