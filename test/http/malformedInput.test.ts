@@ -18,6 +18,7 @@ const BAD_BODIES: Array<{ label: string; rawBody?: string; body?: unknown }> = [
   { label: 'fields of the wrong type', body: { name: 123, email: ['x'], to: { a: 1 }, page: 'one', topic: null, url: 7, from: false } },
   { label: 'deeply nested JSON holding U+0000', rawBody: `${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}` },
   { label: 'strings holding U+0000', body: { name: 'a\u0000b', title: 'x\u0000', topic: '\u0000', subject: 's\u0000', text: '\u0000' } },
+  { label: 'strings holding a lone UTF-16 surrogate', rawBody: '{"name":"a\\ud800","title":"\\udfff","topic":"x\\ud800","settings":{"k":"\\ud800"},"text":"\\ud800"}' },
 ];
 
 const BAD_QUERY = '?page=-1&limit=abc&search[]=x&status=%00&from=not-a-date';

@@ -236,15 +236,16 @@ describe('site platform simulator driven by the official SDK (webflow-api), answ
 
   it('error answers are the reference\'s Error body with one of its codes (not found, validation, missing scope)', async () => {
     const narrow = sdkClient(w.sim, w.sim.issueToken({ scopes: ['sites:read'] }));
-    const failures: Array<[string, Promise<unknown>, number]> = [
-      ['sites.get (missing)', sdk.sites.get('0'.repeat(24)), 404],
-      ['collections.get (missing)', sdk.collections.get('0'.repeat(24)), 404],
-      ['items.getItem (missing)', sdk.collections.items.getItem(w.blog.id, '0'.repeat(24)), 404],
-      ['redirects.create (invalid)', sdk.sites.redirects.create(siteId(), { fromUrl: 'no-slash', toUrl: '' }), 400],
-      ['collections.list (missing scope)', narrow.collections.list(siteId()), 403],
+    // Thunks: a call started before its turn would reject unobserved while an earlier one is awaited.
+    const failures: Array<[string, () => Promise<unknown>, number]> = [
+      ['sites.get (missing)', () => sdk.sites.get('0'.repeat(24)), 404],
+      ['collections.get (missing)', () => sdk.collections.get('0'.repeat(24)), 404],
+      ['items.getItem (missing)', () => sdk.collections.items.getItem(w.blog.id, '0'.repeat(24)), 404],
+      ['redirects.create (invalid)', () => sdk.sites.redirects.create(siteId(), { fromUrl: 'no-slash', toUrl: '' }), 400],
+      ['collections.list (missing scope)', () => narrow.collections.list(siteId()), 403],
     ];
     for (const [what, call, status] of failures) {
-      const err = await call.then(() => assert.fail(`${what} answered 2xx`), (e: { statusCode?: number; body?: unknown }) => e);
+      const err = await call().then(() => assert.fail(`${what} answered 2xx`), (e: { statusCode?: number; body?: unknown }) => e);
       assert.equal(err.statusCode, status, what);
       await strictly(what, S.Error_, Promise.resolve(err.body));
     }
