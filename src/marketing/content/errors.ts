@@ -2,11 +2,7 @@ import { ApiError } from '../../http/errors';
 
 export const contentNotFound = () => new ApiError(404, 'content_not_found', 'content item not found');
 
-/** An id in a body that names nothing in the caller's account (missing, or another account's): nothing is written. */
-export function invalidReference(field: string, what: string): ApiError {
-  const message = `${field} does not name a ${what} of this account`;
-  return new ApiError(400, 'invalid_reference', message, { details: { field }, errors: [{ path: `body.${field}`, message }] });
-}
+export { invalidReference } from '../../http/fieldErrors';
 
 /** OpenAPI entries of the coded errors the content routes answer. */
 export const errorSpecs = {
