@@ -17,3 +17,15 @@ export interface ProjectRow {
 export async function findProject(db: Knex, accountId: string, projectId: string): Promise<ProjectRow | undefined> {
   return db<ProjectRow>('projects').where({ account_id: accountId, id: projectId }).first();
 }
+
+export interface NewProject {
+  name: string;
+  host?: string | null;
+  kind: ProjectKind;
+  content_source?: ContentSource;
+}
+
+export async function insertProject(db: Knex, accountId: string, fields: NewProject): Promise<ProjectRow> {
+  const [row] = await db<ProjectRow>('projects').insert({ account_id: accountId, ...fields }).returning('*');
+  return row;
+}
