@@ -4,7 +4,7 @@ import { ApiError, errorMiddleware } from './errors';
 import { accessLog, requestId } from './requestContext';
 import { groupedRouter } from './routerGroups';
 import type { RouteDef } from './route';
-import { apiRoutes } from './routes';
+import { apiRoutes } from '../app/routes';
 import { resolveClientAddress } from './trustProxy';
 
 /** The Koa app: client address (TRUST_PROXY), request id, access log and metrics, errors, then the routes (each reads its own body). */

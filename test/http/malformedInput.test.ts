@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EMAIL_SCOPES, type AuthSpec } from '../../src/auth/types';
 import { createEmailKey } from '../../src/email/keys/service';
-import { apiRoutes } from '../../src/http/routes';
+import { apiRoutes } from '../../src/app/routes';
 import type { RouteDef } from '../../src/http/route';
 import { newAccount, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AuthSpec } from '../../src/auth/types';
-import { apiRoutes } from '../../src/http/routes';
+import { apiRoutes } from '../../src/app/routes';
 import { call } from '../helpers/http';
 import { testRoutes } from '../helpers/testRoutes';
 

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { errorMiddleware } from '../../../src/http/errors';
 import { literalPathsFirst, mountRoutes } from '../../../src/http/mount';
 import { route, type RouteDef } from '../../../src/http/route';
-import { apiRoutes } from '../../../src/http/routes';
+import { apiRoutes } from '../../../src/app/routes';
 import { contentRoutes } from '../../../src/marketing/content/routes';
 import { callAt } from '../../helpers/http';
 import { call } from '../../helpers/http';

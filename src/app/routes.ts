@@ -15,8 +15,8 @@ import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
 import { sitePlatformOperationRoutes } from '../sitePlatform/operations';
 import { sitePlatformMcpRoutes } from '../sitePlatform/mcp';
-import type { RouteDef } from './route';
-import { systemRoutes } from './systemRoutes';
+import type { RouteDef } from '../http/route';
+import { systemRoutes } from '../http/systemRoutes';
 
 /** Every route of the API, area by area. `all` gives the OpenAPI document the complete list. */
 export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
