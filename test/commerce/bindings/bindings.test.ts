@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolveProjectConnection } from '../../../src/commerce/bindings/service';
 import { harness } from '../../helpers/harness';
 import { newAccount, newUser, type TestAccount } from '../../helpers/accounts';
+import { newProjectId } from '../../helpers/projects';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
 
 describe('commerce project bindings', () => {
@@ -25,7 +26,7 @@ describe('commerce project bindings', () => {
     world.app.call('GET', `/api/commerce/projects/${projectId}/connection`, { token: who.ownerToken });
 
   it('a project without settings inherits the account default', async () => {
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     const settings = await world.app.call('GET', `/api/commerce/projects/${projectId}/settings`, { token: account.ownerToken });
     assert.equal(settings.status, 200);
     assert.deepEqual([settings.body.override_mode, settings.body.configured, settings.body.connection_id], ['inherit', false, null]);
@@ -35,7 +36,7 @@ describe('commerce project bindings', () => {
   });
 
   it('inherit resolves to the default, override to its own connection, disabled to none', async () => {
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     assert.equal((await put(projectId, { override_mode: 'inherit' })).status, 200);
     assert.equal((await resolved(projectId)).body.connection.id, defaultId);
 
@@ -52,7 +53,7 @@ describe('commerce project bindings', () => {
   });
 
   it('PUT replaces the whole settings: an absent storefront_api_version clears it', async () => {
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     await put(projectId, { override_mode: 'inherit', storefront_api_version: '2025-01' });
     const res = await put(projectId, { override_mode: 'inherit' });
     assert.equal(res.body.storefront_api_version, null);
@@ -60,7 +61,7 @@ describe('commerce project bindings', () => {
 
   it('an override to a disconnected connection resolves to none with a reason', async () => {
     const { connection } = await connectShop(world, account);
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     await put(projectId, { override_mode: 'override', connection_id: connection.id });
     await world.app.call('POST', `/api/commerce/connections/${connection.id}/disconnect`, { token: account.ownerToken });
     assert.deepEqual((await resolved(projectId)).body, { mode: 'override', connection: null, reason: 'connection_disconnected' });
@@ -68,11 +69,11 @@ describe('commerce project bindings', () => {
 
   it('an account without a connected default resolves inherit to none', async () => {
     const lonely = await newAccount();
-    assert.deepEqual((await resolved(randomUUID(), lonely)).body, { mode: 'inherit', connection: null, reason: 'no_default_connection' });
+    assert.deepEqual((await resolved(await newProjectId(lonely.accountId), lonely)).body, { mode: 'inherit', connection: null, reason: 'no_default_connection' });
   });
 
   it('override needs a connection_id; inherit and disabled take none; versions are YYYY-MM; unknown fields are refused', async () => {
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     const cases: Array<[unknown, string]> = [
       [{ override_mode: 'override' }, 'body.connection_id'],
       [{ override_mode: 'inherit', connection_id: overrideId }, 'body.connection_id'],
@@ -96,7 +97,7 @@ describe('commerce project bindings', () => {
     const other = await newAccount();
     await registerApp(world, other);
     const foreign = (await connectShop(world, other)).connection.id;
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     for (const id of [foreign, randomUUID()]) {
       const res = await put(projectId, { override_mode: 'override', connection_id: id });
       assert.equal(res.status, 400);
@@ -106,18 +107,30 @@ describe('commerce project bindings', () => {
     assert.equal((await harness().db('project_commerce_settings').where({ project_id: projectId })).length, 0);
   });
 
-  it('another account saving the same project id gets its own settings and never rebinds this one', async () => {
-    const projectId = randomUUID();
+  it('another account\'s project id answers 404 project_not_found on every settings route and changes nothing', async () => {
+    const projectId = await newProjectId(account.accountId);
     await put(projectId, { override_mode: 'override', connection_id: overrideId });
     const stranger = await newAccount();
-    const theirs = await put(projectId, { override_mode: 'disabled' }, stranger);
-    assert.deepEqual([theirs.status, theirs.body.override_mode], [200, 'disabled']);
-    assert.deepEqual((await resolved(projectId, stranger)).body, { mode: 'disabled', connection: null, reason: 'disabled' });
-    const row = await harness().db('project_commerce_settings').where({ project_id: projectId, account_id: account.accountId }).first();
-    assert.deepEqual([row.override_mode, row.connection_id], ['override', overrideId]);
+    const attempts = [
+      await put(projectId, { override_mode: 'disabled' }, stranger),
+      await world.app.call('GET', `/api/commerce/projects/${projectId}/settings`, { token: stranger.ownerToken }),
+      await resolved(projectId, stranger),
+    ];
+    for (const res of attempts) assert.deepEqual([res.status, res.body.code], [404, 'project_not_found'], res.text);
+    const rows = await harness().db('project_commerce_settings').where({ project_id: projectId });
+    assert.deepEqual(rows.map((r) => [r.account_id, r.override_mode, r.connection_id]), [[account.accountId, 'override', overrideId]]);
     assert.equal((await resolved(projectId)).body.connection.id, overrideId);
-    const direct = await resolveProjectConnection(harness().db, stranger.accountId, projectId);
-    assert.equal(direct.connection, null, 'resolution never crosses accounts');
+    await assert.rejects(resolveProjectConnection(harness().db, stranger.accountId, projectId), { status: 404, code: 'project_not_found' });
+  });
+
+  it('an unknown project id (a uuid no project has) answers 404 project_not_found and writes nothing', async () => {
+    const projectId = randomUUID();
+    for (const res of [
+      await put(projectId, { override_mode: 'inherit' }),
+      await world.app.call('GET', `/api/commerce/projects/${projectId}/settings`, { token: account.ownerToken }),
+      await resolved(projectId),
+    ]) assert.deepEqual([res.status, res.body.code], [404, 'project_not_found'], res.text);
+    assert.equal((await harness().db('project_commerce_settings').where({ project_id: projectId })).length, 0);
   });
 
   it('a malformed project id answers 404', async () => {
@@ -131,7 +144,7 @@ describe('commerce project bindings', () => {
 
   it('a member may read bindings but not change them', async () => {
     const member = await newUser(account.accountId, 'member');
-    const projectId = randomUUID();
+    const projectId = await newProjectId(account.accountId);
     assert.equal((await world.app.call('PUT', `/api/commerce/projects/${projectId}/settings`, { token: member.token, body: { override_mode: 'disabled' } })).status, 403);
     assert.equal((await world.app.call('GET', `/api/commerce/projects/${projectId}/connection`, { token: member.token })).status, 200);
   });
