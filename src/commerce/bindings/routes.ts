@@ -4,13 +4,13 @@ import { iso } from '../../http/fields';
 import { refId } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { connectionSchema, toConnectionJson } from '../connections/json';
-import { putProjectSettings, requireOwnProject, resolveProjectConnection } from './service';
+import { getProjectSettings, putProjectSettings, resolveProjectConnection } from './service';
 import type { ProjectSettingsRow } from './store';
 
 const tags = ['Commerce'];
 
 const params = z.strictObject({
-  projectId: z.string().describe('The project (uuid). A malformed id answers 404. Each account keeps its own settings per project id; what another account saved for the same id is never seen.'),
+  projectId: z.string().describe('A project of your account (`/api/projects`). A malformed, unknown or another account\'s id answers 404 `project_not_found`.'),
 });
 
 const mode = z.enum(['inherit', 'override', 'disabled']);
@@ -49,7 +49,7 @@ const toSettingsJson = (projectId: string, row: ProjectSettingsRow | undefined):
   updated_at: iso(row?.updated_at ?? null),
 });
 
-const notFound = { status: 404, code: 'project_not_found', description: 'Malformed project id (not a uuid).' };
+const notFound = { status: 404, code: 'project_not_found', description: 'No project with this id in your account (malformed, unknown, or another account\'s); nothing is written.' };
 
 /** Per-project bindings: which shop a project uses. */
 export function bindingRoutes(): RouteDef[] {
@@ -58,7 +58,7 @@ export function bindingRoutes(): RouteDef[] {
       method: 'put', path: '/api/commerce/projects/{projectId}/settings', operationId: 'putProjectCommerceSettings', tags,
       auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Bind a project: inherit the account default, override with its own connection, or disable.',
-      description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). Projects live outside this service: a project id is any uuid, and each account keeps its own settings for it, so another account saving settings for the same id changes and blocks nothing of yours.',
+      description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). The project must be one of your account\'s (`/api/projects`); another account\'s project answers 404 like a missing one.',
       params, body: settingsBody,
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       errors: [notFound, { status: 400, code: 'invalid_reference', description: '`connection_id` names no connection of your account (`field: connection_id`). Nothing is written.' }],
@@ -77,7 +77,7 @@ export function bindingRoutes(): RouteDef[] {
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       errors: [notFound],
     }, async ({ params, auth, deps }) => {
-      const row = await requireOwnProject(deps.db, accountOf(auth), params.projectId);
+      const row = await getProjectSettings(deps.db, accountOf(auth), params.projectId);
       return { body: toSettingsJson(params.projectId, row) };
     }),
 
@@ -89,9 +89,7 @@ export function bindingRoutes(): RouteDef[] {
       responses: { 200: { description: 'The resolution', schema: z.object({ mode, connection: connectionSchema.nullable(), reason: z.enum(['disabled', 'no_default_connection', 'connection_disconnected']).nullable() }) } },
       errors: [notFound],
     }, async ({ params, auth, deps }) => {
-      const accountId = accountOf(auth);
-      await requireOwnProject(deps.db, accountId, params.projectId);
-      const resolved = await resolveProjectConnection(deps.db, accountId, params.projectId);
+      const resolved = await resolveProjectConnection(deps.db, accountOf(auth), params.projectId);
       return { body: { mode: resolved.mode, connection: resolved.connection ? toConnectionJson(resolved.connection) : null, reason: resolved.reason } };
     }),
   ];

@@ -1,22 +1,20 @@
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
+import { requireOwnProject } from '../../projects/service';
 import { findActiveDefault, findConnection, type ConnectionRow } from '../connections/store';
 import { findSettings, saveSettings, type OverrideMode, type ProjectSettingsRow, type SettingsFields } from './store';
 
-export const projectNotFound = () => new ApiError(404, 'project_not_found', 'no project with this id in your account');
-
-/**
- * Projects live outside this service, so a project id is any uuid and each account keeps its own settings for it:
- * what another account saved for the same id is never read, and never blocks this one. A malformed id answers 404.
- * Answers the account's settings row, if it saved one.
- */
-export async function requireOwnProject(db: Knex, accountId: string, projectId: string): Promise<ProjectSettingsRow | undefined> {
-  if (!isUuid(projectId)) throw projectNotFound();
+/** The settings the account saved for its project, if any; 404 `project_not_found` unless the account owns it. */
+export async function getProjectSettings(db: Knex, accountId: string, projectId: string): Promise<ProjectSettingsRow | undefined> {
+  await requireOwnProject(db, accountId, projectId);
   return findSettings(db, accountId, projectId);
 }
 
-/** Replaces the project's settings; `connection_id` must name a connection of the account (400 `invalid_reference`). */
+/**
+ * Replaces the project's settings: 404 `project_not_found` unless the account owns the project, 400
+ * `invalid_reference` unless `connection_id` names a connection of the account. Nothing is written on either.
+ */
 export async function putProjectSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
   await requireOwnProject(db, accountId, projectId);
   if (fields.connection_id && !(isUuid(fields.connection_id) && await findConnection(db, accountId, fields.connection_id))) {
@@ -36,10 +34,11 @@ export interface ResolvedConnection {
 
 /**
  * The shop a project uses: `inherit` (also a project without settings) → the account's connected default;
- * `override` → its own connection while connected; `disabled` → none. Never another account's connection.
+ * `override` → its own connection while connected; `disabled` → none. 404 `project_not_found` unless the account owns
+ * the project, so it never answers for another account's project.
  */
 export async function resolveProjectConnection(db: Knex, accountId: string, projectId: string): Promise<ResolvedConnection> {
-  const settings = isUuid(projectId) ? await findSettings(db, accountId, projectId) : undefined;
+  const settings = await getProjectSettings(db, accountId, projectId);
   const mode = settings?.override_mode ?? 'inherit';
   if (mode === 'disabled') return { mode, connection: null, reason: 'disabled' };
   if (mode === 'inherit') {

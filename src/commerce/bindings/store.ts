@@ -19,7 +19,7 @@ export async function findSettings(db: Knex, accountId: string, projectId: strin
 
 export type SettingsFields = Pick<ProjectSettingsRow, 'override_mode' | 'connection_id' | 'storefront_api_version'>;
 
-/** Writes the account's settings of the project (each account keeps its own per project id). */
+/** Writes the settings of the account's project (the caller has checked the account owns it). */
 export async function saveSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
   const [row] = await db('project_commerce_settings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })
