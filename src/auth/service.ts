@@ -79,6 +79,11 @@ export async function getAgentKey(db: Knex, accountId: string, id: string) {
   return row;
 }
 
+/** The name of one of the account's agent keys (revoked ones too: audit rows name who wrote), or undefined. */
+export async function agentKeyName(db: Knex, accountId: string, id: string): Promise<string | undefined> {
+  return (await store.getAgentKey(db, accountId, id))?.name;
+}
+
 /** Revokes a key of the account; revoking again keeps the first revocation time. */
 export async function revokeAgentKey(db: Knex, accountId: string, id: string) {
   const row = await store.revokeAgentKey(db, accountId, id);

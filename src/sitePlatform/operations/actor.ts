@@ -1,3 +1,4 @@
+import { agentKeyName } from '../../auth/service';
 import type { AuthContext } from '../../auth/types';
 import type { Knex } from '../../db/knex';
 
@@ -14,8 +15,7 @@ const MAX_LABEL_LENGTH = 512;
  */
 export async function actorOf(db: Knex, auth: AuthContext, label: string | undefined): Promise<string> {
   if (auth.kind === 'agent') {
-    const key = await db('agent_keys').where({ id: auth.keyId, account_id: auth.accountId }).first('name');
-    return `agent:${key?.name ?? auth.keyId}`;
+    return `agent:${await agentKeyName(db, auth.accountId, auth.keyId) ?? auth.keyId}`;
   }
   if (auth.kind === 'session') return `user:${auth.userId}`;
   if (auth.kind === 'agentSecret' && label && label.length <= MAX_LABEL_LENGTH && WORKFLOW_LABEL.test(label)) return label;

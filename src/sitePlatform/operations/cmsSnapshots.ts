@@ -1,5 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { OperationDef } from '../registry';
+import { databaseNow, findFreshSnapshot, markStale, storeSnapshot, type SnapshotKey } from './store';
 
 export type SnapshotKind = 'schema' | 'items';
 export const SNAPSHOT_TTL_MS: Record<SnapshotKind, number> = { schema: 10 * 60_000, items: 60_000 };
@@ -14,7 +15,7 @@ const CACHED_READS: Record<string, SnapshotKind> = {
 
 export interface SnapshotInfo { kind: SnapshotKind; cached: boolean; fetched_at: string }
 
-interface Key { account_id: string; site_id: string; kind: SnapshotKind; collection_id: string; variant: string }
+interface Key extends SnapshotKey { kind: SnapshotKind }
 
 function keyOf(accountId: string, op: OperationDef, params: Record<string, unknown>): Key | undefined {
   const kind = CACHED_READS[op.name];
@@ -37,25 +38,13 @@ export async function snapshotRead(
 ): Promise<{ result: unknown; snapshot?: SnapshotInfo }> {
   const key = keyOf(accountId, op, params);
   if (!key) return { result: await fetch() };
-  const ttlMs = SNAPSHOT_TTL_MS[key.kind];
-  const row = await db('site_platform_cms_snapshots').where(key)
-    .andWhere('fetched_at', '>', db.raw(`now() - make_interval(secs => ?)`, [ttlMs / 1000]))
-    .first('body', 'fetched_at');
+  const row = await findFreshSnapshot(db, key, SNAPSHOT_TTL_MS[key.kind]);
   if (row) return { result: row.body, snapshot: { kind: key.kind, cached: true, fetched_at: new Date(row.fetched_at).toISOString() } };
 
-  const startedAt = (await db.raw('select now() as at')).rows[0].at as Date;
+  const startedAt = await databaseNow(db);
   const result = await fetch();
-  await db.transaction(async (trx) => {
-    await trx('site_platform_cms_snapshots').where({ account_id: accountId, site_id: key.site_id })
-      .andWhere('fetched_at', '<', db.raw(`now() - make_interval(secs => ?)`, [SNAPSHOT_TTL_MS.schema / 1000])).delete();
-    // A write that marked the site stale while this read was in flight wins: the answer is served but not kept.
-    await trx.raw(`
-      insert into site_platform_cms_snapshots (account_id, site_id, kind, collection_id, variant, body, fetched_at)
-      select ?, ?, ?, ?, ?, ?::jsonb, ?
-      where not exists (select 1 from site_platform_cms_stale_marks where scope in (?, ?) and marked_at >= ?)
-      on conflict (account_id, site_id, kind, collection_id, variant) do update set body = excluded.body, fetched_at = excluded.fetched_at`,
-    [key.account_id, key.site_id, key.kind, key.collection_id, key.variant, JSON.stringify(result ?? null), startedAt, `site:${key.site_id}`, `collection:${key.collection_id}`, startedAt]);
-  });
+  // A write that marked the site stale while this read was in flight wins: the answer is served but not kept.
+  await storeSnapshot(db, key, result, startedAt, SNAPSHOT_TTL_MS.schema);
   return { result, snapshot: { kind: key.kind, cached: false, fetched_at: startedAt.toISOString() } };
 }
 
@@ -65,14 +54,7 @@ export async function snapshotRead(
  * Stale rows are removed; the mark stops a read already in flight from storing what it fetched before the write.
  */
 export async function markSnapshotsStale(db: Knex, siteId: string, collectionId?: string): Promise<void> {
-  const scopes = [`site:${siteId}`, ...(collectionId ? [`collection:${collectionId}`] : [])];
-  await db.transaction(async (trx) => {
-    await trx('site_platform_cms_stale_marks').insert(scopes.map((scope) => ({ scope, marked_at: trx.fn.now() })))
-      .onConflict('scope').merge(['marked_at']);
-    await trx('site_platform_cms_snapshots')
-      .where((q) => { q.where({ site_id: siteId }); if (collectionId) q.orWhere({ collection_id: collectionId }); })
-      .delete();
-  });
+  await markStale(db, siteId, collectionId);
 }
 
 export const invalidatesSnapshots = (op: OperationDef) => op.kind === 'write' && op.family === 'cms';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
+import { releaseWriteLock, takeWriteLock } from './store';
 
 /** One single-target write transaction may hold its target this long (doc2 Limits). */
 export const LOCK_WINDOW_MS = 90_000;
@@ -17,25 +18,18 @@ export const writeUnconfirmed = (target: string) =>
  */
 export async function withTargetLock<T>(db: Knex, accountId: string, target: string, fn: () => Promise<T>, windowMs = LOCK_WINDOW_MS): Promise<T> {
   const holder = randomUUID();
-  const taken = await db.raw(
-    `insert into site_platform_write_locks (account_id, target, holder, expires_at)
-     values (?, ?, ?, now() + make_interval(secs => ?))
-     on conflict (account_id, target) do update set holder = excluded.holder, expires_at = excluded.expires_at
-       where site_platform_write_locks.expires_at <= now()
-     returning expires_at`,
-    [accountId, target, holder, windowMs / 1000],
-  );
-  if (taken.rows.length === 0) throw writeLocked(target);
-  const deadline = new Date(taken.rows[0].expires_at).getTime();
+  const expiresAt = await takeWriteLock(db, accountId, target, holder, windowMs);
+  if (!expiresAt) throw writeLocked(target);
+  const deadline = expiresAt.getTime();
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
     outcome = { ok: true, value: await fn() };
   } catch (error) {
     outcome = { ok: false, error };
   }
-  const released = await db('site_platform_write_locks').where({ account_id: accountId, target, holder }).delete();
+  const released = await releaseWriteLock(db, accountId, target, holder);
   // Lost the row (taken over after expiry) or past the deadline: the write may have interleaved with another.
-  if (released === 0 || Date.now() > deadline) throw writeUnconfirmed(target);
+  if (!released || Date.now() > deadline) throw writeUnconfirmed(target);
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
 }

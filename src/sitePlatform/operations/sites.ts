@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { siteRowCache } from '../connections/resolve';
-import type { SiteRow } from '../connections/store';
+import { findSite, type SiteRow } from '../connections/store';
 
 export const siteNotFound = () => new ApiError(404, 'site_not_found', 'no site with this id among your account\'s sites');
 
@@ -13,7 +13,7 @@ export async function requireOwnSite(db: Knex, accountId: string, siteId: string
   const now = Date.now();
   const cached = siteRowCache.get(accountId, undefined, siteId, now);
   if (cached) return cached;
-  const row: SiteRow | undefined = await db('site_platform_sites').where({ account_id: accountId, site_id: siteId }).first();
+  const row = await findSite(db, accountId, siteId);
   if (!row) throw siteNotFound();
   siteRowCache.set(accountId, undefined, siteId, row, now);
   return row;
