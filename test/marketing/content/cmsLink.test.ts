@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import { startSiteWorld, uuid, type SiteWorld } from '../../sitePlatform/connections/fixtures';
 import { newTenant, platformCallsSince, type Tenant } from '../../sitePlatform/operations/fixtures';
 import { future, rowCounts, storedRow } from './fixtures';
@@ -74,18 +75,35 @@ describe('cms_link names a project of the account and a collection on the site i
   });
 
   it('a project of the account that resolves to no site (connection disabled, or none) is 400 invalid_reference: no collection can exist there', async () => {
-    const disabled = uuid();
+    const disabled = await newProjectId(t.account.accountId);
     await saveBinding(harness().db, t.account.accountId, disabled, { override_mode: 'disabled', connection_id: null, site_id: t.siteId });
     assertInvalidReference(await create({ cms_link: link(t.collectionId, disabled) }), 'cms_link.collection_id');
 
     const unconnected = await newAccount();
-    const project = uuid();
+    const project = await newProjectId(unconnected.accountId);
     await saveBinding(harness().db, unconnected.accountId, project, { override_mode: 'inherit', connection_id: null, site_id: null });
     const res = await world.app.call('POST', '/api/agent/marketing/content', {
       token: unconnected.agentKey, body: { title: 'Nowhere', cms_link: { project_id: project, collection_id: t.collectionId } },
     });
     assertInvalidReference(res, 'cms_link.collection_id');
     assert.deepEqual(await rowCounts(unconnected.accountId), { items: 0, versions: 0 });
+  });
+
+  it('a project of the account is a row of projects: one made through /api/projects and bound to no site is the account\'s (refused on collection_id, no site), not an unknown project', async () => {
+    const unbound = await newProjectId(t.account.accountId);
+    const counts = await rowCounts(t.account.accountId);
+    const res = await create({ cms_link: link(t.collectionId, unbound) }, true);
+    assertInvalidReference(res, 'cms_link.collection_id');
+    assert.equal(res.body.reason, 'project_has_no_site', res.text);
+    assert.deepEqual(await rowCounts(t.account.accountId), counts);
+  });
+
+  it('another account\'s project, even one bound to a site, is 400 invalid_reference on cms_link.project_id and nothing is written', async () => {
+    const theirs = await newProjectId(other.account.accountId);
+    await saveBinding(harness().db, other.account.accountId, theirs, { override_mode: 'inherit', connection_id: null, site_id: other.siteId });
+    const counts = await rowCounts(t.account.accountId);
+    for (const agent of [false, true]) assertInvalidReference(await create({ cms_link: link(other.collectionId, theirs) }, agent), 'cms_link.project_id');
+    assert.deepEqual(await rowCounts(t.account.accountId), counts);
   });
 
   it('a collection of the project\'s site links on create, PUT and PATCH, and the linked item can be scheduled', async () => {
