@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors';
+import { findOwnProject } from '../../projects/service';
 import type { SitePlatformDeps } from '../../sitePlatform/connections';
-import { requireOwnProject } from '../../sitePlatform/connections/projects';
-import { cmsCapabilities, contentSourceOf, runOperation } from '../../sitePlatform/operations';
+import { cmsCapabilities, runOperation } from '../../sitePlatform/operations';
 import { markSnapshotsStale } from '../../sitePlatform/operations/cmsSnapshots';
 import { invalidReference } from './errors';
 
@@ -32,14 +32,14 @@ export async function checkSentCmsLink(
 
 /**
  * A link must name a website project of the account and a collection on the site that project resolves to
- * (400 invalid_reference otherwise; another account's project answers like an unknown one). Projects are not yet a
- * resource of their own: a project is the account's when the account bound it on the site platform or set its CMS
- * content source. The site is the one publish-to-site would use (the content source's, else the binding's); the
- * collection list is read through the site platform's snapshot cache. Platform failures keep their coded errors
+ * (400 invalid_reference otherwise; another account's project answers like an unknown one). The project is a row of
+ * `projects` the account owns (the projects service says so). The site is the one publish-to-site would use (the
+ * content source's, else the binding's, as the site platform's CMS capabilities read answers); the collection list is
+ * read through the site platform's snapshot cache. Platform failures keep their coded errors
  * (412, 429, 502 platform_upstream, 504 platform_timeout).
  */
 export async function assertCmsLinkResolves(deps: SitePlatformDeps, accountId: string, link: LinkTarget): Promise<void> {
-  if (!(await isProjectOfAccount(deps, accountId, link.project_id))) throw projectNotOwned();
+  if (!(await findOwnProject(deps.db, accountId, link.project_id))) throw projectNotOwned();
   const capabilities = await cmsCapabilities(deps, accountId, link.project_id);
   const siteId = capabilities.site_id;
   if (!siteId || capabilities.external_platform === null) throw projectWithoutSite(link.project_id);
@@ -50,17 +50,6 @@ export async function assertCmsLinkResolves(deps: SitePlatformDeps, accountId: s
   if (!listed.cached) throw collectionMissing();
   await markSnapshotsStale(deps.db, siteId);
   if (!(await collectionsOfSite(deps, accountId, link.project_id, siteId)).ids.includes(link.collection_id)) throw collectionMissing();
-}
-
-async function isProjectOfAccount(deps: SitePlatformDeps, accountId: string, projectId: string): Promise<boolean> {
-  try {
-    if (await requireOwnProject(deps.db, accountId, projectId)) return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return false;
-    throw err;
-  }
-  const source = await contentSourceOf(deps.db, accountId, projectId);
-  return source.provider === 'site_platform' || source.reverted_at !== null;
 }
 
 async function collectionsOfSite(deps: SitePlatformDeps, accountId: string, projectId: string, siteId: string): Promise<{ ids: string[]; cached: boolean }> {

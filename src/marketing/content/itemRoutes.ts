@@ -16,7 +16,7 @@ const session = { kind: 'session' } as const;
 const writeRules = 'Ids (avatar_id, journey_id, before_after_grid_id, category_id) are checked against your account before '
   + 'anything is written (400 `invalid_reference`). With a journey, `journey_stage` must be one of its map\'s stages '
   + '(matched ignoring case, stored as the map spells it; 400 otherwise). A `cms_link` must name a website project of '
-  + 'your account (one bound on the site platform or given a CMS content source there; another account\'s answers like '
+  + 'your account (`/api/projects`; another account\'s answers like '
   + 'an unknown one) and a collection on the site that project resolves to, read from the platform through the snapshot '
   + 'cache: otherwise 400 `invalid_reference`, also when the project resolves to no site. A link naming the stored '
   + 'project and collection is not re-checked. A platform failure during the check keeps its code (502, 504). `settings` is merged into the stored object key by key (a key sent '

@@ -23,7 +23,7 @@ const tagList = z.array(tag).max(MAX_TAGS, { error: `at most ${MAX_TAGS} tags` }
   .describe(`Replaces the tag list: up to ${MAX_TAGS} tags of 1–100 characters; trimmed, duplicates dropped.`);
 
 export const cmsLinkSchema = z.strictObject({
-  project_id: z.guid({ error: 'must be a uuid' }).describe('Website project of your account on the site platform; otherwise 400 `invalid_reference`.'),
+  project_id: z.guid({ error: 'must be a uuid' }).describe('A website project of your account (`/api/projects`); otherwise 400 `invalid_reference`.'),
   collection_id: requiredText(255).describe('CMS collection the item publishes into; it must exist on the site the project resolves to (400 `invalid_reference`).'),
   item_id: optionalText(255).optional().describe('CMS item, once one exists (null until the first push).'),
 }).describe('Link to a site-platform CMS collection; an item must be linked before it can be scheduled.');
