@@ -3,7 +3,7 @@ import { routeDelivery } from '../src/commerce/topics/router';
 import type { DeliveryContext, HandlerOutcome } from '../src/commerce/topics/types';
 import { recordDeliveryOutcome, recordDeliveryOutcomes } from '../src/commerce/webhooks/outcomes';
 import { loadDeliveries } from '../src/commerce/webhooks/store';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 export interface DeliverySummary {
   webhookId: string;

@@ -5,7 +5,7 @@ import {
   type BackfillConnection, type BackfillFailure, type BackfillPageInput, type BackfillPageResult,
 } from '../src/commerce/backfill/service';
 import { ApiError } from '../src/http/errors';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Platform trouble that may pass; every other coded error (revoked token, disconnected shop, 4xx) repeats itself. */
 const RETRYABLE_CODES = new Set(['commerce_unavailable', 'commerce_rate_limited']);

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { fulfilPrivacyRequest, type PrivacyFulfilment } from '../src/commerce/privacy/service';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 export interface PrivacyRequestRef {
   accountId: string;

@@ -4,7 +4,7 @@ import { checkScopeDriftPage } from '../src/commerce/sweeps/scopeDrift';
 import type { PageRequest } from '../src/commerce/sweeps/store';
 import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl, type ConnectionRef } from '../src/commerce/sweeps/urlReconcile';
 import { checkWebhookHealthPage } from '../src/commerce/sweeps/webhookHealth';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Side effects of the commerce reliability sweeps: each call handles one page (or one connection) and answers counts. */
 export function createCommerceSweepActivities(deps: ActivityDeps) {

@@ -6,7 +6,7 @@ import * as store from '../src/email/send/store';
 import { UsageRecorder } from '../src/email/usage/recorder';
 import { insertEvents } from '../src/email/webhooks/store';
 import type { BatchSliceInput, BatchSliceOutcome } from '../workflows/emailBatchDeliveryTypes';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 const keyRevoked = () => new ApiError(401, 'api_key_revoked', 'the email API key was revoked before this message of its batch was sent');
 const relayMissing = () => new ApiError(503, 'smtp_not_configured', 'the worker has no SMTP_URL: the message was not sent');

@@ -4,7 +4,7 @@ import { openWebhookSecret } from '../src/email/webhooks/secretBox';
 import { signedHeaders } from '../src/email/webhooks/signing';
 import * as store from '../src/email/webhooks/store';
 import type { AttemptInput, AttemptOutcome, PreparedDelivery } from '../workflows/emailEventDeliveryTypes';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** The side effects of email event delivery: delivery rows, one signed POST per attempt, the re-dispatch sweep's reads. */
 export function createEmailWebhookActivities(deps: ActivityDeps) {

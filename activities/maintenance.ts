@@ -1,5 +1,5 @@
 import { purgeExpiredIdempotencyKeys } from '../src/http/idempotency';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Housekeeping of the service's own tables. */
 export function createMaintenanceActivities(deps: ActivityDeps) {

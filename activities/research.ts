@@ -8,7 +8,7 @@ import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchSt
 import type {
   ArtifactInput, IndexPageInput, IndexPageOutcome, KeptInput, KeptResearch, KnowledgeStep, PageInput, PageOutcome, ResearchSubject, SearchStep, StampInput,
 } from '../workflows/researchTypes';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 const HEARTBEAT_EVERY_MS = 2_000;
 

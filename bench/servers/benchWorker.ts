@@ -1,7 +1,7 @@
 // Child process of a bench scenario: the product's worker (workflow bundle + createActivities) on its own event
 // loop, as production runs it (`npm run cli -- worker`), so neither the load generator nor the API shares it.
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';

@@ -4,7 +4,7 @@ import type { Knex } from '../db/knex';
 import type { AppDeps } from '../deps';
 import { createMetrics } from '../http/metrics';
 import type { Logger } from '../logger';
-import { SCHEDULES } from '../temporal/schedules';
+import { SCHEDULES } from '../app/schedules';
 
 /** The API's dependencies; `config.SECRET_HASH_KEY` is already resolved (see secretHashKey.ts). */
 export function buildAppDeps(options: {

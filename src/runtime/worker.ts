@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../app/activities';
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../logger';

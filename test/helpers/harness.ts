@@ -15,7 +15,7 @@ import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/dev/scratchDatabase';
 import { testRoutes } from './testRoutes';
 import { testSchedules } from './testSchedules';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import type { Config } from '../../src/config';
 import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
 import { articleHtml, startPageServer, type PageServer } from '../../src/sandbox/pages';

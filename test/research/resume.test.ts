@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
 import { startPageServer, type PageServer } from '../../src/sandbox/pages';
 import { startSearchSimulator, type SearchSimulator } from '../../src/sandbox/search';

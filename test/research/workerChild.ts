@@ -2,7 +2,7 @@
 // Env: DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, RESEARCH_TASK_QUEUE, RESEARCH_BUNDLE_PATH (a workflow
 // bundle written by the test) and RESEARCH_CONFIG (JSON of config overrides: the simulators' URLs and keys).
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../src/app/activities';
 import { progressQuery } from '../../workflows/messages';
 import { createWorker } from '../../src/temporal/worker';
 import { harness } from '../helpers/harness';

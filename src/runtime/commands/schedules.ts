@@ -8,7 +8,7 @@ import { connectTemporalChecked } from '../temporal';
 
 export const schedulesCommand: Command = {
   usage: 'schedules sync',
-  summary: 'Makes the Temporal Schedules match the table in src/temporal/schedules.ts (creates, updates, deletes) '
+  summary: 'Makes the Temporal Schedules match the table in src/app/schedules.ts (creates, updates, deletes) '
     + 'for TEMPORAL_TASK_QUEUE, and prints what changed.',
   async run(args, io) {
     const [action, ...rest] = args;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import type { NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
+import { createActivities } from '../../../src/app/activities';
 import { createWorker } from '../../../src/temporal/worker';
 import type { SimOrder } from '../../../src/sandbox/commerce';
 import { newAccount, type TestAccount } from '../../helpers/accounts';

@@ -6,7 +6,7 @@ import { tokenCipherOf } from '../../../src/commerce/connections/tokens';
 import type { AppDeps } from '../../../src/deps';
 import { createApp } from '../../../src/http/app';
 import { createMetrics } from '../../../src/http/metrics';
-import { SCHEDULES } from '../../../src/temporal/schedules';
+import { SCHEDULES } from '../../../src/app/schedules';
 import { AccountIdKey, ConnectionIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../../src/temporal/searchAttributes';
 import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill';
 import { harness } from '../../helpers/harness';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Worker } from '@temporalio/worker';
-import { SCHEDULES } from '../../../src/temporal/schedules';
+import { SCHEDULES } from '../../../src/app/schedules';
 import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../../src/temporal/searchAttributes';
 import { harness } from '../../helpers/harness';
 import { newShop } from '../webhooks/receiverKit';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../src/http/app';
 import { createMetrics } from '../../../src/http/metrics';
-import { SCHEDULES } from '../../../src/temporal/schedules';
+import { SCHEDULES } from '../../../src/app/schedules';
 import { harness } from '../../helpers/harness';
 import { callAt, type CallResult } from '../../helpers/http';
 

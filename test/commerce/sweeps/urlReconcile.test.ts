@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
+import { createActivities } from '../../../src/app/activities';
 import { createWorker } from '../../../src/temporal/worker';
 import { harness } from '../../helpers/harness';
 import { newAccount, type TestAccount } from '../../helpers/accounts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { createActivities } from '../../../activities';
+import { createActivities } from '../../../src/app/activities';
 import { createWorker } from '../../../src/temporal/worker';
 import { harness } from '../../helpers/harness';
 import { call, type CallResult } from '../../helpers/http';

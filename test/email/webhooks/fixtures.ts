@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
+import { createActivities } from '../../../src/app/activities';
 import type { EmailScope } from '../../../src/auth/types';
 import type { AppDeps } from '../../../src/deps';
 import { createEmailKey } from '../../../src/email/keys/service';

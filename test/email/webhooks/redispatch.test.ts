@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { AppDeps } from '../../../src/deps';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
-import { SCHEDULES } from '../../../src/temporal/schedules';
+import { SCHEDULES } from '../../../src/app/schedules';
 import type { RedispatchSummary } from '../../../workflows/emailEventDeliveryTypes';
 import { harness } from '../../helpers/harness';
 import { createEndpoint, deliveryResult, keyedAccount, startWebhookWorld, type WebhookWorld } from './fixtures';
