@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { newAccount, newAgentKey, type TestAccount } from '../helpers/accounts';
 import { call } from '../helpers/http';
+import { newProjectId } from '../helpers/projects';
 import { assertError, assertFieldError, createAvatar, MISSING_ID } from '../marketing/grounding/fixtures';
 import { countRows } from './researchKit';
 
@@ -80,10 +81,20 @@ describe('research routes: access and validation', () => {
     await assertNothingRan(owner.accountId);
   });
 
+  it('topic research with another account\'s project_id, or an unknown one, is 400 invalid_reference (field project_id) and nothing runs', async () => {
+    const foreign = await newProjectId(other.accountId);
+    for (const projectId of [foreign, MISSING_ID]) {
+      const res = await call('POST', '/api/agent/marketing/content/research', { token: owner.agentKey, body: { topic: 'Heat pumps', project_id: projectId } });
+      assertError(res, 400, 'invalid_reference');
+      assert.equal(res.body.field, 'project_id', res.text);
+    }
+    await assertNothingRan(owner.accountId);
+  });
+
   it('topic research with the account\'s own avatar and a project runs (the project is the job\'s ProjectId)', async () => {
     const account = await newAccount('Avatar Co');
     const avatar = await createAvatar(account.ownerToken);
-    const projectId = '2b1f9d1e-8a43-4c5e-9a77-0c1d2e3f4a5b';
+    const projectId = await newProjectId(account.accountId);
     const res = await call('POST', '/api/agent/marketing/content/research', {
       token: account.agentKey, body: { topic: 'Heat pumps for clinics', keyword: 'clinic heat pumps', avatar_id: avatar.id, project_id: projectId, max_sources: 1 },
     });
