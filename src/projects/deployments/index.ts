@@ -1,0 +1,1 @@
+export { deploymentRoutes } from './routes';
