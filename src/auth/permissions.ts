@@ -8,6 +8,8 @@ export const PERMISSIONS = [
   'marketing.content:create',
   'marketing.content:update',
   'marketing.reports:read',
+  'projects:read',
+  'projects:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,7 +1,10 @@
 import type { Knex } from '../db/knex';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/ids';
-import { findProject, type ProjectRow } from './store';
+import type { Page } from '../http/pagination';
+import * as store from './store';
+import type { ContentSource, NewProject, ProjectChanges, ProjectRow } from './store';
+import { contentItemsLinkedTo } from './usageStore';
 
 export type { ContentSource, ProjectKind, ProjectRow } from './store';
 
@@ -10,7 +13,7 @@ export const projectNotFound = () => new ApiError(404, 'project_not_found', 'no 
 /** The account's project, or undefined for a malformed, unknown or other account's id (they look the same). */
 export async function findOwnProject(db: Knex, accountId: string, projectId: string): Promise<ProjectRow | undefined> {
   if (!isUuid(projectId)) return undefined;
-  return findProject(db, accountId, projectId);
+  return store.findProject(db, accountId, projectId);
 }
 
 /** The one ownership check every area uses for a project id: 404 `project_not_found` unless the account owns it. */
@@ -19,3 +22,49 @@ export async function requireOwnProject(db: Knex, accountId: string, projectId: 
   if (!project) throw projectNotFound();
   return project;
 }
+
+export const createProject = (db: Knex, accountId: string, fields: NewProject): Promise<ProjectRow> => store.insertProject(db, accountId, fields);
+
+export const listProjects = (db: Knex, accountId: string, page: Page) => store.listProjects(db, accountId, page);
+
+export async function updateProject(db: Knex, accountId: string, projectId: string, changes: ProjectChanges): Promise<ProjectRow> {
+  if (!isUuid(projectId)) throw projectNotFound();
+  const row = Object.keys(changes).length === 0
+    ? await store.findProject(db, accountId, projectId)
+    : await store.updateProject(db, accountId, projectId, changes);
+  if (!row) throw projectNotFound();
+  return row;
+}
+
+/**
+ * Deletes a project and what hangs off it (site-platform binding and content source, commerce settings, deployments)
+ * by cascade. Refused with 409 `project_in_use` while content items link to it, so no published item is left pointing
+ * at a project that no longer exists; unlink them (or delete them) first.
+ */
+export async function deleteProject(db: Knex, accountId: string, projectId: string): Promise<void> {
+  await requireOwnProject(db, accountId, projectId);
+  const linked = await contentItemsLinkedTo(db, accountId, projectId);
+  if (linked > 0) {
+    throw new ApiError(409, 'project_in_use', `${linked} content item(s) link to this project through cms_link; unlink them first`, { details: { linked_content_items: linked } });
+  }
+  if (!(await store.deleteProject(db, accountId, projectId))) throw projectNotFound();
+}
+
+/** The project's content source (native until project_cms_provider_set switches it); undefined when not the account's. */
+export async function contentSourceOfProject(db: Knex, accountId: string, projectId: string): Promise<ContentSource | undefined> {
+  return (await findOwnProject(db, accountId, projectId))?.content_source;
+}
+
+/** Sets the content source of an own project (404 otherwise). */
+export async function setProjectContentSource(db: Knex, accountId: string, projectId: string, source: ContentSource): Promise<void> {
+  await requireOwnProject(db, accountId, projectId);
+  await store.updateProject(db, accountId, projectId, { content_source: source });
+}
+
+/** Compare-and-set of the content source, for the disconnect fallback and its restore; answers whether it changed. */
+export const switchProjectContentSource = (db: Knex, accountId: string, projectId: string, from: ContentSource, to: ContentSource) =>
+  store.switchContentSource(db, accountId, projectId, from, to);
+
+/** Ids of the account's projects whose content source is `source`. */
+export const projectIdsWithContentSource = (db: Knex, accountId: string, source: ContentSource) =>
+  store.projectIdsWithContentSource(db, accountId, source);
