@@ -48,7 +48,7 @@ export function createCommerceActivities(deps: ActivityDeps) {
 
   /** One delivery through the topic router, its outcome recorded. */
   async function processOne(ctx: DeliveryContext): Promise<DeliverySummary> {
-    const result = await routeDelivery(deps.db, ctx);
+    const result = await routeDelivery(deps.db, ctx, deps);
     await recordDeliveryOutcome(deps.db, ctx, result);
     return summaryOf(ctx, result);
   }

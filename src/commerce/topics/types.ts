@@ -1,3 +1,10 @@
+import type { Config } from '../../config';
+
+/** What a topic handler may need besides the database (the worker's configuration). */
+export interface TopicEnv {
+  config: Config;
+}
+
 /** One verified, deduplicated delivery as the shop's workflow hands it to a topic handler. */
 export interface DeliveryContext {
   accountId: string;
