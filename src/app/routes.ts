@@ -11,6 +11,7 @@ import { jobRoutes } from '../jobs/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
 import { publishToSiteRoutes } from '../marketing/publishToSite/routes';
+import { deploymentRoutes } from '../projects/deployments';
 import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
 import { sitePlatformOperationRoutes } from '../sitePlatform/operations';
@@ -29,6 +30,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
+    ...deploymentRoutes(),
     ...sitePlatformConnectionRoutes(),
     ...sitePlatformOperationRoutes(),
     ...publishToSiteRoutes(),
