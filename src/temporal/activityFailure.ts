@@ -1,0 +1,51 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { ApiError } from '../http/errors';
+import { ProviderError } from '../providers/errors';
+
+/**
+ * Whether another attempt may succeed, by the outcome behind the error: the platform's own status when the error
+ * carries one (a 502 `commerce_unauthorized` is the shop's 401), else the error's status. 408, 429 and 5xx pass;
+ * any other 4xx repeats itself; an outcome below 400 (a malformed 2xx answer) is treated as the platform's fault.
+ */
+function retryableOutcome(status: number): boolean {
+  return status < 400 || status >= 500 || status === 408 || status === 429;
+}
+
+function failure(type: string, message: string, retryable: boolean, retryAfterSeconds: number | undefined, details?: unknown[]): ApplicationFailure {
+  return ApplicationFailure.create({
+    type, message, nonRetryable: !retryable, details,
+    ...(retryAfterSeconds ? { nextRetryDelay: `${retryAfterSeconds} seconds` } : {}),
+  });
+}
+
+/**
+ * What an activity throws in place of `err`: a coded ApiError or provider error becomes an ApplicationFailure whose
+ * `type` is its code (a coded ApiError's `details[0].status` is its HTTP status), retryable for 5xx, timeouts and
+ * rate limits (with the platform's Retry-After as the next delay), non-retryable for other 4xx-like outcomes.
+ * Anything else comes back unchanged, so Temporal retries it.
+ */
+export function toActivityFailure(err: unknown): unknown {
+  if (err instanceof ApiError) {
+    const outcome = err.extra.upstreamStatus ?? err.status;
+    return failure(err.code, err.message, retryableOutcome(outcome), err.extra.retryAfterSeconds, [{ status: err.status }]);
+  }
+  if (err instanceof ProviderError) return failure(err.code, err.message, err.retryable, err.retryAfterSeconds);
+  return err;
+}
+
+type ActivityFunctions = Record<string, (...args: never[]) => unknown>;
+
+/** The same activities, each throwing `toActivityFailure` of what it throws: applied once where the worker's activities are built. */
+export function withFailureMapping<T extends ActivityFunctions>(activities: T): T {
+  const mapped: Record<string, unknown> = {};
+  for (const [name, activity] of Object.entries(activities)) {
+    mapped[name] = async (...args: never[]) => {
+      try {
+        return await activity(...args);
+      } catch (err) {
+        throw toActivityFailure(err);
+      }
+    };
+  }
+  return mapped as T;
+}
