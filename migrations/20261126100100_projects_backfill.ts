@@ -66,43 +66,29 @@ export async function up(knex: Knex): Promise<void> {
     left join site_platform_content_sources cs on cs.account_id = u.account_id and cs.project_id = u.project_id
     on conflict (id) do nothing`);
 
-  await knex.schema.alterTable('site_platform_project_bindings', (t) => {
-    t.dropUnique(['account_id', 'project_id']);
-    t.unique(['project_id']);
-  });
-  await knex.schema.alterTable('site_platform_content_sources', (t) => {
-    t.dropPrimary();
-    t.primary(['project_id']);
-    t.dropColumn('provider');
-  });
-  await knex.schema.alterTable('project_commerce_settings', (t) => {
-    t.dropUnique(['account_id', 'project_id']);
-    t.unique(['project_id']);
-  });
+  // Unique per project. The (account_id, project_id) keys stay: they index the foreign key and remain the upserts'
+  // conflict targets, and with project_id unique they can no longer let two accounts share an id.
   for (const table of OWNED) {
     await knex.schema.alterTable(table, (t) => {
+      t.unique(['project_id'], { indexName: `${table}_project_unique` });
       t.foreign(['account_id', 'project_id'], `${table}_project_fk`).references(['account_id', 'id']).inTable('projects').onDelete('CASCADE');
     });
   }
+  await knex.schema.alterTable('site_platform_content_sources', (t) => t.dropColumn('provider'));
 }
 
 /**
- * Back to per-account keys and a per-row content source. Project rows stay (the projects migration drops its table)
+ * Back to a per-row content source, without the foreign keys and per-project uniques. Project rows stay (the projects migration drops its table)
  * and re-keyed ids keep their new value: nothing in the old shape depended on the old one.
  */
 export async function down(knex: Knex): Promise<void> {
   for (const table of OWNED) {
-    await knex.schema.alterTable(table, (t) => t.dropForeign(['account_id', 'project_id'], `${table}_project_fk`));
+    await knex.schema.alterTable(table, (t) => {
+      t.dropForeign(['account_id', 'project_id'], `${table}_project_fk`);
+      t.dropUnique(['project_id'], `${table}_project_unique`);
+    });
   }
-  await knex.schema.alterTable('project_commerce_settings', (t) => {
-    t.dropUnique(['project_id']);
-    t.unique(['account_id', 'project_id']);
-  });
-  await knex.schema.alterTable('site_platform_content_sources', (t) => {
-    t.text('provider').notNullable().defaultTo('native');
-    t.dropPrimary();
-    t.primary(['account_id', 'project_id']);
-  });
+  await knex.schema.alterTable('site_platform_content_sources', (t) => t.text('provider').notNullable().defaultTo('native'));
   await knex.raw(`
     insert into site_platform_content_sources (project_id, account_id, provider)
     select id, account_id, 'site_platform' from projects p where p.content_source = 'site_platform'
@@ -112,8 +98,4 @@ export async function down(knex: Knex): Promise<void> {
     from projects p where p.account_id = cs.account_id and p.id = cs.project_id`);
   await knex.raw(`alter table site_platform_content_sources alter column provider drop default,
     add constraint site_platform_content_sources_provider check (provider in ('native', 'site_platform'))`);
-  await knex.schema.alterTable('site_platform_project_bindings', (t) => {
-    t.dropUnique(['project_id']);
-    t.unique(['account_id', 'project_id']);
-  });
 }
