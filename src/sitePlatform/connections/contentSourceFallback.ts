@@ -1,10 +1,15 @@
+import { projectIdsWithContentSource, switchProjectContentSource } from '../../projects/service';
+import { contentSourceRowsOf, markContentSourceReverted, markContentSourceRestored, revertedContentSources } from '../operations/contentSourceStore';
 import type { SitePlatformDeps } from './deps';
 import { pickConnection } from './resolve';
 
 interface PlatformCmsProject { project_id: string; site_id: string | null }
 
-const platformCmsProjects = (deps: SitePlatformDeps, accountId: string): Promise<PlatformCmsProject[]> =>
-  deps.db('site_platform_content_sources').where({ account_id: accountId, provider: 'site_platform' }).select('project_id', 'site_id');
+async function platformCmsProjects(deps: SitePlatformDeps, accountId: string): Promise<PlatformCmsProject[]> {
+  const ids = await projectIdsWithContentSource(deps.db, accountId, 'site_platform');
+  const sites = new Map((await contentSourceRowsOf(deps.db, accountId, ids)).map((r) => [r.project_id, r.site_id]));
+  return ids.map((id) => ({ project_id: id, site_id: sites.get(id) ?? null }));
+}
 
 /** The account's platform-CMS projects whose site resolves to this connection now (taken before it is disconnected). */
 export async function projectsResolvingTo(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<PlatformCmsProject[]> {
@@ -26,9 +31,11 @@ export async function revertUnreachableProjects(deps: SitePlatformDeps, accountI
   const reverted: string[] = [];
   for (const row of candidates) {
     if (await pickConnection(deps, accountId, row.project_id, row.site_id ?? undefined)) continue;
-    const changed = await deps.db('site_platform_content_sources')
-      .where({ account_id: accountId, project_id: row.project_id, provider: 'site_platform' })
-      .update({ provider: 'native', site_id: null, reverted_site_id: row.site_id, reverted_at: deps.db.fn.now(), updated_at: deps.db.fn.now() });
+    const changed = await deps.db.transaction(async (trx) => {
+      if (!await switchProjectContentSource(trx, accountId, row.project_id, 'site_platform', 'native')) return false;
+      await markContentSourceReverted(trx, accountId, row.project_id, row.site_id);
+      return true;
+    });
     if (changed) reverted.push(row.project_id);
   }
   return reverted;
@@ -40,15 +47,16 @@ export async function revertUnreachableProjects(deps: SitePlatformDeps, accountI
  * by project_cms_provider_set). Answers the restored project ids.
  */
 export async function restoreReachableProjects(deps: SitePlatformDeps, accountId: string): Promise<string[]> {
-  const rows: Array<{ project_id: string; reverted_site_id: string | null }> = await deps.db('site_platform_content_sources')
-    .where({ account_id: accountId, provider: 'native' }).whereNotNull('reverted_at').select('project_id', 'reverted_site_id');
   const restored: string[] = [];
-  for (const row of rows) {
-    if (!row.reverted_site_id) continue;
-    if (!await pickConnection(deps, accountId, row.project_id, row.reverted_site_id)) continue;
-    const changed = await deps.db('site_platform_content_sources')
-      .where({ account_id: accountId, project_id: row.project_id, provider: 'native' }).whereNotNull('reverted_at')
-      .update({ provider: 'site_platform', site_id: row.reverted_site_id, reverted_site_id: null, reverted_at: null, updated_at: deps.db.fn.now() });
+  for (const row of await revertedContentSources(deps.db, accountId)) {
+    const siteId = row.reverted_site_id;
+    if (!siteId) continue;
+    if (!await pickConnection(deps, accountId, row.project_id, siteId)) continue;
+    const changed = await deps.db.transaction(async (trx) => {
+      if (!await switchProjectContentSource(trx, accountId, row.project_id, 'native', 'site_platform')) return false;
+      await markContentSourceRestored(trx, accountId, row.project_id, siteId);
+      return true;
+    });
     if (changed) restored.push(row.project_id);
   }
   return restored;

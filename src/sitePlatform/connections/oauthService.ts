@@ -6,7 +6,7 @@ import { nowOf, type SitePlatformDeps } from './deps';
 import { chooseOAuthClient, recheckOAuthClient } from './oauthClients';
 import { persistGrant } from './persist';
 import { validateToken } from './platform';
-import { requireOwnProject } from './projects';
+import { requireOwnProject } from '../../projects/service';
 import { isExpired, newState, readState, signState, stateKey, type Intent, type OAuthState } from './state';
 import { findConnection, type ConnectionRow } from './store';
 import { notConfigured, siteTokenCipher } from './tokens';
@@ -35,7 +35,7 @@ async function requireReconnectable(deps: SitePlatformDeps, accountId: string, c
 }
 
 /**
- * The project id must still be well-formed and the connection may have been disconnected in the five minutes since
+ * The project must still be the account's and the connection may have been disconnected in the five minutes since
  * the start: refuse before the code is exchanged, so a refused connect never mints a token on the platform.
  */
 async function recheckTarget(deps: SitePlatformDeps, state: OAuthState): Promise<void> {

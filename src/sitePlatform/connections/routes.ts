@@ -4,15 +4,15 @@ import { idParams } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { bindingSchema, connectionSchema, siteSchema, toBindingJson, toConnectionJson, toSiteJson } from './json';
 import { oauthRoutes } from './oauthRoutes';
-import { requireOwnProject } from './projects';
+import { requireOwnProject } from '../../projects/service';
 import { resolveCredentials } from './resolve';
 import { disconnect, requireConnection, setBinding } from './service';
-import { listConnections, listSites } from './store';
+import { findBinding, listConnections, listSites } from './store';
 
 const tags = ['Site platform'];
 const notFound = { status: 404, code: 'site_platform_connection_not_found', description: 'No connection with this id in your account (also for a malformed id).' };
-const projectMissing = { status: 404, code: 'project_not_found', description: 'The project id is not a uuid.' };
-const projectParams = z.strictObject({ projectId: z.string().describe('The project (uuid). Bindings are per account: another account\'s binding of the same id is never read or changed.') });
+const projectMissing = { status: 404, code: 'project_not_found', description: 'Not a project of your account (also for a malformed id or another account\'s project).' };
+const projectParams = z.strictObject({ projectId: z.string().describe('A project of your account (uuid, see /api/projects); one binding per project.') });
 
 const bindingBody = z.strictObject({
   override_mode: z.enum(['inherit', 'override', 'disabled']),
@@ -100,7 +100,8 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       errors: [projectMissing, { status: 503, code: 'site_platform_token_unreadable', description: 'The stored token cannot be decrypted with the configured keys.' }],
     }, async ({ params, query, auth, deps }) => {
       const accountId = accountOf(auth);
-      const binding = await requireOwnProject(deps.db, accountId, params.projectId);
+      await requireOwnProject(deps.db, accountId, params.projectId);
+      const binding = await findBinding(deps.db, accountId, params.projectId);
       const resolved = await resolveCredentials(deps, accountId, { projectId: params.projectId, siteId: query.site_id });
       return {
         body: {

@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import type { SitePlatformDeps } from './deps';
-import { requireOwnProject } from './projects';
+import { requireOwnProject } from '../../projects/service';
 import { revokeAuthorization } from '../../platforms/sitePlatform';
 import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceFallback';
 import { chooseOAuthClient } from './oauthClients';

@@ -2,7 +2,7 @@ import { ApiError } from '../../http/errors';
 import type { SitePlatformDeps } from './deps';
 import { persistGrant } from './persist';
 import { validateToken } from './platform';
-import { requireOwnProject } from './projects';
+import { requireOwnProject } from '../../projects/service';
 import type { ConnectionRow } from './store';
 import { siteTokenCipher } from './tokens';
 

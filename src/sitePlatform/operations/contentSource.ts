@@ -1,18 +1,23 @@
 import type { Knex } from '../../db/knex';
+import { contentSourceOfProject, setProjectContentSource, type ContentSource } from '../../projects/service';
 import type { SitePlatformDeps } from '../connections/deps';
 import { resolveCredentials } from '../connections/resolve';
+import { findContentSourceRow, saveContentSourceSite } from './contentSourceStore';
 
-export type Provider = 'native' | 'site_platform';
+export type Provider = ContentSource;
 
+/** The project's content source (the project's own column) with the platform site and revert bookkeeping kept here. */
 export async function contentSourceOf(db: Knex, accountId: string, projectId: string): Promise<{ provider: Provider; site_id: string | null; reverted_at: Date | null }> {
-  const row = await db('site_platform_content_sources').where({ project_id: projectId, account_id: accountId }).first();
-  return { provider: row?.provider ?? 'native', site_id: row?.site_id ?? null, reverted_at: row?.reverted_at ?? null };
+  const [provider, row] = await Promise.all([contentSourceOfProject(db, accountId, projectId), findContentSourceRow(db, accountId, projectId)]);
+  return { provider: provider ?? 'native', site_id: provider === 'site_platform' ? row?.site_id ?? null : null, reverted_at: row?.reverted_at ?? null };
 }
 
+/** Switches an own project's content source (404 project_not_found otherwise) and records its site; clears any revert. */
 export async function setContentSource(db: Knex, accountId: string, projectId: string, provider: Provider, siteId: string | null): Promise<void> {
-  await db('site_platform_content_sources')
-    .insert({ project_id: projectId, account_id: accountId, provider, site_id: provider === 'native' ? null : siteId, reverted_site_id: null, reverted_at: null, updated_at: db.fn.now() })
-    .onConflict(['account_id', 'project_id']).merge(['provider', 'site_id', 'reverted_site_id', 'reverted_at', 'updated_at']);
+  await db.transaction(async (trx) => {
+    await setProjectContentSource(trx, accountId, projectId, provider);
+    await saveContentSourceSite(trx, accountId, projectId, provider === 'native' ? null : siteId);
+  });
 }
 
 /**
