@@ -1,27 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import {
   backfillPage, listBackfillConnections, reportBackfillFailure,
   type BackfillConnection, type BackfillFailure, type BackfillPageInput, type BackfillPageResult,
 } from '../src/commerce/backfill/service';
-import { ApiError } from '../src/http/errors';
 import type { ActivityDeps } from './deps';
-
-/** Platform trouble that may pass; every other coded error (revoked token, disconnected shop, 4xx) repeats itself. */
-const RETRYABLE_CODES = new Set(['commerce_unavailable', 'commerce_rate_limited']);
-
-/** A coded ApiError as a Temporal failure: `type` is the code, retried only when retrying can help. */
-function asFailure(err: unknown): unknown {
-  if (!(err instanceof ApiError)) return err;
-  const retryAfter = err.extra.retryAfterSeconds;
-  return ApplicationFailure.create({
-    type: err.code,
-    message: err.message,
-    nonRetryable: !RETRYABLE_CODES.has(err.code),
-    details: [{ status: err.status }],
-    ...(retryAfter ? { nextRetryDelay: `${retryAfter} seconds` } : {}),
-  });
-}
 
 /** Side effects of the `commerce-order-backfill` sweep: list the shops, recover one page of orders, report a failure. */
 export function createCommerceBackfillActivities(deps: ActivityDeps) {
@@ -37,11 +19,7 @@ export function createCommerceBackfillActivities(deps: ActivityDeps) {
      */
     async backfillPage(input: BackfillPageInput): Promise<BackfillPageResult> {
       const ctx = Context.current();
-      try {
-        return await backfillPage(deps, input, { signal: ctx.cancellationSignal, onProgress: (handled) => ctx.heartbeat({ handled }) });
-      } catch (err) {
-        throw asFailure(err);
-      }
+      return backfillPage(deps, input, { signal: ctx.cancellationSignal, onProgress: (handled) => ctx.heartbeat({ handled }) });
     },
 
     async reportBackfillFailure(failure: BackfillFailure): Promise<{ inboxItemId: string; created: boolean }> {

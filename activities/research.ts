@@ -1,7 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../src/http/errors';
-import { ProviderError } from '../src/providers/errors';
 import { keptStep } from '../src/research/kept';
 import { PageTextCache } from '../src/research/pageTexts';
 import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchStep, stampStep } from '../src/research/steps';
@@ -13,24 +11,19 @@ import type { ActivityDeps } from './deps';
 const HEARTBEAT_EVERY_MS = 2_000;
 
 /**
- * A provider's coded error as a Temporal failure: retryable ones (5xx, 429, timeouts) are retried by Temporal,
- * the rest fail at once (the workflow turns a failed page into a gap). A coded ApiError (an item gone) fails at
- * once with its status; a Postgres data error (text it cannot store, e.g. a NUL character) repeats itself, so it
- * fails at once too. Anything else is retried.
+ * A Postgres data error (text it cannot store, e.g. a NUL character) repeats itself: it becomes a coded error, which
+ * the worker's failure mapping fails at once. Everything else is left to that mapping (src/temporal/activityFailure.ts).
  */
-function asFailure(err: unknown): unknown {
-  if (err instanceof ProviderError) {
-    return ApplicationFailure.create({
-      type: err.code, message: err.message, nonRetryable: !err.retryable,
-      ...(err.retryAfterSeconds ? { nextRetryDelay: `${err.retryAfterSeconds} seconds` } : {}),
-    });
+async function storing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const pgCode = (err as { code?: unknown })?.code;
+    if (typeof pgCode === 'string' && /^22[0-9A-Z]{3}$/.test(pgCode)) {
+      throw new ApiError(422, 'research_text_unstorable', 'the text could not be stored (invalid characters)');
+    }
+    throw err;
   }
-  if (err instanceof ApiError) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: err.status < 500, details: [{ status: err.status }] });
-  const pgCode = (err as { code?: unknown })?.code;
-  if (typeof pgCode === 'string' && /^22[0-9A-Z]{3}$/.test(pgCode)) {
-    return ApplicationFailure.create({ type: 'research_text_unstorable', message: 'the text could not be stored (invalid characters)', nonRetryable: true });
-  }
-  return err;
 }
 
 /** Runs `work` with the activity's cancellation signal, heartbeating while it runs (fetches and model calls wait long). */
@@ -41,19 +34,9 @@ async function heartbeating<T>(work: (signal: AbortSignal) => Promise<T>): Promi
   beat();
   const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
   try {
-    return await work(ctx.cancellationSignal);
-  } catch (err) {
-    throw asFailure(err);
+    return await storing(() => work(ctx.cancellationSignal));
   } finally {
     clearInterval(timer);
-  }
-}
-
-async function mapped<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw asFailure(err);
   }
 }
 
@@ -62,7 +45,7 @@ export function createResearchActivities(deps: ActivityDeps) {
   const texts = new PageTextCache();
   return {
     async researchSubject(input: { accountId: string; contentId: string | null; topic: string; keyword: string | null }): Promise<ResearchSubject> {
-      return mapped(() => readSubject(deps, input));
+      return storing(() => readSubject(deps, input));
     },
 
     async researchKnowledge(input: { accountId: string; topic: string; keyword: string | null }): Promise<KnowledgeStep> {
@@ -83,15 +66,15 @@ export function createResearchActivities(deps: ActivityDeps) {
     },
 
     async researchKept(input: KeptInput): Promise<KeptResearch | null> {
-      return mapped(() => keptStep(deps, input));
+      return storing(() => keptStep(deps, input));
     },
 
     async writeResearchArtifact(input: ArtifactInput): Promise<{ knowledgeBaseId: string; artifactId: string; created: boolean }> {
-      return mapped(() => artifactStep(deps, input));
+      return storing(() => artifactStep(deps, input));
     },
 
     async stampContentResearch(input: StampInput): Promise<{ warning: string | null }> {
-      return mapped(() => stampStep(deps, input));
+      return storing(() => stampStep(deps, input));
     },
   };
 }

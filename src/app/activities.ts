@@ -7,10 +7,14 @@ import { createEmailBatchActivities } from '../../activities/emailBatches';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { createResearchActivities } from '../../activities/research';
+import { withFailureMapping } from '../temporal/activityFailure';
 
-/** Builds the worker's activity object from its dependencies; each area adds its `create<Area>Activities(deps)`. */
+/**
+ * Builds the worker's activity object from its dependencies; each area adds its `create<Area>Activities(deps)`.
+ * Every activity throws coded errors as Temporal failures through the one mapping (src/temporal/activityFailure.ts).
+ */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return withFailureMapping({
     ...createMaintenanceActivities(deps),
     ...createCommerceActivities(deps),
     ...createCommerceBackfillActivities(deps),
@@ -19,7 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createResearchActivities(deps),
     ...createEmailWebhookActivities(deps),
     ...createEmailBatchActivities(deps),
-  };
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;
