@@ -23,8 +23,7 @@ export type SettingsFields = Pick<ProjectSettingsRow, 'override_mode' | 'connect
 export async function saveSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
   const [row] = await db('project_commerce_settings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })
-    // One settings row per project (unique project_id); the project is the account's, so the row is too.
-    .onConflict(['project_id'])
+    .onConflict(['account_id', 'project_id'])
     .merge({ ...fields, updated_at: db.fn.now() })
     .returning('*');
   return row;
