@@ -11,6 +11,7 @@ import { jobRoutes } from '../jobs/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
 import { publishToSiteRoutes } from '../marketing/publishToSite/routes';
+import { projectRoutes } from '../projects';
 import { deploymentRoutes } from '../projects/deployments';
 import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
@@ -30,7 +31,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(), ...cronRoutes(),
     ...commerceRoutes(),
-    ...deploymentRoutes(),
+    ...projectRoutes(), ...deploymentRoutes(),
     ...sitePlatformConnectionRoutes(),
     ...sitePlatformOperationRoutes(),
     ...publishToSiteRoutes(),

@@ -15,7 +15,7 @@ import { listOAuthClients, listSitesOfConnection } from './store';
 const tags = ['Site platform'];
 const adminOnly: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
 const notConfigured = { status: 503, code: 'site_platform_not_configured', description: 'SITE_PLATFORM_TOKEN_ENCRYPTION_KEY (or PUBLIC_APP_URL for OAuth) is not set on the service; checked before anything else.' };
-const projectMissing = { status: 404, code: 'project_not_found', description: 'The project id is not a uuid.' };
+const projectMissing = { status: 404, code: 'project_not_found', description: 'Not a project of your account (also for a malformed id or another account\'s project).' };
 const upstream = [
   { status: 502, code: 'platform_upstream', description: 'The platform failed (5xx, network, malformed body); `upstreamStatus` carries its status.' },
   { status: 504, code: 'platform_timeout', description: 'The platform did not answer within SITE_PLATFORM_TIMEOUT_MS.' },

@@ -2,7 +2,7 @@ import { ApiError } from '../../http/errors';
 import { apiBaseFor, checkGates, getOperation, platformPath, routeVerb, type OperationDef } from '../registry';
 import type { SitePlatformDeps } from '../connections/deps';
 import { resolveCredentials, type ResolvedCredentials } from '../connections/resolve';
-import { requireOwnProject } from '../connections/projects';
+import { requireOwnProject } from '../../projects/service';
 import { auditWrite } from './audit';
 import { clientFor } from './clients';
 import { invalidatesSnapshots, markSnapshotsStale, snapshotRead, type SnapshotInfo } from './cmsSnapshots';
