@@ -23,7 +23,7 @@ export async function installedPostgresNativeDir(): Promise<string> {
   try {
     ({ initdb } = await import(pkg));
   } catch (err) {
-    throw new Error(`no embedded PostgreSQL build for ${platform}-${os.arch()} (${pkg}: ${(err as Error).message}); set DATABASE_URL`);
+    throw new Error(`no embedded PostgreSQL build for ${platform}-${os.arch()} (${pkg}: ${(err as Error).message}); set DATABASE_URL`, { cause: err });
   }
   if (typeof initdb !== 'string') throw new Error(`${pkg} does not name its initdb binary`);
   return path.dirname(path.dirname(initdb));

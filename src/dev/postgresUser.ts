@@ -20,7 +20,7 @@ export async function postgresRunAs(): Promise<UnixUser | undefined> {
     const created = await lookupUser(POSTGRES_USER);
     if (created) return created;
     throw new Error(`PostgreSQL refuses to run as root, and creating the "${POSTGRES_USER}" system user to run it as failed `
-      + `(${(err as Error).message.trim()}). Create that user, or run as a regular user, or set DATABASE_URL.`);
+      + `(${(err as Error).message.trim()}). Create that user, or run as a regular user, or set DATABASE_URL.`, { cause: err });
   }
   const created = await lookupUser(POSTGRES_USER);
   if (!created) throw new Error(`useradd did not create the "${POSTGRES_USER}" user`);

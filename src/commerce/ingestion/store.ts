@@ -127,7 +127,8 @@ export async function rollupsOfContacts(db: Knex, accountId: string, contactIds:
      group by ids.id`,
     [contactIds, accountId],
   );
-  return new Map((result.rows as Array<Record<string, any>>).map((r) => [r.contact_id as string, {
+  type RollupRow = { contact_id: string; total: string; count: number; first_at: Date | null; first_id: string | null; last_at: Date | null };
+  return new Map((result.rows as RollupRow[]).map((r) => [r.contact_id, {
     totalCents: Number(r.total), count: Number(r.count), firstOrderAt: r.first_at ?? null, firstOrderId: r.first_id ?? null, lastOrderAt: r.last_at ?? null,
   }]));
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { requiredText } from '../../http/fields';
 import { parsePlaceholders } from './placeholders';
-import type { TemplateRow } from './store';
 
 export const MAX_NAME = 100;
 export const MAX_SUBJECT = 998;

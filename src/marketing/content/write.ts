@@ -1,8 +1,7 @@
 import type { Knex } from '../../db/knex';
-import type { Actor } from '../actor';
 import { assertReferencesOwned } from './grounding';
 import { resolveJourneyStage } from './journeyStage';
-import { toContentItem, type ContentItem } from './representation';
+import type { ContentItem } from './representation';
 import { resolveSchedule } from './schedule';
 import type { CreateInput, UpdateInput } from './schemas';
 import { mergeSettings, resolveKeyword, type KeywordPrecedence } from './settings';

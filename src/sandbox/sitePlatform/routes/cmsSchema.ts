@@ -6,7 +6,7 @@ import { paginate, readPageQuery } from '../pagination';
 import type { Route, RouteContext } from '../router';
 import { addCollection } from '../seed';
 import { iso, newId, slugify, type SimCollection, type SimItem } from '../state';
-import { itemView, slugTaken } from './items';
+import { itemView } from './items';
 import { createdFieldView, fieldCreateBody, type FieldCreateBody } from './fieldTypes';
 import { withSite } from './support';
 
