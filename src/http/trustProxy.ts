@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { IpAllowlist, normaliseIpEntry } from '../email/keys/ipAllowlist';
+import { IpAllowlist, normaliseIpEntry } from '../net/ipMatch';
 
 /**
  * Which peers may tell us the client's address (X-Forwarded-For): none (`false`), the `hops` proxies nearest to us

@@ -1,6 +1,6 @@
 import type { EmailKeyHandle, EmailScope } from '../../auth/types';
 import type { UsageRecorder } from '../usage/recorder';
-import { IpAllowlist } from './ipAllowlist';
+import { IpAllowlist } from '../../net/ipMatch';
 import type { EmailKeyRow } from './store';
 import type { EmailEnvironment } from './token';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_SCOPES } from '../../auth/types';
 import type { KeyUsage } from '../usage/keyUsage';
-import { normaliseIpEntry } from './ipAllowlist';
+import { normaliseIpEntry } from '../../net/ipMatch';
 import type { EmailKeyRow } from './store';
 import { displayOf } from './token';
 

@@ -8,7 +8,7 @@ import type { Page } from '../../http/pagination';
 import { isUuid } from '../../http/ids';
 import { keyUsage } from '../usage/keyUsage';
 import { normaliseDomain } from './authenticate';
-import { normaliseIpEntry } from './ipAllowlist';
+import { normaliseIpEntry } from '../../net/ipMatch';
 import { emailRuntime } from './runtime';
 import * as store from './store';
 import { newEmailKeyToken, type EmailEnvironment } from './token';

@@ -1,8 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * IPv4/IPv6 addresses and CIDR ranges a key accepts requests from. Entries are normalised on write
- * (`10.0.0.7/8` → `10.0.0.0/8`, IPv6 lower-case compressed) so what a key shows is what it matches.
+ * Matching client addresses against IPv4/IPv6 addresses and CIDR ranges: email keys' IP allowlists and TRUST_PROXY's
+ * proxy list. Entries are normalised on write (`10.0.0.7/8` → `10.0.0.0/8`, IPv6 lower-case compressed) so what a
+ * list shows is what it matches.
  */
 
 export type IpEntryResult = { ok: true; entry: string } | { ok: false; message: string };

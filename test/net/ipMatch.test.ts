@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { IpAllowlist, normaliseIpEntry } from '../../../src/email/keys/ipAllowlist';
+import { IpAllowlist, normaliseIpEntry } from '../../src/net/ipMatch';
 
 const allowlist = (...entries: string[]) => new IpAllowlist(entries.map((e) => {
   const r = normaliseIpEntry(e);
