@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { route, type RouteDef } from '../http/route';
 import { accountOf } from './authenticate';
 import { PERMISSIONS } from './permissions';
-import { agentKeySchema, pageOf, pageQuery, toAgentKey } from './schemas';
+import { agentKeySchema, toAgentKey } from './schemas';
 import { createAgentKey, getAgentKey, pageAgentKeys, revokeAgentKey } from './service';
 import type { AuthContext, AuthSpec } from './types';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 
 const tags = ['Agent keys'];
 const managers: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
@@ -37,11 +38,11 @@ export function keyRoutes(): RouteDef[] {
       summary: 'Agent keys of the account, newest first, revoked ones included.',
       description: 'Never returns a token: `token_hint` (its last 4 characters) tells keys apart. '
         + 'Paged: `page` (default 1), `limit` (default 25, at most 100); an unknown query parameter is 400.',
-      query: pageQuery,
-      responses: { 200: { description: 'A page of agent keys', schema: pageOf(agentKeySchema) } },
+      query: z.strictObject(pageQuery),
+      responses: { 200: { description: 'A page of agent keys', schema: listEnvelopeSchema(agentKeySchema) } },
     }, async ({ auth, deps, query }) => {
       const { rows, total } = await pageAgentKeys(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toAgentKey), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toAgentKey), total, query) };
     }),
 
     route({

@@ -32,21 +32,6 @@ export const agentKeySchema = z.object({
   revoked_at: timestamp.nullable().describe('When the key was revoked; a revoked key answers 401 at once. Null while active.'),
 });
 
-/** `{ data, total, page, limit }`, the list envelope of every paged list. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(item),
-    total: z.number().int().describe('Items in all pages.'),
-    page: z.number().int(),
-    limit: z.number().int(),
-  });
-}
-
-export const pageQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1).describe('1-based page number. Default 1.'),
-  limit: z.coerce.number().int().min(1).max(100).default(25).describe('Items per page, 1 to 100. Default 25.'),
-});
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toAccount(row: AccountRow) {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route';
-import { accountSchema, pageOf, pageQuery, toAccount, toUser, userSchema } from './schemas';
+import { accountSchema, toAccount, toUser, userSchema } from './schemas';
 import { addUser, describeCaller, pageUsers, revokeSession } from './service';
 import { accountOf } from './authenticate';
 import type { AuthContext } from './types';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 
 const tags = ['Account'];
 
@@ -40,11 +41,11 @@ export function userRoutes(): RouteDef[] {
       method: 'get', path: '/api/users', operationId: 'listUsers', tags, auth: { kind: 'session' },
       summary: 'Users of the account, oldest first.',
       description: 'Any role may list. Paged: `page` (default 1), `limit` (default 25, at most 100); an unknown query parameter is 400.',
-      query: pageQuery,
-      responses: { 200: { description: 'A page of users', schema: pageOf(userSchema) } },
+      query: z.strictObject(pageQuery),
+      responses: { 200: { description: 'A page of users', schema: listEnvelopeSchema(userSchema) } },
     }, async ({ auth, deps, query }) => {
       const { rows, total } = await pageUsers(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toUser), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toUser), total, query) };
     }),
 
     route({

@@ -5,7 +5,7 @@ import * as activities from './activityService';
 import type { ActivityRow } from './activityStore';
 import { isoTimestamp, optionalText } from '../http/fields';
 import { idParams } from '../http/ids';
-import { pageQuery } from '../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -53,12 +53,12 @@ export function activityRoutes(): RouteDef[] {
       summary: 'A contact\'s activity timeline, newest first.',
       description: 'Answers `{ data, total, page, limit }` ordered by `occurredAt` descending. `page` defaults to 1, `limit` to 25 (maximum 100).',
       params: idParams, query: listQuery,
-      responses: { 200: { description: 'A page of activities', schema: z.object({ data: z.array(activitySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of activities', schema: listEnvelopeSchema(activitySchema) } },
       errors: [notFound],
     }, async ({ params, query, auth, deps }) => {
       const { page, limit, kind: k } = query;
       const { rows, total } = await activities.listActivities(deps.db, accountOf(auth), params.id, { kind: k }, { page, limit });
-      return { body: { data: rows.map(toActivityJson), total, page, limit } };
+      return { body: listEnvelope(rows.map(toActivityJson), total, { page, limit }) };
     }),
 
     route({

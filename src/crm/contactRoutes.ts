@@ -6,7 +6,7 @@ import * as contacts from './contactService';
 import { TRIGRAM_MIN_CHARS } from './contactStore';
 import { optionalText } from '../http/fields';
 import { idParams } from '../http/ids';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery } from '../http/pagination';
+import { DEFAULT_LIMIT, listEnvelope, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -43,7 +43,7 @@ const listQuery = z.strictObject({
   ...pageQuery,
 });
 
-const listResponse = z.object({ contacts: z.array(contactSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+const listResponse = listEnvelopeSchema(contactSchema, 'contacts');
 
 const notFound = { status: 404, code: 'contact_not_found', description: 'No contact with this id in your account (also for a malformed id).' };
 const emailTaken = { status: 409, code: 'contact_email_taken', description: 'Another contact of the account has this email; `contactId` names it.' };
@@ -61,7 +61,7 @@ export function contactRoutes(): RouteDef[] {
     }, async ({ query, auth, deps }) => {
       const { page, limit, search, tag } = query;
       const { rows, total } = await contacts.listContacts(deps.db, accountOf(auth), { search: search || undefined, tag: tag || undefined }, { page, limit });
-      return { body: { contacts: rows.map(toContactJson), total, page, limit } };
+      return { body: listEnvelope(rows.map(toContactJson), total, { page, limit }, 'contacts') };
     }),
 
     route({

@@ -5,7 +5,7 @@ import * as dealsService from './dealService';
 import type { DealView } from './dealStore';
 import { iso, optionalText, requiredText } from '../http/fields';
 import { idParams, refId } from '../http/ids';
-import { pageQuery } from '../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -80,11 +80,11 @@ export function dealRoutes(): RouteDef[] {
       summary: 'List deals, newest first.',
       description: 'Answers `{ data, total, page, limit }`, ordered by `createdAt` descending. `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of deals', schema: z.object({ data: z.array(dealSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of deals', schema: listEnvelopeSchema(dealSchema) } },
     }, async ({ query, auth, deps }) => {
       const { page, limit, ...filter } = query;
       const { rows, total } = await dealsService.listDeals(deps.db, accountOf(auth), filter, { page, limit });
-      return { body: { data: rows.map(toDealJson), total, page, limit } };
+      return { body: listEnvelope(rows.map(toDealJson), total, { page, limit }) };
     }),
 
     route({

@@ -3,7 +3,7 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import { iso, isoTimestamp, requiredText } from '../http/fields';
 import { idParams, refId } from '../http/ids';
-import { pageQuery } from '../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 import * as tasks from './taskService';
 import type { TaskRow } from './taskStore';
 
@@ -65,11 +65,11 @@ export function taskRoutes(): RouteDef[] {
       summary: 'List tasks, soonest due first.',
       description: 'Answers `{ data, total, page, limit }`. Ordered by `dueDate` ascending, tasks without a due date last, then newest first. Filters combine (AND). `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of tasks', schema: z.object({ data: z.array(taskSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of tasks', schema: listEnvelopeSchema(taskSchema) } },
     }, async ({ query, auth, deps }) => {
       const { page, limit, ...filter } = query;
       const { rows, total } = await tasks.listTasks(deps.db, accountOf(auth), filter, { page, limit });
-      return { body: { data: rows.map(toTaskJson), total, page, limit } };
+      return { body: listEnvelope(rows.map(toTaskJson), total, { page, limit }) };
     }),
 
     route({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
 import { iso } from '../http/fields';
 import { idParams } from '../http/ids';
-import { pageQuery } from '../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 import { route, type RouteDef } from '../http/route';
 import * as inbox from './service';
 import type { InboxItemRow } from './service';
@@ -48,11 +48,11 @@ export function inboxRoutes(): RouteDef[] {
         + '`page` defaults to 1, `limit` to 25 (maximum 100). Items are written by the service (sweeps, alerts, failed webhook '
         + 'handlers, subscription billing failures), deduplicated: one open item per `dedup_key`.',
       query: listQuery,
-      responses: { 200: { description: 'A page of inbox items', schema: z.object({ data: z.array(itemSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of inbox items', schema: listEnvelopeSchema(itemSchema) } },
     }, async ({ query, auth, deps }) => {
       const { page, limit, ...filter } = query;
       const { rows, total } = await inbox.listInboxItems(deps.db, accountOf(auth), filter, { page, limit });
-      return { body: { data: rows.map(toItemJson), total, page, limit } };
+      return { body: listEnvelope(rows.map(toItemJson), total, { page, limit }) };
     }),
 
     route({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
+import { listEnvelope } from '../http/pagination';
 import { route, type RouteDef } from '../http/route';
 import { artifactNotFound, errorSpecs } from './errors';
 import {
@@ -29,7 +30,7 @@ export function artifactReadRoutes(): RouteDef[] {
       const { rows, total } = await knowledge.listArtifacts(deps.db, accountOf(auth), {
         kbId: kb_id, artifactType: artifact_type, contentId: content_id, isVerified: is_verified, page, limit,
       });
-      return { body: { data: rows, total, page, limit } };
+      return { body: listEnvelope(rows, total, { page, limit }) };
     }),
 
     route({
@@ -60,7 +61,7 @@ export function artifactReadRoutes(): RouteDef[] {
       const { rows, total } = await knowledge.listArtifacts(deps.db, accountId, {
         kbId: kb.id, artifactType: artifact_type, contentId: content_id, isVerified: is_verified, page, limit,
       });
-      return { body: { data: rows, total, page, limit } };
+      return { body: listEnvelope(rows, total, { page, limit }) };
     }),
 
     route({
@@ -74,11 +75,11 @@ export function artifactReadRoutes(): RouteDef[] {
       const accountId = accountOf(auth);
       const { artifact_type, content_id, is_verified, page, limit } = query;
       const kb = await knowledge.findResearchKnowledgeBase(deps.db, accountId);
-      if (!kb) return { body: { data: [], total: 0, page, limit } };
+      if (!kb) return { body: listEnvelope([], 0, { page, limit }) };
       const { rows, total } = await knowledge.listArtifacts(deps.db, accountId, {
         kbId: kb.id, artifactType: artifact_type, contentId: content_id, isVerified: is_verified, page, limit,
       });
-      return { body: { data: rows, total, page, limit } };
+      return { body: listEnvelope(rows, total, { page, limit }) };
     }),
   ];
 }

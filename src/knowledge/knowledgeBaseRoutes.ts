@@ -3,6 +3,7 @@ import { accountOf } from '../auth/authenticate';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import { invalidReference } from '../http/fieldErrors';
+import { listEnvelope, listEnvelopeSchema } from '../http/pagination';
 import { route, type RouteDef } from '../http/route';
 import { getContent } from '../marketing/content/service';
 import { errorSpecs } from './errors';
@@ -42,10 +43,10 @@ export function knowledgeBaseRoutes(): RouteDef[] {
         + 'Each carries `document_count`, `artifact_count` and `passage_count`. Paging reads like the artifact lists '
         + '(0 or below is the default; limit default 25, above 100 read as 100).',
       query: kbListQuery,
-      responses: { 200: { description: 'A page of knowledge bases', schema: z.object({ data: z.array(knowledgeBaseSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of knowledge bases', schema: listEnvelopeSchema(knowledgeBaseSchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await knowledge.listKnowledgeBaseSummaries(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toKnowledgeBaseJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toKnowledgeBaseJson), total, query) };
     }),
 
     route({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalText, requiredText } from '../http/fields';
 import { isUuid } from '../http/ids';
-import { MAX_PAGE } from '../http/pagination';
+import { lenientCount, lenientPageQuery, listEnvelopeSchema } from '../http/pagination';
 import { ARTIFACT_TYPE_PATTERN } from './artifacts';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './service';
 
@@ -12,25 +12,6 @@ export const MAX_CONTENT_JSON_BYTES = 256 * 1024;
 
 /** An empty query value (`?kb_id=`) is read as no filter. */
 const blankAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-
-/**
- * A paging number read the lenient way the spec gives for artifact lists: absent, empty, zero or negative is the
- * default, above `max` is `max`; anything that is not a whole number is 400.
- */
-const lenientCount = (what: string, fallback: number, max: number) =>
-  blankAsAbsent(z.string().regex(/^[+-]?\d+$/, { error: `${what} must be a whole number` }))
-    .transform((v) => {
-      const n = v === undefined ? fallback : Number(v);
-      return n < 1 ? fallback : Math.min(n, max);
-    });
-
-export const lenientPageQuery = (defaultLimit: number, maxLimit: number) => ({
-  page: lenientCount('page', 1, Number.MAX_SAFE_INTEGER)
-    .pipe(z.number().max(MAX_PAGE, { error: `page must be at most ${MAX_PAGE}` }))
-    .describe(`Page number from 1 (default 1; 0 or a negative number is read as 1; above ${MAX_PAGE} is 400; not a whole number is 400).`),
-  limit: lenientCount('limit', defaultLimit, maxLimit)
-    .describe(`Items per page (default ${defaultLimit}; 0 or a negative number is read as ${defaultLimit}; above ${maxLimit} is read as ${maxLimit}; not a whole number is 400).`),
-});
 
 const artifactTypeRule = 'lowercase letters, digits and underscores, starting with a letter, at most 64 characters';
 
@@ -48,7 +29,7 @@ const artifactFilters = {
   artifact_type: artifactTypeFilter,
   content_id: uuidFilter('content_id'),
   is_verified: isVerifiedFilter,
-  ...lenientPageQuery(DEFAULT_ARTIFACT_LIMIT, MAX_ARTIFACT_LIMIT),
+  ...lenientPageQuery({ defaultLimit: DEFAULT_ARTIFACT_LIMIT, maxLimit: MAX_ARTIFACT_LIMIT }),
 };
 
 /** Filters of an artifact list scoped by its path (one knowledge base, or the research one). */
@@ -65,7 +46,7 @@ export const kbIdParams = z.strictObject({
   kbId: z.string().describe('Knowledge base id (uuid). A malformed or unknown id, or one of another account, answers 404 `knowledge_base_not_found`.'),
 });
 
-export const kbListQuery = z.strictObject(lenientPageQuery(25, 100));
+export const kbListQuery = z.strictObject(lenientPageQuery());
 
 export const createKnowledgeBaseBody = z.strictObject({
   name: requiredText(100).describe('1..100 characters; unique in the account ignoring case (the research knowledge base\'s name included).'),
@@ -122,9 +103,7 @@ export const artifactSchema = z.object({
   updated_at: z.string().describe('ISO 8601'),
 });
 
-export const artifactPage = z.object({
-  data: z.array(artifactSchema), total: z.number().int().describe('Every match, across pages.'), page: z.number().int(), limit: z.number().int(),
-});
+export const artifactPage = listEnvelopeSchema(artifactSchema);
 
 export const knowledgeBaseSchema = z.object({
   id: z.string(),

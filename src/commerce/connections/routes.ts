@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import type { AuthSpec } from '../../auth/types';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { connectionDetailSchema, connectionSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson, webhookRegistrationSchema } from './json';
 import { disconnectConnection, requireConnection, verifyConnection } from './service';
@@ -34,10 +34,10 @@ export function connectionRoutes(): RouteDef[] {
       summary: 'List the account\'s commerce connections (one per shop), oldest first.',
       description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100). Disconnected shops stay listed with `status: disconnected`.',
       query: z.strictObject({ ...pageQuery }),
-      responses: { 200: { description: 'A page of connections', schema: z.object({ data: z.array(connectionSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of connections', schema: listEnvelopeSchema(connectionSchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await listConnections(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toConnectionJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toConnectionJson), total, query) };
     }),
 
     route({

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { pageOf } from '../../auth/schemas';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { domainName, MAX_LABEL, MAX_NAME } from './name';
 import * as domains from './service';
@@ -75,10 +74,10 @@ export function emailDomainRoutes(): RouteDef[] {
       summary: 'List sender domains, newest first.',
       description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (at most 100).',
       query: z.strictObject({ ...pageQuery }),
-      responses: { 200: { description: 'A page of domains', schema: pageOf(domainSchema) } },
+      responses: { 200: { description: 'A page of domains', schema: listEnvelopeSchema(domainSchema) } },
     }, async ({ query, auth: caller, deps }) => {
       const { rows, total } = await domains.listDomains(deps.db, accountOf(caller), query);
-      return { body: { data: rows.map(toDomainJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toDomainJson), total, query) };
     }),
 
     route({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import type { AuthContext, AuthSpec } from '../../auth/types';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { createKeyBody, createdKeySchema, emailKeySchema, keyWithUsageSchema, patchKeyBody, rotatedKeySchema, toEmailKey, toEmailKeyWithUsage } from './schemas';
 import * as keys from './service';
@@ -52,10 +52,10 @@ export function emailKeyRoutes(): RouteDef[] {
       summary: 'Email API keys of the account, newest first, revoked ones included.',
       description: 'Never a secret: `display` shows the prefix and last 4 characters. Paged: `{ data, total, page, limit }`.',
       query: z.strictObject(pageQuery),
-      responses: { 200: { description: 'A page of keys', schema: z.object({ data: z.array(emailKeySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of keys', schema: listEnvelopeSchema(emailKeySchema) } },
     }, async ({ auth, deps, query }) => {
       const { rows, total } = await keys.pageEmailKeys(deps, accountOf(auth), query);
-      return { body: { data: rows.map(toEmailKey), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toEmailKey), total, query) };
     }),
 
     route({

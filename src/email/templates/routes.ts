@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { pageOf } from '../../auth/schemas';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { contentField, nameField, subjectField, templateSchema, templateSummarySchema, type TemplateJson } from './schemas';
 import * as templates from './service';
@@ -62,10 +61,10 @@ export function emailTemplateRoutes(): RouteDef[] {
       description: 'Answers `{ data, total, page, limit }` in alphabetical order of name, ignoring case, without the html and text '
         + '(get one template for them). `page` defaults to 1, `limit` to 25 (at most 100).',
       query: z.strictObject({ ...pageQuery }),
-      responses: { 200: { description: 'A page of templates', schema: pageOf(templateSummarySchema) } },
+      responses: { 200: { description: 'A page of templates', schema: listEnvelopeSchema(templateSummarySchema) } },
     }, async ({ query, auth: caller, deps }) => {
       const { rows, total } = await templates.listTemplates(deps.db, accountOf(caller), query);
-      return { body: { data: rows.map(toSummaryJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toSummaryJson), total, query) };
     }),
 
     route({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { optionalText } from '../../http/fields';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
 import { route } from '../../http/route';
 import { jobPath } from '../../temporal/jobIds';
@@ -65,9 +65,6 @@ const deliverySchema = z.object({
   updated_at: z.string(),
 });
 
-const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
-
 const testAccepted = z.object({
   event_id: z.string(),
   job_id: z.string().describe('The delivery workflow `email-event:<event_id>`.'),
@@ -113,10 +110,10 @@ export function emailWebhookRoutes(): RouteDef[] {
       summary: 'List webhook endpoints, newest first.',
       description: 'Answers `{ data, total, page, limit }`; never the signing secrets.',
       query: pagedQuery,
-      responses: { 200: { description: 'A page of endpoints', schema: pageOf(endpointSchema) } },
+      responses: { 200: { description: 'A page of endpoints', schema: listEnvelopeSchema(endpointSchema) } },
     }, async ({ query, auth: caller, deps }) => {
       const { rows, total } = await webhooks.listEndpoints(deps.db, accountOf(caller), query);
-      return { body: { data: rows.map(toEndpointJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toEndpointJson), total, query) };
     }),
 
     route({
@@ -169,11 +166,11 @@ export function emailWebhookRoutes(): RouteDef[] {
       summary: 'List the endpoint\'s deliveries, newest first.',
       description: 'One delivery per event sent to this endpoint: `status` pending (retrying), delivered or failed; `attempts`, the last HTTP status and error.',
       params: idParams, query: pagedQuery,
-      responses: { 200: { description: 'A page of deliveries', schema: pageOf(deliverySchema) } },
+      responses: { 200: { description: 'A page of deliveries', schema: listEnvelopeSchema(deliverySchema) } },
       errors: [notFound],
     }, async ({ params, query, auth: caller, deps }) => {
       const { rows, total } = await webhooks.listEndpointDeliveries(deps.db, accountOf(caller), params.id, query);
-      return { body: { data: rows.map(toDeliveryJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toDeliveryJson), total, query) };
     }),
   ];
 }

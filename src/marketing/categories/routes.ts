@@ -3,11 +3,12 @@ import { accountOf } from '../../auth/authenticate';
 import { optionalText, requiredText } from '../../http/fields';
 import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
-import { listQuery, pageOf, stamp } from '../grounding/listing';
+import { listQuery, stamp } from '../grounding/listing';
 import { twinRoutes } from '../twins';
 import * as categories from './service';
 import type { CategoryRow } from './service';
 import { MAX_SLUG, SLUG_PATTERN } from './slug';
+import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
 
 const tags = ['Marketing categories'];
 
@@ -55,10 +56,10 @@ export function categoryRoutes(): RouteDef[] {
       summary: 'List content categories, by name.',
       description: 'Categories group content items (`category_id`, a filter of the content list). Answers `{ data, total, page, limit }` in alphabetical order of name, ignoring case; `search` matches part of the name. `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of categories', schema: pageOf(categorySchema) } },
+      responses: { 200: { description: 'A page of categories', schema: listEnvelopeSchema(categorySchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await categories.listCategories(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toCategoryJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toCategoryJson), total, query) };
     }),
 
     ...twinRoutes({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { requiredText } from '../../http/fields';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
 import { actorOf } from '../actor';
 import { twinRoutes } from '../twins';
@@ -44,11 +44,11 @@ export function commentRoutes(): RouteDef[] {
       summary: 'List the comments on an item, oldest first.',
       description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100).',
       params: idParams, query: z.strictObject({ ...pageQuery }),
-      responses: { 200: { description: 'A page of comments', schema: z.object({ data: z.array(commentSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      responses: { 200: { description: 'A page of comments', schema: listEnvelopeSchema(commentSchema) } },
       errors: [notFound],
     }, async ({ params, query, auth, deps }) => {
       const { rows, total } = await comments.listComments(deps.db, accountOf(auth), params.id, query);
-      return { body: { data: rows.map(toCommentJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toCommentJson), total, query) };
     }),
 
     ...twinRoutes({

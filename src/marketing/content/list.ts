@@ -1,5 +1,5 @@
 import type { Knex } from '../../db/knex';
-import { offsetOf, type Page } from '../../http/pagination';
+import { listEnvelope, offsetOf, type Page } from '../../http/pagination';
 import { contentPage, type ContentFilter, type ContentSort } from './listStore';
 import { toContentItem, type ContentItem } from './representation';
 import { urlOf, type ItemUrl } from './url';
@@ -13,5 +13,5 @@ export async function listContent(db: Knex, accountId: string, filter: ContentFi
     const item = toContentItem(row);
     return { ...item, url: urlOf(item).url };
   });
-  return { data, total, page: page.page, limit: page.limit };
+  return listEnvelope(data, total, page);
 }

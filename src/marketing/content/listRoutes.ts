@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery } from '../../http/pagination';
+import { DEFAULT_LIMIT, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { listContent } from './list';
 import { contentItemSchema, GROUNDING_TEXT_MAX } from './schemas';
@@ -42,7 +42,7 @@ const agentQuery = z.strictObject({
 });
 
 const listedItem = contentItemSchema.extend({ url: z.string().nullable().describe('Public URL on the site, null while unknown.') });
-const listResponse = z.object({ data: z.array(listedItem), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+const listResponse = listEnvelopeSchema(listedItem);
 
 const description = `Answers \`{ data, total, page, limit }\`; \`total\` counts every match. Filters combine (AND). `
   + `\`page\` defaults to 1, \`limit\` to ${DEFAULT_LIMIT} (maximum ${MAX_LIMIT}). Every item carries the five grounding fields, `

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import { errorSpecs } from './errors';
 import { idParams } from './schemas';
 import { contentVersions, versionSchema } from './versions';
 
-const listResponse = z.object({ data: z.array(versionSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+const listResponse = listEnvelopeSchema(versionSchema);
 
 export function contentVersionRoutes(): RouteDef[] {
   return twinRoutes({

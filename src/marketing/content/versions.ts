@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
-import { offsetOf, type Page } from '../../http/pagination';
+import { listEnvelope, offsetOf, type Page } from '../../http/pagination';
 import { contentItemSchema } from './schemas';
 import { getContent } from './service';
 import { listVersions, type VersionRow } from './versionStore';
@@ -34,5 +34,5 @@ export function toVersion(row: VersionRow): ContentVersion {
 export async function contentVersions(db: Knex, accountId: string, contentId: string, page: Page) {
   await getContent(db, accountId, contentId);
   const { rows, total } = await listVersions(db, accountId, contentId, { limit: page.limit, offset: offsetOf(page) });
-  return { data: rows.map(toVersion), total, page: page.page, limit: page.limit };
+  return listEnvelope(rows.map(toVersion), total, page);
 }

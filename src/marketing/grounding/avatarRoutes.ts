@@ -7,7 +7,8 @@ import { twinRoutes } from '../twins';
 import { avatarAttributes } from './avatarAttributes';
 import * as avatars from './avatarService';
 import type { AvatarRow } from './avatarService';
-import { listQuery, pageOf, stamp } from './listing';
+import { listQuery, stamp } from './listing';
+import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
 
 const tags = ['Marketing grounding'];
 
@@ -47,10 +48,10 @@ export function avatarRoutes(): RouteDef[] {
       summary: 'List customer avatars, newest first.',
       description: 'Customer avatars (personas) ground content: a content item names one in `avatar_id`. Answers `{ data, total, page, limit }`, newest first; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of avatars', schema: pageOf(avatarSchema) } },
+      responses: { 200: { description: 'A page of avatars', schema: listEnvelopeSchema(avatarSchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await avatars.listAvatars(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toAvatarJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toAvatarJson), total, query) };
     }),
 
     ...twinRoutes({

@@ -6,7 +6,8 @@ import { twinRoutes } from '../twins';
 import { createGridBody, gridSchema, MAX_QUOTE, MAX_RESULTS, MAX_TESTIMONIALS, patchGridBody } from './gridSchemas';
 import * as grids from './gridService';
 import type { Grid } from './gridService';
-import { listQuery, pageOf, stamp } from './listing';
+import { listQuery, stamp } from './listing';
+import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
 
 const tags = ['Marketing grounding'];
 
@@ -25,10 +26,10 @@ export function gridRoutes(): RouteDef[] {
       summary: 'List before/after grids with their rows, newest first.',
       description: 'A before/after grid holds measurable results (metric, before, after, unit) and testimonials (quote, attribution, consent); a content item names one in `before_after_grid_id`, and case studies take their numbers and quotes from it. Answers `{ data, total, page, limit }`, newest first, each grid with its rows; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of grids', schema: pageOf(gridSchema) } },
+      responses: { 200: { description: 'A page of grids', schema: listEnvelopeSchema(gridSchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await grids.listGrids(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toGridJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toGridJson), total, query) };
     }),
 
     ...twinRoutes({

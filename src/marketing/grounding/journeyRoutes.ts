@@ -6,7 +6,8 @@ import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import * as journeys from './journeyService';
 import type { JourneyRow } from './journeyService';
-import { listQuery, pageOf, stamp } from './listing';
+import { listQuery, stamp } from './listing';
+import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
 
 const tags = ['Marketing grounding'];
 export const MAX_STAGES = 20;
@@ -67,10 +68,10 @@ export function journeyRoutes(): RouteDef[] {
       summary: 'List customer journey maps, newest first.',
       description: 'A journey map is an ordered list of stages; a content item names one in `journey_id` and a stage in `journey_stage`. Answers `{ data, total, page, limit }`, newest first; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).',
       query: listQuery,
-      responses: { 200: { description: 'A page of journeys', schema: pageOf(journeySchema) } },
+      responses: { 200: { description: 'A page of journeys', schema: listEnvelopeSchema(journeySchema) } },
     }, async ({ query, auth, deps }) => {
       const { rows, total } = await journeys.listJourneys(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toJourneyJson), total, page: query.page, limit: query.limit } };
+      return { body: listEnvelope(rows.map(toJourneyJson), total, query) };
     }),
 
     ...twinRoutes({

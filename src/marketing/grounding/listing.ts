@@ -14,10 +14,6 @@ export const listQuery = z.strictObject({
 
 export type ListQuery = z.output<typeof listQuery>;
 
-/** The `{ data, total, page, limit }` envelope of a list of `item`. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
-
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Narrows a query to rows whose name contains `search`, ignoring case (`%` and `_` are literal). */

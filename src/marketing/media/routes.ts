@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { optionalText } from '../../http/fields';
 import { refId } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import { MAX_IMAGE_PIXELS } from './errors';
@@ -31,7 +31,6 @@ const patchBody = z.strictObject({
 });
 
 const assetNotFound = { status: 404, code: 'media_asset_not_found', description: 'No media asset with this id in your account (also for a malformed id).' };
-const pageOf = (schema: z.ZodType) => z.object({ data: z.array(schema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
 
 /** The account's media library (list, one asset, tag and alt-text changes) and the public file URL. */
 export function mediaRoutes(): RouteDef[] {
@@ -41,12 +40,12 @@ export function mediaRoutes(): RouteDef[] {
       summary: 'List the media library, newest first.',
       description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100). Filters combine (AND). The bytes are not included: fetch `url`.',
       query: listQuery,
-      responses: { 200: { description: 'A page of assets', schema: pageOf(mediaAssetSchema) } },
+      responses: { 200: { description: 'A page of assets', schema: listEnvelopeSchema(mediaAssetSchema) } },
     }, async ({ query, auth, deps, ctx }) => {
       const { page, limit, tag, content_id } = query;
       const { rows, total } = await media.listMedia(deps.db, accountOf(auth), { tag, contentId: content_id }, { page, limit });
       const base = publicBaseUrl(deps, ctx);
-      return { body: { data: rows.map((r) => toAssetJson(r, base)), total, page, limit } };
+      return { body: listEnvelope(rows.map((r) => toAssetJson(r, base)), total, { page, limit }) };
     }),
 
     ...twinRoutes({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { optionalText } from '../../http/fields';
 import { idParams } from '../../http/ids';
-import { pageQuery } from '../../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
 import { actorOf } from '../actor';
 import { twinRoutes } from '../twins';
@@ -53,13 +53,13 @@ export function reviewRoutes(): RouteDef[] {
       responses: {
         200: {
           description: 'Status and history',
-          schema: z.object({ status: statusSchema, latest: reviewSchema.nullable(), history: z.array(reviewSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+          schema: z.object({ status: statusSchema, latest: reviewSchema.nullable(), ...listEnvelopeSchema(reviewSchema, 'history').shape }),
         },
       },
       errors: [notFound],
     }, async ({ params, query, auth, deps }) => {
       const { status, latest, rows, total } = await reviews.reviewHistory(deps.db, accountOf(auth), params.id, query);
-      return { body: { status, latest: latest && toReviewJson(latest), history: rows.map(toReviewJson), total, page: query.page, limit: query.limit } };
+      return { body: { status, latest: latest && toReviewJson(latest), ...listEnvelope(rows.map(toReviewJson), total, query, 'history') } };
     }),
 
     ...twinRoutes({
