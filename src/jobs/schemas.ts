@@ -1,44 +1,8 @@
 import { z } from 'zod';
 import { JOB_KIND_PATTERN } from '../temporal/jobIds';
+import { JOB_STATUSES, JobSummarySchema } from '../temporal/jobJson';
 
-export const JOB_STATUSES = ['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export const JobProgressSchema = z.object({
-  phase: z.string(),
-  done: z.number(),
-  total: z.number().nullable(),
-  warnings: z.array(z.string()),
-}).describe('What the job reports while it runs (its `progress` query).');
-
-const jobFields = {
-  id: z.string().describe('The job id, which is also the Temporal workflow id: `<kind>:<account>:<key>`.'),
-  kind: z.string().describe('What the job does (the `JobKind` search attribute).'),
-  status: z.enum(JOB_STATUSES),
-  run_id: z.string().describe('The Temporal run shown (the latest run of this id).'),
-  content_id: z.string().nullable(),
-  connection_id: z.string().nullable(),
-  project_id: z.string().nullable(),
-  created_at: z.string().describe('ISO 8601; when the run started.'),
-  closed_at: z.string().nullable().describe('ISO 8601; null while running.'),
-  links: z.object({
-    temporal_ui: z.string().nullable().describe('This run in the Temporal UI; null when no UI URL is configured.'),
-  }),
-};
-
-export const JobSummarySchema = z.object(jobFields).describe('A job as listed; fetch it by id for progress, result and error.');
-
-export const JobSchema = z.object({
-  ...jobFields,
-  cancel_requested: z.boolean().describe('Cancellation was requested (the job may still be winding down).'),
-  progress: JobProgressSchema.nullable().describe('Live while running (null when the job reports none or does not answer within 1.5 s); null once closed.'),
-  result: z.unknown().describe('The workflow result when completed; null otherwise.'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable()
-    .describe('When failed: the stable code and message the job failed with (`job_failed` for anything without a code); null otherwise.'),
-}).describe('A job: one Temporal workflow execution started for an account.');
-
-export type Job = z.infer<typeof JobSchema>;
-export type JobSummary = z.infer<typeof JobSummarySchema>;
+export { JOB_STATUSES, JobProgressSchema, JobSchema, JobSummarySchema, type Job, type JobStatus, type JobSummary } from '../temporal/jobJson';
 
 export const JobIdParams = z.object({
   id: z.string().describe('Job id as returned when the job was started (URL-encoded).'),

@@ -1,6 +1,6 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
 import type { TemporalDeps } from '../deps';
-import type { Job, JobStatus, JobSummary } from '../jobs/schemas';
+import type { Job, JobStatus, JobSummary } from './jobJson';
 import { progressQuery, type JobProgress } from '../../workflows/messages';
 import { jobFailureOf } from './failures';
 import { withTemporal } from './rpc';

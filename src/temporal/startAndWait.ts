@@ -1,6 +1,6 @@
 import { isGrpcCancelledError, isGrpcDeadlineError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { AppDeps } from '../deps';
-import type { Job } from '../jobs/schemas';
+import type { Job } from './jobJson';
 import { GENERIC_FAILURE, jobFailureError, jobFailureOf } from './failures';
 import { describeJob } from './jobView';
 import { startJob, type StartJobInput } from './jobs';
