@@ -11,9 +11,9 @@ import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant } fr
  * Every site platform route, called by account B with account A's ids (connection, project, site, OAuth client):
  * B gets exactly the answer a missing id gets, A's rows do not change, and the platform sees no call.
  *
- * Project ids come from outside the service (any uuid is a project, and each account has its own project of that id),
- * so A's project id is, for B, B's own unbound project: B gets exactly the answer a fresh uuid gets (`sameAsFresh`), and
- * A's binding, content source and resolution never change. A malformed project id is 404 project_not_found.
+ * A project is a resource of one account (issue 13): A's project id is, for B, an unknown project. B gets exactly the
+ * answer an unknown uuid gets, 404 project_not_found (`sameAsUnknownProject`), the platform sees no call, and A's
+ * binding, content source and resolution never change. A malformed project id is 404 project_not_found too.
  */
 const A_TABLES = [
   'site_platform_oauth_clients', 'site_platform_connections', 'site_platform_sites', 'site_platform_project_bindings',
@@ -82,26 +82,20 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
     return f;
   }
 
-  /** Like sameAsMissing for a project id: B's answer for A's project equals its answer for a fresh uuid (ids aside). */
-  async function sameAsFresh(
-    attempt: (projectId: string) => Promise<{ status: number; body: any }>, platform: 'none' | 'same' = 'none',
-  ) {
-    const fresh = uuid();
+  /** Like sameAsMissing for a project id: A's project answers B exactly as an unknown uuid does, 404 project_not_found. */
+  async function sameAsUnknownProject(attempt: (projectId: string) => Promise<{ status: number; body: any }>) {
+    const unknown = uuid();
     const before = await snapshotOfA();
     const m0 = world.sim.requests().length;
     const f = await attempt(a.projectId);
-    const m1 = world.sim.requests().length;
-    const m = await attempt(fresh);
-    const foreignCalls = platformCallsSince(world, m0).slice(0, m1 - m0);
-    const freshCalls = platformCallsSince(world, m1);
-    const VOLATILE = new Set(['request_id', 'id', 'created_at', 'updated_at', 'installed_at', 'last_introspected_at', 'last_synced_at', 'authorize_url', 'connection_id', 'fetched_at']);
+    const m = await attempt(unknown);
     const normal = (res: { status: number; body: any }, projectId: string) =>
-      JSON.parse(JSON.stringify({ status: res.status, body: res.body }).replaceAll(projectId, '<project>'), (k, v) => (VOLATILE.has(k) ? undefined : v));
-    assert.deepEqual(normal(f, a.projectId), normal(m, fresh));
-    if (platform === 'none') assert.deepEqual([foreignCalls, freshCalls], [[], []], 'the platform saw no call');
-    else assert.deepEqual(foreignCalls.map((c) => c.replace(/\?.*$/, '')), freshCalls.map((c) => c.replace(/\?.*$/, '')));
+      JSON.parse(JSON.stringify({ status: res.status, body: res.body }).replaceAll(projectId, '<project>'), (k, v) => (k === 'request_id' ? undefined : v));
+    assert.deepEqual([f.status, f.body?.code], [404, 'project_not_found'], JSON.stringify(f.body));
+    assert.deepEqual(normal(f, a.projectId), normal(m, unknown));
+    assert.deepEqual(platformCallsSince(world, m0), [], 'the platform saw no call');
     assert.equal(await snapshotOfA(), before, 'A\'s rows and platform state are unchanged');
-    await forgetProjectsOfB([a.projectId, fresh]);
+    await forgetProjectsOfB([a.projectId, unknown]);
     return f;
   }
 
@@ -140,9 +134,8 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
       assert.equal(row.disconnected_at, null);
     });
 
-    it('PUT /api/site-platform/projects/{projectId}/binding: A\'s project id is B\'s own project, like a fresh id; a malformed id is 404', async () => {
-      const res = await sameAsFresh((projectId) => asB('PUT', `/api/site-platform/projects/${projectId}/binding`, { override_mode: 'disabled' }));
-      assert.deepEqual([res.status, res.body.override_mode], [200, 'disabled']);
+    it('PUT /api/site-platform/projects/{projectId}/binding: A\'s project is 404 project_not_found like an unknown one; a malformed id is 404', async () => {
+      await sameAsUnknownProject((projectId) => asB('PUT', `/api/site-platform/projects/${projectId}/binding`, { override_mode: 'disabled' }));
       const malformed = await asB('PUT', MISSING_PROJECT_PATH, { override_mode: 'disabled' });
       assert.deepEqual([malformed.status, malformed.body.code], [404, 'project_not_found']);
     });
@@ -159,9 +152,8 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
       assert.deepEqual([bySite.status, bySite.body.code], [400, 'invalid_reference']);
     });
 
-    it('GET /api/site-platform/projects/{projectId}/binding: A\'s project is B\'s own unbound one, like a fresh id; A\'s site_id resolves to nothing, like an unknown site', async () => {
-      const res = await sameAsFresh((projectId) => asB('GET', `/api/site-platform/projects/${projectId}/binding`));
-      assert.deepEqual([res.status, res.body.binding], [200, null]);
+    it('GET /api/site-platform/projects/{projectId}/binding: A\'s project is 404 project_not_found like an unknown one; A\'s site_id resolves to nothing, like an unknown site', async () => {
+      await sameAsUnknownProject((projectId) => asB('GET', `/api/site-platform/projects/${projectId}/binding`));
       const foreignSite = await asB('GET', `/api/site-platform/projects/${b.projectId}/binding${query({ site_id: a.siteId })}`);
       const unknownSite = await asB('GET', `/api/site-platform/projects/${b.projectId}/binding${query({ site_id: 'site_unknown_anywhere' })}`);
       assert.equal(foreignSite.status, 200, foreignSite.text);
@@ -195,7 +187,7 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
       await harness().db('site_platform_oauth_clients').whereIn('id', [foreign.body.id, fresh.body.id]).delete();
     });
 
-    it('POST /api/site-platform/connect: A\'s oauth_app_id and A\'s connection (site_reconnect) answer like missing ones, A\'s project like a fresh one', async () => {
+    it('POST /api/site-platform/connect: A\'s oauth_app_id and A\'s connection (site_reconnect) and A\'s project answer like missing ones', async () => {
       const connect = (body: Record<string, unknown>) => asB('POST', '/api/site-platform/connect', body);
       const byClient = await sameAsMissing(
         () => connect({ intent: 'site_account_connect', oauth_app_id: aClientRowId }),
@@ -205,11 +197,10 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
         () => connect({ intent: 'site_reconnect', connection_id: aConnectionId }),
         () => connect({ intent: 'site_reconnect', connection_id: uuid() }));
       assert.deepEqual([byConnection.status, byConnection.body.code], [404, 'site_platform_connection_not_found']);
-      const byProject = await sameAsFresh((projectId) => connect({ intent: 'site_project_connect', project_id: projectId }));
-      assert.equal(byProject.status, 200, JSON.stringify(byProject.body));
+      await sameAsUnknownProject((projectId) => connect({ intent: 'site_project_connect', project_id: projectId }));
     });
 
-    it('GET /api/oauth/site-platform/callback: a state of B naming A\'s client or connection is refused like a missing one, before any code exchange; A\'s project is B\'s own', async () => {
+    it('GET /api/oauth/site-platform/callback: a state of B naming A\'s client or connection is refused like a missing one, before any code exchange; so is A\'s project (404 project_not_found)', async () => {
       const key = stateKey(harness().deps.secretHashKey);
       const bClient = { kind: 'account' as const, id: bClientRowId };
       const callback = (fields: Omit<OAuthState, 'nonce' | 'expiresAt'>) => {
@@ -225,27 +216,26 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
         () => callback({ accountId, intent: 'site_reconnect', client: bClient, connectionId: aConnectionId }),
         () => callback({ accountId, intent: 'site_reconnect', client: bClient, connectionId: uuid() }));
       assert.deepEqual([byConnection.status, byConnection.body.code], [404, 'site_platform_connection_not_found']);
-      await sameAsFresh((projectId) => callback({ accountId, intent: 'site_project_connect', client: bClient, projectId }), 'same');
+      await sameAsUnknownProject((projectId) => callback({ accountId, intent: 'site_project_connect', client: bClient, projectId }));
     });
 
-    it('POST /api/site-platform/site-token: A\'s project is B\'s own, like a fresh id; A\'s site_id is 400 invalid_reference like an unknown site', async () => {
+    it('POST /api/site-platform/site-token: A\'s project is 404 project_not_found like an unknown one, before the token is validated; A\'s site_id is 400 invalid_reference like an unknown site', async () => {
       const token = world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [b.siteId] });
       const paste = (body: Record<string, unknown>) => asB('POST', '/api/site-platform/site-token', { token, ...body });
-      const byProject = await sameAsFresh((projectId) => asB('POST', '/api/site-platform/site-token', {
+      await sameAsUnknownProject((projectId) => asB('POST', '/api/site-platform/site-token', {
         token: world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [b.siteId] }), project_id: projectId,
-      }), 'same');
-      assert.equal(byProject.status, 201, JSON.stringify(byProject.body));
+      }));
       const bySite = await sameAsMissing(() => paste({ site_id: a.siteId }), () => paste({ site_id: 'site_unknown_anywhere' }), 'same');
       assert.deepEqual([bySite.status, bySite.body.code], [400, 'invalid_reference']);
     });
   });
 
   describe('operation routes, CMS capabilities and MCP', () => {
-    it('GET /api/agent/web/site-platform-ops: A\'s site_id is 404 site_not_found like a missing one, and A\'s project_id answers like a fresh one', async () => {
+    it('GET /api/agent/web/site-platform-ops: A\'s site_id is 404 site_not_found like a missing one, and A\'s project_id is 404 project_not_found like an unknown one', async () => {
       const read = (params: Record<string, string>) => agentB('GET', `${OPS}${query({ action: 'cms_collection_list', ...params })}`);
       const bySite = await sameAsMissing(() => read({ site_id: a.siteId }), () => read({ site_id: 'site_unknown_anywhere' }));
       assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
-      await sameAsFresh((projectId) => read({ project_id: projectId }));
+      await sameAsUnknownProject((projectId) => read({ project_id: projectId }));
     });
 
     it('POST /api/agent/web/site-platform-ops: writes naming A\'s site or A\'s project answer like missing ones and change nothing of A\'s', async () => {
@@ -254,29 +244,27 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
       assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
       const switchSource = (projectId: string, siteId?: string) =>
         ({ action: 'project_cms_provider_set', project_id: projectId, provider: siteId ? 'site_platform' : 'native', site_id: siteId, confirm: true });
-      const byProject = await sameAsFresh((projectId) => agentB('POST', OPS, switchSource(projectId)));
-      assert.equal(byProject.status, 200, JSON.stringify(byProject.body));
+      await sameAsUnknownProject((projectId) => agentB('POST', OPS, switchSource(projectId)));
       const bySourceSite = await sameAsMissing(
         () => agentB('POST', OPS, switchSource(b.projectId, a.siteId)), () => agentB('POST', OPS, switchSource(b.projectId, 'site_unknown_anywhere')));
       assert.deepEqual([bySourceSite.status, bySourceSite.body.code], [404, 'site_not_found']);
     });
 
-    it('GET and POST /api/builder/site-platform/{projectId}/ops: A\'s project is B\'s own for B\'s session, like a fresh id, and A\'s site_id on B\'s project is 404, like a missing one', async () => {
-      await sameAsFresh((projectId) => asB('GET', `${builderOps(projectId)}${query({ action: 'cms_collection_list' })}`));
+    it('GET and POST /api/builder/site-platform/{projectId}/ops: A\'s project is 404 project_not_found for B\'s session like an unknown one, and A\'s site_id on B\'s project is 404, like a missing one', async () => {
+      await sameAsUnknownProject((projectId) => asB('GET', `${builderOps(projectId)}${query({ action: 'cms_collection_list' })}`));
       const write = { action: 'cms_item_update', collection_id: a.collectionId, item_id: a.itemIds[1], fieldData: { name: 'Taken over' } };
-      await sameAsFresh((projectId) => asB('POST', builderOps(projectId), write, { 'idempotency-key': `t-${uuid()}` }), 'same');
+      await sameAsUnknownProject((projectId) => asB('POST', builderOps(projectId), write, { 'idempotency-key': `t-${uuid()}` }));
       const bySite = await sameAsMissing(
         () => asB('POST', builderOps(b.projectId), { ...write, site_id: a.siteId }),
         () => asB('POST', builderOps(b.projectId), { ...write, site_id: 'site_unknown_anywhere' }));
       assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
     });
 
-    it('GET /api/builder/site-platform/{projectId}/cms-capabilities: A\'s project is B\'s own, like a fresh id', async () => {
-      const res = await sameAsFresh((projectId) => asB('GET', `/api/builder/site-platform/${projectId}/cms-capabilities`));
-      assert.deepEqual([res.status, res.body.provider], [200, 'native']);
+    it('GET /api/builder/site-platform/{projectId}/cms-capabilities: A\'s project is 404 project_not_found like an unknown one', async () => {
+      await sameAsUnknownProject((projectId) => asB('GET', `/api/builder/site-platform/${projectId}/cms-capabilities`));
     });
 
-    it('POST /mcp: tool calls naming A\'s site come back with the coded error a missing one gets, and naming A\'s project with the answer a fresh one gets', async () => {
+    it('POST /mcp: tool calls naming A\'s site come back with the coded error a missing one gets, and naming A\'s project with 404 project_not_found, like an unknown one', async () => {
       const transport = new StreamableHTTPClientTransport(new URL(`${world.app.baseUrl}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${b.account.agentKey}` } },
       });
@@ -293,7 +281,7 @@ describe('site platform tenancy: account B presenting account A\'s ids', () => {
           () => tool('platform_cms_collection_list', { site_id: a.siteId }),
           () => tool('platform_cms_collection_list', { site_id: 'site_unknown_anywhere' }));
         assert.deepEqual([bySite.status, bySite.body.code], [404, 'site_not_found']);
-        await sameAsFresh((projectId) => tool('platform_cms_item_update', { site_id: b.siteId, project_id: projectId, collection_id: a.collectionId, item_id: a.itemIds[2], fieldData: { name: 'Taken over' } }), 'same');
+        await sameAsUnknownProject((projectId) => tool('platform_cms_item_update', { site_id: b.siteId, project_id: projectId, collection_id: a.collectionId, item_id: a.itemIds[2], fieldData: { name: 'Taken over' } }));
       } finally {
         await client.close();
       }

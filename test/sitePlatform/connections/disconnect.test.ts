@@ -3,8 +3,9 @@ import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import { OPS } from '../operations/fixtures';
-import { addClient, addSite, authorize, connectWithSiteToken, openCallback, registerClient, startSiteWorld, uuid, type SiteWorld } from './fixtures';
+import { addClient, addSite, authorize, connectWithSiteToken, openCallback, registerClient, startSiteWorld, type SiteWorld } from './fixtures';
 
 describe('site platform disconnect: explicit revocation, and projects falling back to the native CMS until a connect restores them', () => {
   let world: SiteWorld;
@@ -24,7 +25,7 @@ describe('site platform disconnect: explicit revocation, and projects falling ba
   const disconnect = (a: TestAccount, id: string) => world.app.call('POST', `/api/site-platform/connections/${id}/disconnect`, { token: a.ownerToken });
   const capabilities = (a: TestAccount, projectId: string) => world.app.call('GET', `/api/builder/site-platform/${projectId}/cms-capabilities`, { token: a.ownerToken });
   async function platformProject(a: TestAccount, siteId: string): Promise<string> {
-    const projectId = uuid();
+    const projectId = await newProjectId(a.accountId);
     await saveBinding(harness().db, a.accountId, projectId, { override_mode: 'inherit', connection_id: null, site_id: siteId });
     const res = await world.app.call('POST', OPS, { token: a.agentKey, body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'site_platform', site_id: siteId, confirm: true } });
     assert.equal(res.status, 200, res.text);

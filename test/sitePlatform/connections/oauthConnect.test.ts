@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { newAccount, newUser } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import { newState, signState, stateKey } from '../../../src/sitePlatform/connections/state';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { createLogger } from '../../../src/logger';
@@ -68,7 +69,7 @@ describe('site platform OAuth connect', () => {
     const account = await newAccount();
     const site = addSite(world);
     await registerClient(world, account, addClient(world, [site.id]));
-    const projectId = uuid();
+    const projectId = await newProjectId(account.accountId);
     const res = await openCallback(await authorize(world, account, { intent: 'site_project_connect', project_id: projectId }));
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.connection.purpose, 'project_override');
@@ -195,19 +196,19 @@ describe('site platform OAuth connect', () => {
     });
   });
 
-  it('another account\'s client and connection behave as missing; its project id is the caller\'s own project', async () => {
+  it('another account\'s client, connection and project behave as missing (project: 404 project_not_found)', async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world);
     const ownersClient = await registerClient(world, owner, addClient(world, [site.id]));
-    const made = await openCallback(await authorize(world, owner, { intent: 'site_project_connect', project_id: uuid() }));
+    const made = await openCallback(await authorize(world, owner, { intent: 'site_project_connect', project_id: await newProjectId(owner.accountId) }));
     const projectId = made.body.connection.project_id;
     await registerClient(world, other, addClient(world, [site.id]));
     const attempt = (body: Record<string, unknown>) => world.app.call('POST', '/api/site-platform/connect', { token: other.ownerToken, body });
     assert.equal((await attempt({ intent: 'site_account_connect', oauth_app_id: ownersClient })).body.code, 'site_platform_oauth_client_not_found');
     assert.equal((await attempt({ intent: 'site_reconnect', connection_id: made.body.connection.id })).body.code, 'site_platform_connection_not_found');
     const sameProject = await attempt({ intent: 'site_project_connect', project_id: projectId });
-    assert.equal(sameProject.status, 200, sameProject.text);
+    assert.deepEqual([sameProject.status, sameProject.body.code], [404, 'project_not_found']);
     const ownersBinding = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
     assert.equal(ownersBinding.body.binding.connection_id, made.body.connection.id);
   });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { newAccount, newUser } from '../../helpers/accounts';
+import { newProjectId } from '../../helpers/projects';
 import { bustCredentials, resolveCredentials } from '../../../src/sitePlatform/connections';
-import { addSite, connectWithSiteToken, depsOf, startSiteWorld, uuid, type SiteWorld } from './fixtures';
+import { addSite, connectWithSiteToken, depsOf, startSiteWorld, type SiteWorld } from './fixtures';
 
 describe('site platform credential resolution, bindings and disconnect', () => {
   let world: SiteWorld;
@@ -17,7 +18,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     const deps = depsOf(world);
     const siteA = addSite(world).id;
     const siteB = addSite(world).id;
-    const projectId = uuid();
+    const projectId = await newProjectId(account.accountId);
     assert.equal(await resolveCredentials(deps, account.accountId, { projectId }), null, 'none before any connection');
 
     const def = await connectWithSiteToken(world, account, [siteA]);
@@ -44,7 +45,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     const siteA = addSite(world).id;
     const siteB = addSite(world).id;
     const def = await connectWithSiteToken(world, account, [siteA]);
-    const other = await connectWithSiteToken(world, account, [siteB], { project_id: uuid() });
+    const other = await connectWithSiteToken(world, account, [siteB], { project_id: await newProjectId(account.accountId) });
     const viaDefault = await resolveCredentials(deps, account.accountId, { siteId: siteA });
     assert.equal(viaDefault?.connectionId, def.body.connection.id);
     const viaRow = await resolveCredentials(deps, account.accountId, { siteId: siteB });
@@ -57,7 +58,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     const account = await newAccount();
     const deps = depsOf(world);
     const site = addSite(world).id;
-    const projectId = uuid();
+    const projectId = await newProjectId(account.accountId);
     const first = await connectWithSiteToken(world, account, [site], { project_id: projectId });
     // Another connection of the account shares the same site later: the site row names it, the override stays its own.
     const second = await connectWithSiteToken(world, account, [site]);
@@ -108,26 +109,27 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal(row.access_token_enc, null);
   });
 
-  it('another account\'s connection, binding and sites behave as missing; its project id is the caller\'s own project', async () => {
+  it('another account\'s connection, binding, project and sites behave as missing', async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world).id;
-    const projectId = uuid();
+    const projectId = await newProjectId(owner.accountId);
     const made = await connectWithSiteToken(world, owner, [site], { project_id: projectId });
     const id = made.body.connection.id;
     const call = (method: string, path: string, body?: unknown) => world.app.call(method, path, { token: other.ownerToken, body });
     assert.equal((await call('GET', `/api/site-platform/connections/${id}`)).status, 404);
     assert.equal((await call('POST', `/api/site-platform/connections/${id}/disconnect`)).status, 404);
     const own = await call('GET', `/api/site-platform/projects/${projectId}/binding`);
-    assert.deepEqual([own.status, own.body.binding, own.body.resolved], [200, null, null]);
+    assert.deepEqual([own.status, own.body.code], [404, 'project_not_found']);
     const put = await call('PUT', `/api/site-platform/projects/${projectId}/binding`, { override_mode: 'disabled' });
-    assert.deepEqual([put.status, put.body.override_mode], [200, 'disabled']);
+    assert.deepEqual([put.status, put.body.code], [404, 'project_not_found']);
     const owners = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
     assert.deepEqual([owners.body.binding.override_mode, owners.body.resolved.connection_id], ['override', id]);
-    const foreignRef = await call('PUT', `/api/site-platform/projects/${uuid()}/binding`, { override_mode: 'override', connection_id: id });
+    const otherProject = await newProjectId(other.accountId);
+    const foreignRef = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, { override_mode: 'override', connection_id: id });
     assert.equal(foreignRef.status, 400);
     assert.equal(foreignRef.body.code, 'invalid_reference');
-    const foreignSite = await call('PUT', `/api/site-platform/projects/${uuid()}/binding`, { override_mode: 'inherit', site_id: site });
+    const foreignSite = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, { override_mode: 'inherit', site_id: site });
     assert.equal(foreignSite.body.code, 'invalid_reference');
     assert.deepEqual((await call('GET', '/api/site-platform/connections')).body.data, []);
     assert.deepEqual((await call('GET', '/api/site-platform/sites')).body.data, []);

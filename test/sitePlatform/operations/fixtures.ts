@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import { ALL_SCOPES, addSite, startSiteWorld, uuid, type SiteWorld } from '../connections/fixtures';
 
 export const OPS = '/api/agent/web/site-platform-ops';
@@ -29,7 +30,7 @@ export async function newTenant(world: SiteWorld, options: { scopes?: string[]; 
   const token = world.sim.issueToken({ scopes: options.scopes ?? ALL_SCOPES, siteIds: [site.id] });
   const res = await world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token } });
   if (res.status !== 201) throw new Error(`site token connect failed: ${res.status} ${res.text}`);
-  const projectId = uuid();
+  const projectId = await newProjectId(account.accountId);
   await saveBinding(harness().db, account.accountId, projectId, { override_mode: 'inherit', connection_id: null, site_id: site.id });
   return { account, siteId: site.id, collectionId: collection.id, itemIds: items.map((i) => i.id), pageId: page.id, projectId };
 }

@@ -3,8 +3,9 @@ import { OPERATIONS, getOperation } from '../../../src/sitePlatform/registry';
 import { newState, signState, stateKey } from '../../../src/sitePlatform/connections/state';
 import { newAccount, newAgentKey } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import {
-  ALL_SCOPES, addClient, addSite, followConsent, openCallback, registerClient, startSiteWorld, uuid, type SiteWorld,
+  ALL_SCOPES, addClient, addSite, followConsent, openCallback, registerClient, startSiteWorld, type SiteWorld,
 } from '../connections/fixtures';
 import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from '../operations/fixtures';
 
@@ -27,20 +28,34 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
   }
 
   describe('rule 3: callback steps', () => {
-    it('a project id another account binds between the start and the callback does not block the connect: it completes for the caller\'s own project', async () => {
+    it('another account cannot bind the caller\'s project between the start and the callback (404 project_not_found): the connect completes for the caller', async () => {
       const b = await newAccount();
       const site = addSite(world);
       await registerClient(world, b, addClient(world, [site.id]));
-      const projectId = uuid();
+      const projectId = await newProjectId(b.accountId);
       const callback = await consented(b.ownerToken, { intent: 'site_project_connect', project_id: projectId });
       const a = await newAccount();
-      assert.equal((await world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken, body: { override_mode: 'inherit' } })).status, 200);
+      const foreign = await world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken, body: { override_mode: 'inherit' } });
+      assert.deepEqual([foreign.status, foreign.body.code], [404, 'project_not_found']);
       const res = await openCallback(callback);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.connection.project_id, projectId);
       assert.equal((await connectionsOf(b.accountId)).length, 1);
-      const aBinding = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken });
-      assert.deepEqual([aBinding.body.binding.override_mode, aBinding.body.binding.connection_id], ['inherit', null]);
+      assert.equal((await harness().db('site_platform_project_bindings').where({ project_id: projectId })).length, 1);
+    });
+
+    it('a project deleted between the start and the callback is refused 404 project_not_found before the code is exchanged', async () => {
+      const account = await newAccount();
+      const site = addSite(world);
+      await registerClient(world, account, addClient(world, [site.id]));
+      const projectId = await newProjectId(account.accountId);
+      const callback = await consented(account.ownerToken, { intent: 'site_project_connect', project_id: projectId });
+      assert.equal((await world.app.call('DELETE', `/api/projects/${projectId}`, { token: account.ownerToken })).status, 204);
+      const mark = world.sim.requests().length;
+      const res = await openCallback(callback);
+      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found']);
+      assert.deepEqual(exchanges(mark), []);
+      assert.equal((await connectionsOf(account.accountId)).length, 0);
     });
 
     it('a reconnect of a connection disconnected between the start and the callback is refused 409 before the code is exchanged', async () => {
@@ -63,7 +78,7 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const granted = addSite(world);
       const other = addSite(world);
       await registerClient(world, account, addClient(world, [granted.id]));
-      const res = await openCallback(await consented(account.ownerToken, { intent: 'site_project_connect', project_id: uuid(), site_id: other.id }));
+      const res = await openCallback(await consented(account.ownerToken, { intent: 'site_project_connect', project_id: await newProjectId(account.accountId), site_id: other.id }));
       assert.deepEqual([res.status, res.body.code], [400, 'invalid_reference']);
       assert.equal((await connectionsOf(account.accountId)).length, 0);
     });
@@ -153,7 +168,7 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const account = await newAccount();
       const site = addSite(world);
       const token = world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [site.id] });
-      const projectId = uuid();
+      const projectId = await newProjectId(account.accountId);
       const made = await world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token, project_id: projectId } });
       assert.equal(made.status, 201, made.text);
       const row = await harness().db('site_platform_connections').where({ id: made.body.connection.id }).first();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { resolveCredentials } from '../../../src/sitePlatform/connections';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
-import { ALL_SCOPES, addSite, depsOf, startSiteWorld, uuid, type SiteWorld } from '../connections/fixtures';
+import { newProjectId } from '../../helpers/projects';
+import { ALL_SCOPES, addSite, depsOf, startSiteWorld, type SiteWorld } from '../connections/fixtures';
 import { OPS, query } from '../operations/fixtures';
 
 /**
@@ -38,7 +39,7 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
     const account = await newAccount();
     const site = addSite(world, 'Shared');
     world.sim.addCollection(site.id, { displayName: 'Posts', singularName: 'Post' });
-    const projects = { P: uuid(), Q: uuid(), R: uuid() };
+    const projects = { P: await newProjectId(account.accountId), Q: await newProjectId(account.accountId), R: await newProjectId(account.accountId) };
     const D = await pasteToken(account, site.id, ALL_SCOPES);
     const P = await pasteToken(account, site.id, WITHOUT_COMMENTS, projects.P);
     const Q = await pasteToken(account, site.id, ['sites:read'], projects.Q);
