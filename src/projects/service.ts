@@ -68,3 +68,12 @@ export const switchProjectContentSource = (db: Knex, accountId: string, projectI
 /** Ids of the account's projects whose content source is `source`. */
 export const projectIdsWithContentSource = (db: Knex, accountId: string, source: ContentSource) =>
   store.projectIdsWithContentSource(db, accountId, source);
+
+/**
+ * The owner of a project id, for callers that act for no account of their own (the builder routes' service secret).
+ * A project belongs to exactly one account, so the answer is never ambiguous; undefined for a malformed or unknown id.
+ */
+export async function projectOwner(db: Knex, projectId: string): Promise<string | undefined> {
+  if (!isUuid(projectId)) return undefined;
+  return store.findProjectOwner(db, projectId);
+}

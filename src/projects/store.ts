@@ -66,3 +66,9 @@ export async function projectIdsWithContentSource(db: Knex, accountId: string, s
 export async function deleteProject(db: Knex, accountId: string, projectId: string): Promise<boolean> {
   return (await db('projects').where({ account_id: accountId, id: projectId }).del()) > 0;
 }
+
+/** The account that owns a project id, whoever asks (the service secret acts for the project's owner). */
+export async function findProjectOwner(db: Knex, projectId: string): Promise<string | undefined> {
+  const row: { account_id: string } | undefined = await db('projects').where({ id: projectId }).first('account_id');
+  return row?.account_id;
+}
