@@ -37,7 +37,7 @@ export async function authenticate(spec: AuthSpec, ctx: Context, deps: AppDeps):
       if (!token) throw missing();
       const auth = await authenticateAgentKey(deps.db, deps.secretHashKey, token);
       if (!auth || auth.kind !== 'agent') throw invalid();
-      if (auth.readOnly && !READ_METHODS.has(ctx.method)) {
+      if (auth.readOnly && !READ_METHODS.has(ctx.method) && !spec.readOnlyMayPost) {
         throw new ApiError(403, 'read_only_key', 'this agent key is read-only');
       }
       if (spec.permission && !auth.permissions.includes(spec.permission)) {

@@ -19,7 +19,11 @@ export interface EmailKeyHandle {
 export type AuthSpec =
   | { kind: 'none' }
   | { kind: 'session'; roles?: Role[] }
-  | { kind: 'agent'; permission?: Permission }
+  /**
+   * `readOnlyMayPost`: the route's POSTs may carry reads (MCP's JSON-RPC), so a read-only key is let through and the
+   * route refuses its writes itself.
+   */
+  | { kind: 'agent'; permission?: Permission; readOnlyMayPost?: boolean }
   | { kind: 'agentSecret' }
   /** A session bearer, or the service secret in x-agent-secret when that header is sent (dashboard routes workflows also call). */
   | { kind: 'sessionOrAgentSecret' }

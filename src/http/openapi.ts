@@ -76,7 +76,7 @@ function operation(def: RouteDef) {
   if (spec.auth.kind === 'agentSecret' || spec.auth.kind === 'sessionOrAgentSecret') errors.push({ status: 401, code: 'agent_secret_unset', description: 'AGENT_SECRET is not configured: these routes are closed.' });
   if (spec.auth.kind === 'cron') errors.push({ status: 401, code: 'cron_secret_unset', description: 'CRON_SECRET is not configured: cron routes are closed.' });
   if (spec.auth.kind === 'session' && spec.auth.roles) errors.push({ status: 403, code: 'forbidden_role', description: `Needs role ${spec.auth.roles.join(' or ')}.` });
-  if (spec.auth.kind === 'agent') errors.push({ status: 403, code: 'missing_permission | read_only_key', description: `Needs ${spec.auth.permission ?? 'an agent key'}; read-only keys may only read.` });
+  if (spec.auth.kind === 'agent' && (spec.auth.permission || !spec.auth.readOnlyMayPost)) errors.push({ status: 403, code: 'missing_permission | read_only_key', description: `Needs ${spec.auth.permission ?? 'an agent key'}; read-only keys may only read.` });
   if (spec.idempotent) {
     errors.push({ status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1 to 255 visible ASCII characters.' });
     errors.push({ status: 409, code: 'idempotency_key_reused | idempotency_request_in_progress', description: 'Idempotency-Key reused with another request, or its first request is still running (Retry-After: 1).' });

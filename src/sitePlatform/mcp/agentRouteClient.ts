@@ -1,7 +1,8 @@
 import type { OperationDef } from '../registry';
 import { routeVerb } from '../registry';
+import { AGENT_OPS_PATH } from '../operations/service';
 
-export const AGENT_OPS_PATH = '/api/agent/web/site-platform-ops';
+export { AGENT_OPS_PATH };
 
 export interface AgentRouteTarget {
   /** Origin of the service API, e.g. http://127.0.0.1:3000 (no trailing path). */
@@ -17,6 +18,9 @@ export interface AgentRouteResponse {
   body: unknown;
 }
 
+/** How a tool reaches the operations: the answer is the agent route's status and body for the same call. */
+export type OperationInvoker = (op: OperationDef, args: Record<string, unknown>) => Promise<AgentRouteResponse>;
+
 /** Scalars go as-is; arrays and objects (page_schema_bulk_get's pages) go JSON-encoded, one key each. */
 export function toQuery(action: string, args: Record<string, unknown>): URLSearchParams {
   const query = new URLSearchParams({ action });
@@ -27,7 +31,9 @@ export function toQuery(action: string, args: Record<string, unknown>): URLSearc
   return query;
 }
 
-/** One call of the agent operation route: a read is GET with the parameters as query, a write POST with a JSON body. */
+/**
+ * One call of the agent operation route over HTTP, for an MCP server running apart from the API (the API's own /mcp
+ * route runs tools in process instead): a read is GET with the parameters as query, a write POST with a JSON body. */
 export async function callAgentOperation(target: AgentRouteTarget, op: OperationDef, args: Record<string, unknown>): Promise<AgentRouteResponse> {
   const doFetch = target.fetch ?? fetch;
   const base = target.apiBaseUrl.replace(/\/+$/, '');
@@ -45,4 +51,22 @@ export async function callAgentOperation(target: AgentRouteTarget, op: Operation
   let body: unknown = text;
   try { body = text ? JSON.parse(text) : null; } catch { /* a non-JSON body is passed on as text */ }
   return { status: res.status, body };
+}
+
+/** Tools forwarded over HTTP to the agent route at `target`; a failed or late request is a coded 502 or 504 answer. */
+export function remoteInvoker(target: AgentRouteTarget): OperationInvoker {
+  return async (op, args) => {
+    try {
+      return await callAgentOperation(target, op, args);
+    } catch (err) {
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      return {
+        status: timedOut ? 504 : 502,
+        body: {
+          code: timedOut ? 'operation_route_timeout' : 'operation_route_unreachable',
+          message: timedOut ? 'the operation route did not answer in time' : 'the operation route could not be reached',
+        },
+      };
+    }
+  };
 }

@@ -1,15 +1,20 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { OPERATIONS, type OperationDef } from '../registry';
-import { callAgentOperation, type AgentRouteTarget } from './agentRouteClient';
+import { remoteInvoker, type AgentRouteTarget, type OperationInvoker } from './agentRouteClient';
 import { toolDescription, toolInputSchema, toolName } from './toolSchema';
 
-export interface SitePlatformMcpOptions extends AgentRouteTarget {
-  /** The agent key's read-only flag: such a key is offered only read tools (the route would refuse writes anyway). */
+export type SitePlatformMcpOptions = {
+  /** The agent key's read-only flag: such a key is offered only read tools (the operations refuse its writes anyway). */
   readOnly: boolean;
   /** Defaults to the full registry; tests may pass a subset. */
   operations?: readonly OperationDef[];
-}
+} & (
+  /** In process (the /mcp route). */
+  | { invoke: OperationInvoker }
+  /** Over HTTP to an agent operation route elsewhere. */
+  | AgentRouteTarget
+);
 
 /** Tools visible to a key: a tool is read or write by its route verb alone. */
 export const visibleOperations = (ops: readonly OperationDef[], readOnly: boolean): OperationDef[] =>
@@ -22,8 +27,9 @@ function toResult(status: number, body: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ status, error: body }) }] };
 }
 
-/** An MCP server with one platform_<action> tool per registry operation, each forwarded to the agent operation route. */
+/** An MCP server with one platform_<action> tool per registry operation, each answering what the agent operation route would. */
 export function createSitePlatformMcpServer(opts: SitePlatformMcpOptions): McpServer {
+  const invoke = 'invoke' in opts ? opts.invoke : remoteInvoker(opts);
   const server = new McpServer({ name: 'workyard-site-platform', version: '1.0.0' });
   for (const op of visibleOperations(opts.operations ?? OPERATIONS, opts.readOnly)) {
     server.registerTool(toolName(op), {
@@ -31,16 +37,8 @@ export function createSitePlatformMcpServer(opts: SitePlatformMcpOptions): McpSe
       inputSchema: toolInputSchema(op),
       annotations: { readOnlyHint: op.kind === 'read', destructiveHint: op.kind === 'write' && op.confirmGated },
     }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      try {
-        const res = await callAgentOperation(opts, op, args);
-        return toResult(res.status, res.body);
-      } catch (err) {
-        const timedOut = err instanceof Error && err.name === 'TimeoutError';
-        return toResult(timedOut ? 504 : 502, {
-          code: timedOut ? 'operation_route_timeout' : 'operation_route_unreachable',
-          message: timedOut ? 'the operation route did not answer in time' : 'the operation route could not be reached',
-        });
-      }
+      const res = await invoke(op, args);
+      return toResult(res.status, res.body);
     });
   }
   return server;

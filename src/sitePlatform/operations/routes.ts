@@ -1,23 +1,18 @@
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/types';
 import type { AppDeps } from '../../deps';
-import type { ErrorSpec, RouteDef, RouteResult } from '../../http/route';
+import type { ErrorSpec, RouteDef } from '../../http/route';
 import { route } from '../../http/route';
-import { getOperation } from '../registry';
 import { projectNotFound, requireOwnProject } from '../connections/projects';
 import { accountsBindingProject } from '../connections/store';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { actorOf } from './actor';
 import { cmsCapabilities } from './contentSource';
-import { runOperation } from './runner';
-import { slotFor, withSlot } from './slots';
+import { AGENT_OPS_PATH, bodyInput, dispatch, inputOf, queryInput, runAgentOperation } from './service';
 
-const AGENT_PATH = '/api/agent/web/site-platform-ops';
 const BUILDER_PATH = '/api/builder/site-platform/{projectId}/ops';
 
-const queryInput = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-const bodyInput = z.record(z.string(), z.unknown());
 const projectParams = z.object({ projectId: z.string() });
 // asset_upload carries the file as base64 in the JSON body: up to the platform's 10 MB, plus base64's third.
 const POST_BODY_LIMIT = 14 * 1024 * 1024;
@@ -36,12 +31,6 @@ const ERRORS: ErrorSpec[] = [
 ];
 
 const AMBIGUOUS: ErrorSpec = { status: 409, code: 'project_account_ambiguous', description: 'Service secret only: several accounts bind this project id and X-Account-Id names none.' };
-
-/** Splits the request into action, project_id and the operation's own parameters (query for GET, JSON body for POST). */
-function inputOf(method: string, query: Record<string, unknown>, body: Record<string, unknown> | undefined) {
-  const { action, project_id, ...params } = method === 'GET' ? query : (body ?? {});
-  return { action, projectId: typeof project_id === 'string' && project_id !== '' ? project_id : undefined, params };
-}
 
 /**
  * The account a dashboard caller acts for: its session's, or for the service secret the account named in X-Account-Id
@@ -64,32 +53,9 @@ async function dashboardAccount(deps: AppDeps, auth: AuthContext, projectId: str
   return accounts[0];
 }
 
-interface Dispatch {
-  deps: AppDeps;
-  accountId: string;
-  projectId?: string;
-  method: string;
-  input: ReturnType<typeof inputOf>;
-  actor: () => Promise<string>;
-  /** Slot route name, or null when this request claims no slot. */
-  slotRoute: string | null;
-  idempotencyKey?: string;
-  rawRequest: unknown;
-}
-
-async function dispatch(d: Dispatch): Promise<RouteResult> {
-  const run = async (): Promise<RouteResult> => ({
-    status: 200,
-    body: await runOperation(d.deps, { accountId: d.accountId, projectId: d.projectId, method: d.method, action: d.input.action, params: d.input.params, actor: d.actor }),
-  });
-  const op = typeof d.input.action === 'string' ? getOperation(d.input.action) : undefined;
-  if (!d.slotRoute || !op?.claimsIdempotencySlot || d.method !== 'POST') return run();
-  return withSlot(d.deps.db, d.deps.secretHashKey, slotFor(d.accountId, d.slotRoute, d.rawRequest, d.idempotencyKey), run);
-}
-
 export function sitePlatformOperationRoutes(): RouteDef[] {
   const agent = (method: 'get' | 'post') => route({
-    method, path: AGENT_PATH, operationId: `sitePlatformAgentOp${method === 'get' ? 'Read' : 'Write'}`,
+    method, path: AGENT_OPS_PATH, operationId: `sitePlatformAgentOp${method === 'get' ? 'Read' : 'Write'}`,
     summary: method === 'get' ? 'Run a site platform read operation' : 'Run a site platform write operation',
     description: 'One registry operation per request: `action` plus its parameters (query on GET, JSON body on POST). '
       + '`project_id` is optional; `site_id` must be one of the account\'s sites. Every POST of a slot-claiming write takes an '
@@ -99,13 +65,8 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     responses: result, errors: ERRORS,
   }, async ({ query, body, auth, deps, ctx }) => {
     if (auth.kind !== 'agent') throw new Error('agent route without an agent key');
-    const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
-    if (input.projectId) await requireOwnProject(deps.db, auth.accountId, input.projectId);
-    return dispatch({
-      deps, accountId: auth.accountId, projectId: input.projectId, method: ctx.method, input,
-      actor: () => actorOf(deps.db, auth, undefined),
-      slotRoute: `POST ${AGENT_PATH}`, idempotencyKey: ctx.get('idempotency-key') || undefined, rawRequest: body,
-    });
+    const input = (ctx.method === 'GET' ? query : body) ?? {};
+    return runAgentOperation(deps, auth, { method: ctx.method, input, idempotencyKey: ctx.get('idempotency-key') || undefined });
   });
 
   const builder = (method: 'get' | 'post') => route({
