@@ -104,9 +104,12 @@ export async function findActiveOverride(db: Knex, accountId: string, projectId:
     .orderBy('created_at', 'desc').first();
 }
 
-/** Serialises connects of one account, so two first connects cannot both become the default. */
+/**
+ * Serialises connects of one account, so two first connects cannot both become the default. A transaction-scoped
+ * advisory lock on the account's id, so this area takes no lock on another area's table (accounts).
+ */
 export async function lockAccount(trx: Knex, accountId: string): Promise<void> {
-  await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first('id');
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`site_platform_connect:${accountId}`]);
 }
 
 export type ConnectionFields = Pick<ConnectionRow,
