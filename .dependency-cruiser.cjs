@@ -61,7 +61,9 @@ module.exports = {
       name: 'plumbing-not-to-area-store',
       comment: 'Shared plumbing and activities reach an area through its service, never its store.',
       severity: 'error',
-      from: { path: ['^activities/', `^src/(?:${PLUMBING.filter((p) => !['runtime', 'sandbox', 'dev', 'app', 'main'].includes(p)).join('|')})/`] },
+      from: {
+        path: ['^activities/', `^src/(?:${PLUMBING.filter((p) => !['runtime', 'sandbox', 'dev', 'app', 'main'].includes(p)).join('|')})/`],
+      },
       to: { path: STORE, pathNot: NOT_AREA },
     },
     {

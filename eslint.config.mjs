@@ -8,16 +8,19 @@ import tseslint from 'typescript-eslint';
 // belong in a store. Tests, migrations and the simulators/dev tooling write SQL of their own on purpose.
 const sqlOutsideStore = [
   {
-    selector: "CallExpression[callee.type='Identifier'][callee.name=/^(?:db|trx|knex|tx)$/][arguments.0.type=/^(?:Literal|TemplateLiteral)$/]",
-    message: 'SQL only in stores: move this query into the area\'s store.ts (or a *Store.ts file).',
+    selector:
+      "CallExpression[callee.type='Identifier'][callee.name=/^(?:db|trx|knex|tx)$/][arguments.0.type=/^(?:Literal|TemplateLiteral)$/]",
+    message: "SQL only in stores: move this query into the area's store.ts (or a *Store.ts file).",
   },
   {
-    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:raw|whereRaw|orWhereRaw|havingRaw|orderByRaw|joinRaw|fromRaw|selectRaw|groupByRaw)$/]",
-    message: 'SQL only in stores: move this raw SQL into the area\'s store.ts (or a *Store.ts file).',
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:raw|whereRaw|orWhereRaw|havingRaw|orderByRaw|joinRaw|fromRaw|selectRaw|groupByRaw)$/]",
+    message: "SQL only in stores: move this raw SQL into the area's store.ts (or a *Store.ts file).",
   },
   {
-    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:from|into|table|withSchema)$/][callee.object.type='Identifier'][callee.object.name=/^(?:db|trx|knex|tx)$/]",
-    message: 'SQL only in stores: move this query into the area\'s store.ts (or a *Store.ts file).',
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:from|into|table|withSchema)$/][callee.object.type='Identifier'][callee.object.name=/^(?:db|trx|knex|tx)$/]",
+    message: "SQL only in stores: move this query into the area's store.ts (or a *Store.ts file).",
   },
 ];
 
@@ -35,7 +38,10 @@ export default defineConfig([
       // TypeScript checks undefined names itself (and knows Node's and mocha's globals from tsconfig `types`).
       'no-undef': 'off',
       // `_`-prefixed names mark parameters and destructured leftovers kept on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // Input validation here looks for control characters on purpose (headers, addresses, tags, page text).
       'no-control-regex': 'off',
     },
