@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { request } from 'undici';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';

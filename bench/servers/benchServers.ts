@@ -6,7 +6,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { createDb, type Knex } from '../../src/db/knex';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';

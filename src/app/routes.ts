@@ -1,3 +1,4 @@
+import { routeAuth } from '../auth/routeAuth';
 import { authRoutes } from '../auth/routes';
 import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
@@ -23,7 +24,7 @@ import { systemRoutes } from '../http/systemRoutes';
 /** Every route of the API, area by area. `all` gives the OpenAPI document the complete list. */
 export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
   return [
-    ...systemRoutes(all),
+    ...systemRoutes(all, routeAuth.docs),
     ...authRoutes(),
     ...crmRoutes(),
     ...marketingRoutes(),

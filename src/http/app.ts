@@ -4,21 +4,23 @@ import { ApiError, errorMiddleware } from './errors';
 import { accessLog, requestId } from './requestContext';
 import { groupedRouter } from './routerGroups';
 import type { RouteDef } from './route';
-import { apiRoutes } from '../app/routes';
+import type { RouteAuth } from './routeAuth';
 import { resolveClientAddress } from './trustProxy';
 
-/** The Koa app: client address (TRUST_PROXY), request id, access log and metrics, errors, then the routes (each reads its own body). */
-export function createApp(deps: AppDeps, extraRoutes: RouteDef[] = []): Koa {
+/**
+ * The Koa app: client address (TRUST_PROXY), request id, access log and metrics, errors, then the routes (each reads
+ * its own body), every one authenticated by `auth`. The composition root (src/app/app.ts) says which routes.
+ */
+export function createHttpApp(deps: AppDeps, routes: RouteDef[], auth: RouteAuth): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY !== false });
   app.silent = true; // the error middleware logs; Koa's own stderr dump would repeat it
-  const routes: RouteDef[] = [...apiRoutes(() => routes), ...extraRoutes];
 
   app.use(resolveClientAddress(deps.config.TRUST_PROXY));
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.logger));
   app.use(unmatchedRoutes());
-  app.use(groupedRouter(routes, deps));
+  app.use(groupedRouter(routes, deps, auth));
   return app;
 }
 

@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { accountOf, authenticate } from '../auth/authenticate';
 import type { AppDeps } from '../deps';
 import { parseJsonBody, readRawBody } from './body';
 import { requestHash, validIdempotencyKey, withIdempotency } from './idempotency';
 import { koaPath, type RouteDef, type RouteResult } from './route';
+import type { RouteAuth } from './routeAuth';
 import { validatePart } from './validate';
 
 /**
@@ -19,10 +19,10 @@ export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
 }
 
 /** Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
-export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): void {
+export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, routeAuth: RouteAuth): void {
   for (const { spec, handler } of literalPathsFirst(routes)) {
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
-      const auth = await authenticate(spec.auth, ctx, deps);
+      const auth = await routeAuth.authenticate(spec.auth, ctx, deps);
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
@@ -36,7 +36,7 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps): 
       const key = ctx.get('idempotency-key');
       const result = spec.idempotent && key
         ? await withIdempotency(deps.db, deps.secretHashKey, {
-            accountId: accountOf(auth),
+            accountId: routeAuth.accountOf(auth),
             route: `${spec.method.toUpperCase()} ${ctx.path}`,
             key: validIdempotencyKey(key),
             requestHash: requestHash({ params, query, body }),

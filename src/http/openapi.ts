@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AuthSpec } from '../auth/types';
 import type { RouteDef } from './route';
+import type { RouteAuthDocs } from './routeAuth';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -17,19 +17,6 @@ const errorSchema: JsonSchema = {
     request_id: { type: 'string' },
   },
 };
-
-/** The route's security requirement; an email key lists the scope it needs (OpenAPI 3.1 allows role names there). */
-function securityOf(auth: AuthSpec): Array<Record<string, string[]>> {
-  switch (auth.kind) {
-    case 'none': return [];
-    case 'session': return [{ sessionToken: [] }];
-    case 'agent': return [{ agentKey: [] }];
-    case 'agentSecret': return [{ agentSecret: [] }];
-    case 'sessionOrAgentSecret': return [{ sessionToken: [] }, { agentSecret: [] }];
-    case 'cron': return [{ cronSecret: [] }];
-    case 'emailKey': return [{ emailKey: [auth.scope] }];
-  }
-}
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -55,7 +42,7 @@ function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 }
 
-function operation(def: RouteDef) {
+function operation(def: RouteDef, auth: RouteAuthDocs) {
   const { spec } = def;
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
@@ -67,16 +54,7 @@ function operation(def: RouteDef) {
   }
   const errors = [...(spec.errors ?? [])];
   if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation (a string holding U+0000 or a lone UTF-16 surrogate included); `errors` lists each.' });
-  if (spec.auth.kind === 'emailKey') {
-    errors.push({ status: 401, code: 'invalid_api_key | api_key_revoked', description: 'No email API key, an invalid one, or a revoked one (also for a request in flight when its key is revoked).' });
-    errors.push({ status: 403, code: 'missing_scope | ip_not_allowed', description: `The key lacks the scope ${spec.auth.scope}, or the request comes from outside the key's IP allowlist.` });
-  } else if (spec.auth.kind !== 'none') {
-    errors.push({ status: 401, code: 'missing_credentials | invalid_credentials', description: 'No credential, or an invalid or revoked one.' });
-  }
-  if (spec.auth.kind === 'agentSecret' || spec.auth.kind === 'sessionOrAgentSecret') errors.push({ status: 401, code: 'agent_secret_unset', description: 'AGENT_SECRET is not configured: these routes are closed.' });
-  if (spec.auth.kind === 'cron') errors.push({ status: 401, code: 'cron_secret_unset', description: 'CRON_SECRET is not configured: cron routes are closed.' });
-  if (spec.auth.kind === 'session' && spec.auth.roles) errors.push({ status: 403, code: 'forbidden_role', description: `Needs role ${spec.auth.roles.join(' or ')}.` });
-  if (spec.auth.kind === 'agent' && (spec.auth.permission || !spec.auth.readOnlyMayPost)) errors.push({ status: 403, code: 'missing_permission | read_only_key', description: `Needs ${spec.auth.permission ?? 'an agent key'}; read-only keys may only read.` });
+  errors.push(...auth.errorsOf(spec.auth));
   if (spec.idempotent) {
     errors.push({ status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1 to 255 visible ASCII characters.' });
     errors.push({ status: 409, code: 'idempotency_key_reused | idempotency_request_in_progress', description: 'Idempotency-Key reused with another request, or its first request is still running (Retry-After: 1).' });
@@ -97,7 +75,7 @@ function operation(def: RouteDef) {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: spec.tags,
-    security: securityOf(spec.auth),
+    security: auth.securityOf(spec.auth),
     parameters,
     ...(spec.body && !spec.rawBody ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } } : {}),
     ...(spec.rawBody ? { requestBody: { required: true, description: 'Read as raw bytes, exactly as sent.', content: { [spec.requestContentType ?? 'application/json']: { schema: {} } } } } : {}),
@@ -106,10 +84,10 @@ function operation(def: RouteDef) {
 }
 
 /** OpenAPI 3.1 document of every mounted route, generated from the same zod schemas that validate requests. */
-export function buildOpenApi(routes: RouteDef[], serverUrl?: string) {
+export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of routes) {
-    (paths[def.spec.path] ??= {})[def.spec.method] = operation(def);
+    (paths[def.spec.path] ??= {})[def.spec.method] = operation(def, auth);
   }
   return {
     openapi: '3.1.0',
@@ -128,13 +106,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl?: string) {
     paths,
     components: {
       schemas: { Error: errorSchema },
-      securitySchemes: {
-        sessionToken: { type: 'http', scheme: 'bearer', description: 'User session token (`wys_…`) for dashboard routes.' },
-        agentKey: { type: 'http', scheme: 'bearer', description: 'Agent API key (`wyk_…`) for `/api/agent/...` routes; carries permissions and a read-only flag.' },
-        agentSecret: { type: 'apiKey', in: 'header', name: 'x-agent-secret', description: 'Service agent secret for builder routes.' },
-        cronSecret: { type: 'http', scheme: 'bearer', description: '`CRON_SECRET` for `/api/cron/*`; closed when unset.' },
-        emailKey: { type: 'http', scheme: 'bearer', description: 'Email API key (`svc_test_…` or `svc_live_…`) for `/v1/email/...` routes; each route names the scope it needs.' },
-      },
+      securitySchemes: auth.securitySchemes,
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
-import type { AuthContext, AuthSpec } from '../auth/types';
+import type { RouteAuthContext, RouteAuthSpec } from './routeAuth';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -26,7 +26,7 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   summary: string;
   description?: string;
   tags: string[];
-  auth: AuthSpec;
+  auth: RouteAuthSpec;
   params?: P;
   query?: Q;
   body?: B;
@@ -47,7 +47,7 @@ export interface RouteInput<P, Q, B> {
   query: Q;
   body: B;
   rawBody: Buffer;
-  auth: AuthContext;
+  auth: RouteAuthContext;
   deps: AppDeps;
   ctx: Context;
   requestId: string;

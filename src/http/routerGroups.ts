@@ -3,6 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../deps';
 import { mountRoutes } from './mount';
 import type { RouteDef } from './route';
+import type { RouteAuth } from './routeAuth';
 
 /**
  * The literal head of a path — its first two segments when both are literal, else its first one — so a request is
@@ -21,7 +22,7 @@ const isParam = (segment: string | undefined) => segment !== undefined && segmen
  * One @koa/router per path head, each with its own 405 handling (`allowedMethods`), dispatched by the request's
  * head. The routes, their order within a head (literal paths first) and every answer stay what one router gives.
  */
-export function groupedRouter(routes: RouteDef[], deps: AppDeps): Middleware {
+export function groupedRouter(routes: RouteDef[], deps: AppDeps, auth: RouteAuth): Middleware {
   const bySegment = new Map<string, RouteDef[]>();
   for (const r of routes) {
     const first = segmentsOf(r.spec.path)[0] ?? '';
@@ -39,7 +40,7 @@ export function groupedRouter(routes: RouteDef[], deps: AppDeps): Middleware {
     }
     for (const [head, headRoutes] of byHead) {
       const router = new Router();
-      mountRoutes(router, headRoutes, deps);
+      mountRoutes(router, headRoutes, deps, auth);
       groups.set(head, [router.routes() as unknown as Middleware, router.allowedMethods() as unknown as Middleware]);
     }
   }

@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { DOCS_HTML } from './docsPage';
 import { buildOpenApi } from './openapi';
 import { route, type RouteDef } from './route';
+import type { RouteAuthDocs } from './routeAuth';
 import { checkReadiness } from './readiness';
 
 const tags = ['System'];
 
-/** Health, readiness, metrics and the API's own documentation. `all` is every route of the app, for the document. */
-export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
+/**
+ * Health, readiness, metrics and the API's own documentation. `all` is every route of the app, for the document;
+ * `authDocs` how their credentials show in it.
+ */
+export function systemRoutes(all: () => RouteDef[], authDocs: RouteAuthDocs): RouteDef[] {
   let openApiCache: unknown;
   return [
     route({
@@ -39,7 +43,7 @@ export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
       method: 'get', path: '/openapi.json', operationId: 'openapi', tags, auth: { kind: 'none' },
       summary: 'This API as an OpenAPI 3.1 document.',
       responses: { 200: { description: 'OpenAPI document' } },
-    }, async ({ deps }) => ({ body: (openApiCache ??= buildOpenApi(all(), deps.config.PUBLIC_APP_URL)) })),
+    }, async ({ deps }) => ({ body: (openApiCache ??= buildOpenApi(all(), authDocs, deps.config.PUBLIC_APP_URL)) })),
     route({
       method: 'get', path: '/docs', operationId: 'docs', tags, auth: { kind: 'none' },
       summary: 'Human-readable API reference.',

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import { closeEmailRuntime } from '../email/keys/runtime';
 import { closeRelays } from '../email/send/transport';
-import { createApiServer } from '../http/server';
+import { createApiServer } from '../app/server';
 import { CliError } from './errors';
 
 export interface RunningApi {

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import type { RouteDef } from '../../src/http/route';
 import type { Logger } from '../../src/logger';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createApiServer } from '../../src/http/server';
+import { createApiServer } from '../../src/app/server';
 import { harness } from '../helpers/harness';
 
 interface RawResponse { status: number; headers: Record<string, string>; body: any }

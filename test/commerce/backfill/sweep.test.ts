@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { tokenCipherOf } from '../../../src/commerce/connections/tokens';
 import type { AppDeps } from '../../../src/deps';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { SCHEDULES } from '../../../src/app/schedules';
 import { AccountIdKey, ConnectionIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../../src/temporal/searchAttributes';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { SCHEDULES } from '../../../src/app/schedules';
 import { harness } from '../../helpers/harness';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DeliveryDispatcher } from '../../../src/commerce/webhooks/dispatcher';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { GROUP_COMMIT_MAX_ROWS } from '../../../src/commerce/webhooks/groupCommit';
 import { commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceMessages';
 import { progressQuery } from '../../../workflows/messages';

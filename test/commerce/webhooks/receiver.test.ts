@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { commerceShopWorkflowId } from '../../../workflows/commerceMessages';
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';

@@ -9,7 +9,7 @@ import { closeEmailRuntime, emailRuntime } from '../../../src/email/keys/runtime
 import { createEmailKey, type NewEmailKey } from '../../../src/email/keys/service';
 import { admitSends } from '../../../src/email/limits/admit';
 import { recordSends } from '../../../src/email/usage/record';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { route, type RouteDef } from '../../../src/http/route';
 import { eventually } from '../../jobs/jobTestKit';

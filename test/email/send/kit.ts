@@ -8,7 +8,7 @@ import { recordCheck } from '../../../src/email/domains/store';
 import { closeEmailRuntime } from '../../../src/email/keys/runtime';
 import { createEmailKey, type NewEmailKey } from '../../../src/email/keys/service';
 import { closeRelay } from '../../../src/email/send/transport';
-import { createApp } from '../../../src/http/app';
+import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { startSmtpSandbox, type SmtpSandbox, type SmtpSandboxOptions } from '../../../src/sandbox/smtp';
 import { newAccount, type TestAccount } from '../../helpers/accounts';

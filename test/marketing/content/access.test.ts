@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { errorMiddleware } from '../../../src/http/errors';
 import { literalPathsFirst, mountRoutes } from '../../../src/http/mount';
+import { routeAuth } from '../../../src/auth/routeAuth';
 import { route, type RouteDef } from '../../../src/http/route';
 import { apiRoutes } from '../../../src/app/routes';
 import { contentRoutes } from '../../../src/marketing/content/routes';
@@ -142,7 +143,7 @@ describe('content access', () => {
     const deps = harness().deps;
     const app = new Koa();
     const router = new Router();
-    mountRoutes(router, [...contentRoutes(), literal], deps);
+    mountRoutes(router, [...contentRoutes(), literal], deps, routeAuth);
     app.use(errorMiddleware(deps.logger));
     app.use(router.routes());
     const server = app.listen(0, '127.0.0.1');
