@@ -10,6 +10,7 @@
 // activities. `src/runtime/`, `src/main.ts`, `src/sandbox/` and `src/dev/` run the processes and may reach it.
 
 const PLUMBING = [
+  'net',
   'http',
   'temporal',
   'db',

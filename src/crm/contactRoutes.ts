@@ -3,7 +3,6 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import { contactSchema, toContactJson } from './contactJson';
 import * as contacts from './contactService';
-import { TRIGRAM_MIN_CHARS } from './contactStore';
 import { optionalText } from '../http/fields';
 import { idParams } from '../http/ids';
 import { DEFAULT_LIMIT, listEnvelope, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../http/pagination';
@@ -38,7 +37,7 @@ const patchBody = z.strictObject({
 
 const listQuery = z.strictObject({
   search: z.string().trim().max(200, { error: 'search is at most 200 characters' }).optional()
-    .describe(`Case-insensitive match on name or email. ${TRIGRAM_MIN_CHARS}+ characters match anywhere (substring); 1–2 characters match the start of the name or email (prefix). Empty is ignored.`),
+    .describe(`Case-insensitive match on name or email. ${contacts.TRIGRAM_MIN_CHARS}+ characters match anywhere (substring); 1–2 characters match the start of the name or email (prefix). Empty is ignored.`),
   tag: z.string().trim().max(50).optional().describe('Only contacts carrying exactly this tag (case-sensitive). Empty is ignored.'),
   ...pageQuery,
 });

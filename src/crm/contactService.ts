@@ -9,6 +9,8 @@ import * as store from './contactStore';
 import type { CommerceRollup, ContactFields, ContactFilter, ContactRow } from './contactStore';
 
 export type { ContactRow, CommerceRollup };
+/** The search length from which a contact search matches anywhere (the routes describe it). */
+export { TRIGRAM_MIN_CHARS } from './contactStore';
 
 /** Trimmed, blanks dropped, first spelling of each tag kept (tags are case-sensitive). */
 export function normalizeTags(tags: string[]): string[] {

@@ -5,8 +5,7 @@ import { route, type RouteDef } from '../../http/route';
 import type { Config } from '../../config';
 import { webhookEndpointUrl } from '../connections/webhooks';
 import { callbackUrl } from '../oauth/authorizeUrl';
-import { secretHint } from './service';
-import { findCommerceApp, saveCommerceApp, type AppRegistrationRow } from './store';
+import { findCommerceApp, saveCommerceApp, secretHint, type AppRegistrationRow } from './service';
 
 const tags = ['Commerce'];
 

@@ -5,8 +5,7 @@ import { idParams } from '../../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { connectionDetailSchema, connectionSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson, webhookRegistrationSchema } from './json';
-import { disconnectConnection, requireConnection, verifyConnection } from './service';
-import { listConnections, listSubscriptions } from './store';
+import { disconnectConnection, listConnections, listSubscriptions, requireConnection, verifyConnection } from './service';
 import { registerStandardWebhooks } from './webhooks';
 
 const tags = ['Commerce'];

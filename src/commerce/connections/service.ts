@@ -8,6 +8,9 @@ import {
 } from './store';
 import { shopAccessOf } from './tokens';
 
+// Plain reads the routes answer with as stored.
+export { listConnections, listSubscriptions } from './store';
+
 export const connectionNotFound = () => new ApiError(404, 'commerce_connection_not_found', 'no commerce connection with this id in your account');
 
 /** The account's connection, or 404 (also for a malformed id or one of another account). */

@@ -3,7 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
 import { isShopDomain } from '../../platforms/commerce';
 import { connectionDetailSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson, webhookRegistrationSchema } from '../connections/json';
-import { listSubscriptions } from '../connections/store';
+import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';
 import { REQUESTED_SCOPES } from './scopes';
 import { completeConnect, startConnect } from './service';
