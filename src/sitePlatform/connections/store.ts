@@ -188,19 +188,13 @@ export async function findSite(db: Knex, accountId: string, siteId: string): Pro
 
 // Project bindings
 
-/** The accounts that bound a project id (several may: project ids come from outside the service). */
-export async function accountsBindingProject(db: Knex, projectId: string): Promise<string[]> {
-  const rows: Array<{ account_id: string }> = await db('site_platform_project_bindings').where({ project_id: projectId }).select('account_id');
-  return rows.map((r) => r.account_id);
-}
-
 export async function findBinding(db: Knex, accountId: string, projectId: string): Promise<BindingRow | undefined> {
   return db('site_platform_project_bindings').where({ account_id: accountId, project_id: projectId }).first();
 }
 
 export type BindingFields = Pick<BindingRow, 'override_mode' | 'connection_id' | 'site_id'>;
 
-/** Writes the account's binding of the project; keyed by (account, project), so no other account's row is touched. */
+/** Writes the account's binding of its project (one binding per project; the caller checked the project is the account's). */
 export async function saveBinding(db: Knex, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
   const [row] = await db('site_platform_project_bindings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })

@@ -1,14 +1,9 @@
 import { z } from 'zod';
-import type { AuthContext } from '../../auth/types';
-import type { AppDeps } from '../../deps';
 import type { ErrorSpec, RouteDef } from '../../http/route';
 import { route } from '../../http/route';
-import { projectNotFound, requireOwnProject } from '../connections/projects';
-import { accountsBindingProject } from '../connections/store';
-import { ApiError } from '../../http/errors';
-import { isUuid } from '../../http/ids';
 import { actorOf } from './actor';
 import { cmsCapabilities } from './contentSource';
+import { builderAccount } from './projectAccount';
 import { AGENT_OPS_PATH, bodyInput, dispatch, inputOf, queryInput, runAgentOperation } from './service';
 
 const BUILDER_PATH = '/api/builder/site-platform/{projectId}/ops';
@@ -29,29 +24,6 @@ const ERRORS: ErrorSpec[] = [
   { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure.' },
   { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
 ];
-
-const AMBIGUOUS: ErrorSpec = { status: 409, code: 'project_account_ambiguous', description: 'Service secret only: several accounts bind this project id and X-Account-Id names none.' };
-
-/**
- * The account a dashboard caller acts for: its session's, or for the service secret the account named in X-Account-Id
- * (which must have bound the project), else the one account that bound the project. Project ids are not unique across
- * accounts, so a project bound by several accounts without X-Account-Id is refused rather than guessed.
- */
-async function dashboardAccount(deps: AppDeps, auth: AuthContext, projectId: string, namedAccount: string | undefined): Promise<string> {
-  if (auth.kind === 'session') {
-    await requireOwnProject(deps.db, auth.accountId, projectId);
-    return auth.accountId;
-  }
-  if (!isUuid(projectId)) throw projectNotFound();
-  const accounts = await accountsBindingProject(deps.db, projectId);
-  if (namedAccount !== undefined) {
-    if (!accounts.includes(namedAccount)) throw projectNotFound();
-    return namedAccount;
-  }
-  if (accounts.length === 0) throw projectNotFound();
-  if (accounts.length > 1) throw new ApiError(409, 'project_account_ambiguous', 'several accounts bind this project id; name the account in X-Account-Id');
-  return accounts[0];
-}
 
 export function sitePlatformOperationRoutes(): RouteDef[] {
   const agent = (method: 'get' | 'post') => route({
@@ -74,13 +46,13 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
     summary: method === 'get' ? 'Run a site platform read operation for a project' : 'Run a site platform write operation for a project',
     description: 'Same payload as the agent route. Session, or the service secret in x-agent-secret (which may name the '
       + 'audit actor with X-Agent-Actor-Label: workflow:<workflowId>:<runId>; the workflow id may itself contain colons, the run id is the '
-      + 'last segment). The service secret acts for the account named in X-Account-Id, which must have bound the project; without it, for '
-      + 'the one account that bound the project (409 project_account_ambiguous when several have). A POST claims an idempotency slot only with Idempotency-Key.',
+      + 'last segment). The service secret acts for the project\'s owner (a project belongs to one account); '
+      + 'X-Account-Id, when sent, must name that account, else 404 project_not_found. A POST claims an idempotency slot only with Idempotency-Key.',
     tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
     ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
-    responses: result, errors: [...ERRORS, AMBIGUOUS],
+    responses: result, errors: ERRORS,
   }, async ({ params, query, body, auth, deps, ctx }) => {
-    const accountId = await dashboardAccount(deps, auth, params.projectId, ctx.get('x-account-id') || undefined);
+    const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
     const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
     const key = ctx.get('idempotency-key') || undefined;
     return dispatch({
@@ -98,10 +70,10 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
       tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
       responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
       description: '`provider` is the content source (native until project_cms_provider_set switches it), `external_platform` the host, `project_type` external_site or native_site. '
-        + 'The service secret names the account in X-Account-Id as on the dashboard operation route.',
-      errors: [{ status: 404, code: 'project_not_found', description: 'Not a project of the account.' }, AMBIGUOUS],
+        + 'The service secret acts for the project\'s owner, as on the builder operation route.',
+      errors: [{ status: 404, code: 'project_not_found', description: 'Not a project of the account (the service secret: no such project, or X-Account-Id names another account).' }],
     }, async ({ params, auth, deps, ctx }) => {
-      const accountId = await dashboardAccount(deps, auth, params.projectId, ctx.get('x-account-id') || undefined);
+      const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
       return { status: 200, body: await cmsCapabilities(deps, accountId, params.projectId) };
     }),
   ];

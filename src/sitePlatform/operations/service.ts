@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import type { RouteResult } from '../../http/route';
 import { validatePart } from '../../http/validate';
-import { requireOwnProject } from '../connections/projects';
+import { requireOwnProject } from '../../projects/service';
 import { getOperation } from '../registry';
 import { actorOf } from './actor';
 import { runOperation } from './runner';
