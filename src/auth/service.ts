@@ -58,6 +58,13 @@ export async function addUser(db: Knex, hashKey: string, accountId: string, inpu
   }
 }
 
+/** The oldest account (the one a first `npm start` creates), or none yet. */
+export const findFirstAccount = (db: Knex) => store.findFirstAccount(db);
+
+export async function accountExists(db: Knex, accountId: string): Promise<boolean> {
+  return (await store.findAccount(db, accountId)) !== undefined;
+}
+
 /** The caller's user and account; a user removed since authentication is treated as an invalid credential. */
 export async function describeCaller(db: Knex, accountId: string, userId: string) {
   const [account, user] = await Promise.all([store.findAccount(db, accountId), store.findUser(db, accountId, userId)]);

@@ -1,9 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../deps';
-import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
-import { closeEmailRuntime } from '../email/keys/runtime';
-import { closeRelays } from '../email/send/transport';
+import { startApiCompanions } from '../app/apiCompanions';
 import { createApiServer } from '../app/server';
 import { CliError } from './errors';
 
@@ -26,13 +24,10 @@ export async function startApi(deps: AppDeps, host: string, port: number): Promi
   });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  // The relay of the commerce webhook outbox runs with the API; it stops once in-flight requests are drained.
-  const dispatcher = new DeliveryDispatcher(deps).start();
+  const companions = startApiCompanions(deps);
   const stop = async (drainMs: number) => {
     const closed = await closeServer(server, drainMs);
-    await dispatcher.stop();
-    await closeEmailRuntime(deps); // the key-change listener and the last usage flush
-    await closeRelays(); // pooled SMTP connections to the relay
+    await companions.stop();
     return closed;
   };
   return { url: `http://${shownHost}:${address.port}`, stop };

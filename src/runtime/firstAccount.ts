@@ -1,5 +1,4 @@
-import { createAccount } from '../auth/service';
-import { findFirstAccount } from '../auth/store';
+import { createAccount, findFirstAccount } from '../auth/service';
 import type { Knex } from '../db/knex';
 
 export const FIRST_ACCOUNT = { name: 'Workyard', ownerEmail: 'owner@localhost', ownerName: 'Owner' } as const;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PERMISSIONS, isPermission, type Permission } from '../../auth/permissions';
 import { toAgentKey } from '../../auth/schemas';
-import { createAgentKey } from '../../auth/service';
-import { findAccount } from '../../auth/store';
+import { accountExists, createAgentKey } from '../../auth/service';
 import { loadConfig } from '../../config';
 import { withAdminDb } from '../adminDb';
 import { parseFlags, required } from '../args';
@@ -31,7 +30,7 @@ export const keyCommand: Command = {
 
     const { config } = await withSecretHashKey(loadConfig(io.env));
     const { key, token } = await withAdminDb('key create', config, async (db) => {
-      if (!(await findAccount(db, accountId))) throw new CliError(`key create: no account with id ${accountId}`);
+      if (!(await accountExists(db, accountId))) throw new CliError(`key create: no account with id ${accountId}`);
       return createAgentKey(db, config.SECRET_HASH_KEY!, accountId, { name, permissions, readOnly: flags['read-only'] });
     });
 
