@@ -28,12 +28,12 @@ describe('site platform operation routes: dashboard callers, actors and content 
     assert.equal(await lastActor(), `user:${t.account.ownerId}`);
   });
 
-  it('another account\'s session on the project id reaches only its own project (no connection there), its site is 404, and nothing reaches the platform', async () => {
+  it('another account\'s session on the project is 404 project_not_found, its site is 404, and nothing reaches the platform', async () => {
     const intruder = await newAccount();
     const mark = world.sim.requests().length;
     const res = await world.app.call('POST', builderOps(t.projectId), { token: intruder.ownerToken, body: rename(t.itemIds[0], 'Hijack') });
-    assert.equal(res.status, 412);
-    assert.equal(res.body.code, 'site_platform_not_connected');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'project_not_found');
     const viaAgent = await world.app.call('POST', OPS, { token: intruder.agentKey, body: { ...rename(t.itemIds[0], 'Hijack'), site_id: t.siteId } });
     assert.equal(viaAgent.status, 404);
     assert.equal(world.sim.requests().length, mark);
@@ -79,19 +79,19 @@ describe('site platform operation routes: dashboard callers, actors and content 
     assert.equal((await auditRows(t.account.accountId)).at(-1)?.action, 'platform.project_cms_provider_set');
   });
 
-  it('project_cms_provider_set never touches another account\'s project of the same id, and refuses its site', async () => {
+  it('project_cms_provider_set on another account\'s project is 404 project_not_found and touches nothing; it refuses another account\'s site', async () => {
     const other = await newTenant(world);
     const switched = await world.app.call('POST', OPS, { token: other.account.agentKey, body: { action: 'project_cms_provider_set', project_id: other.projectId, provider: 'site_platform', site_id: other.siteId, confirm: true } });
     assert.equal(switched.status, 200, switched.text);
-    // The same project id from this account is this account's own project.
     const sameId = await world.app.call('POST', OPS, { token: t.account.agentKey, body: { action: 'project_cms_provider_set', project_id: other.projectId, provider: 'native', confirm: true } });
-    assert.equal(sameId.status, 200, sameId.text);
+    assert.deepEqual([sameId.status, sameId.body.code], [404, 'project_not_found']);
     const theirs = await harness().db('site_platform_content_sources').where({ account_id: other.account.accountId, project_id: other.projectId }).first();
-    assert.deepEqual([theirs.provider, theirs.site_id], ['site_platform', other.siteId]);
+    const theirProject = await harness().db('projects').where({ id: other.projectId }).first();
+    assert.deepEqual([theirProject.content_source, theirs.site_id], ['site_platform', other.siteId]);
     const foreignSite = await world.app.call('POST', OPS, { token: t.account.agentKey, body: { action: 'project_cms_provider_set', project_id: t.projectId, provider: 'site_platform', site_id: other.siteId, confirm: true } });
     assert.equal(foreignSite.status, 404);
-    const ownCaps = await world.app.call('GET', `/api/builder/site-platform/${other.projectId}/cms-capabilities`, { token: t.account.ownerToken });
-    assert.deepEqual([ownCaps.status, ownCaps.body.provider], [200, 'native']);
+    const foreignCaps = await world.app.call('GET', `/api/builder/site-platform/${other.projectId}/cms-capabilities`, { token: t.account.ownerToken });
+    assert.deepEqual([foreignCaps.status, foreignCaps.body.code], [404, 'project_not_found']);
   });
 
   it('a 429 outcome releases the slot instead of caching it', async () => {
