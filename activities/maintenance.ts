@@ -1,4 +1,4 @@
-import { purgeExpiredIdempotencyKeys } from '../src/http/idempotency';
+import { purgeExpiredIdempotencyKeys } from '../src/http/idempotencyStore';
 import type { ActivityDeps } from './deps';
 
 /** Housekeeping of the service's own tables. */

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { deriveKey, open, seal } from '../crypto/aesGcm';
 import type { Knex } from '../db/knex';
 import { ApiError, errorBody } from './errors';
+import {
+  claimIdempotencyKey, completeIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey, type IdempotencyKeyRef,
+} from './idempotencyStore';
 import type { RouteResult } from './route';
 
-export const IDEMPOTENCY_TTL_HOURS = 24;
-/** A claim still in progress after this long belongs to a request that died (longest synchronous route: 300 s). */
-export const ABANDONED_CLAIM_MINUTES = 10;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyScope {
@@ -43,8 +43,6 @@ function canonicalJson(value: unknown): string {
 export type ReleaseRule = (status: number, code?: string) => boolean;
 const releasesServerErrors: ReleaseRule = (status) => status >= 500;
 
-interface StoredRow { request_hash: string; state: string; response_status: number | null; response_headers: Record<string, string> | null; response_body_sealed: string | null }
-
 const sealKeys = new Map<string, Buffer>();
 function sealKeyOf(secretHashKey: string): Buffer {
   let key = sealKeys.get(secretHashKey);
@@ -67,51 +65,37 @@ function sealKeyOf(secretHashKey: string): Buffer {
 export async function withIdempotency(
   db: Knex, secretHashKey: string, scope: IdempotencyScope, handler: () => Promise<RouteResult>, releases: ReleaseRule = releasesServerErrors,
 ): Promise<RouteResult> {
-  const claimed = await db.raw(
-    `insert into idempotency_keys (account_id, route, key, request_hash, state)
-     values (?, ?, ?, ?, 'in_progress')
-     on conflict (account_id, route, key) do update
-       set request_hash = excluded.request_hash, state = 'in_progress', response_status = null,
-           response_headers = null, response_body_sealed = null, created_at = now(), completed_at = null
-       where idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
-          or (idempotency_keys.state = 'in_progress' and idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM_MINUTES} minutes')
-     returning 1`,
-    [scope.accountId, scope.route, scope.key, scope.requestHash],
-  );
+  const claimed = await claimIdempotencyKey(db, scope, scope.requestHash);
   const sealKey = sealKeyOf(secretHashKey);
-  if (claimed.rows.length === 0) return replay(db, sealKey, scope);
+  if (!claimed) return replay(db, sealKey, scope);
 
-  const where = { account_id: scope.accountId, route: scope.route, key: scope.key };
+  const ref: IdempotencyKeyRef = { accountId: scope.accountId, route: scope.route, key: scope.key };
   let result: RouteResult;
   try {
     result = await handler();
   } catch (err) {
     if (err instanceof ApiError && !releases(err.status, err.code)) {
-      await complete(db, sealKey, where, { status: err.status, body: errorBody(err), headers: {} });
+      await complete(db, sealKey, ref, { status: err.status, body: errorBody(err), headers: {} });
     } else {
-      await db('idempotency_keys').where(where).delete();
+      await releaseIdempotencyKey(db, ref);
     }
     throw err;
   }
-  if (releases(result.status ?? 200)) await db('idempotency_keys').where(where).delete();
-  else await complete(db, sealKey, where, result);
+  if (releases(result.status ?? 200)) await releaseIdempotencyKey(db, ref);
+  else await complete(db, sealKey, ref, result);
   return result;
 }
 
-async function complete(db: Knex, sealKey: Buffer, where: object, result: RouteResult): Promise<void> {
-  await db('idempotency_keys').where(where).update({
-    state: 'completed',
-    response_status: result.status ?? 200,
-    response_headers: JSON.stringify(result.headers ?? {}),
-    response_body_sealed: seal(sealKey, JSON.stringify(result.body ?? null)),
-    completed_at: db.fn.now(),
+async function complete(db: Knex, sealKey: Buffer, ref: IdempotencyKeyRef, result: RouteResult): Promise<void> {
+  await completeIdempotencyKey(db, ref, {
+    status: result.status ?? 200,
+    headers: result.headers ?? {},
+    bodySealed: seal(sealKey, JSON.stringify(result.body ?? null)),
   });
 }
 
 async function replay(db: Knex, sealKey: Buffer, scope: IdempotencyScope): Promise<RouteResult> {
-  const row: StoredRow | undefined = await db('idempotency_keys')
-    .where({ account_id: scope.accountId, route: scope.route, key: scope.key })
-    .first();
+  const row = await findIdempotencyKey(db, scope);
   if (!row) throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', { retryAfterSeconds: 1 });
   if (row.request_hash !== scope.requestHash) {
     throw new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was used with a different request');
@@ -121,9 +105,4 @@ async function replay(db: Knex, sealKey: Buffer, scope: IdempotencyScope): Promi
   }
   const body = row.response_body_sealed === null ? null : JSON.parse(open(sealKey, row.response_body_sealed));
   return { status: row.response_status ?? 200, body, headers: { ...row.response_headers, 'Idempotent-Replayed': 'true' } };
-}
-
-/** Deletes stored responses past their 24 hours; returns how many. */
-export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
-  return db('idempotency_keys').where('created_at', '<', db.raw(`now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`)).delete();
 }

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import { pingDatabase } from './readinessStore';
 
 const TIMEOUT_MS = 2000;
 
@@ -20,7 +21,7 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; ms: 
 
 export async function checkReadiness(deps: AppDeps) {
   const [postgres, temporal] = await Promise.all([
-    timed(() => deps.db.raw('select 1')),
+    timed(() => pingDatabase(deps.db)),
     timed(() => deps.temporal.client.connection.withDeadline(Date.now() + TIMEOUT_MS, () =>
       deps.temporal.client.workflowService.getSystemInfo({}))),
   ]);

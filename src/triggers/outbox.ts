@@ -1,4 +1,5 @@
 import type { Knex } from '../db/knex';
+import { insertTriggerOnce } from './outboxStore';
 
 /**
  * Workflow triggers the service emits (doc3 "Emitted workflow triggers"), written to `workflow_trigger_outbox`
@@ -22,12 +23,5 @@ export interface TriggerInput {
 
 /** Writes a trigger unless one with the same (trigger, dedup key) exists for the account; `created` tells which. */
 export async function writeTrigger(db: Knex, accountId: string, input: TriggerInput): Promise<{ created: boolean }> {
-  const result = await db.raw(
-    `insert into workflow_trigger_outbox (account_id, trigger, dedup_key, payload) values (?, ?, ?, ?::jsonb)
-     on conflict (account_id, trigger, dedup_key) where dedup_key is not null do nothing
-     returning id`,
-    [accountId, input.trigger, input.dedupKey, JSON.stringify(input.payload)],
-  );
-  return { created: result.rows.length > 0 };
+  return { created: await insertTriggerOnce(db, accountId, input) };
 }
-

@@ -51,7 +51,7 @@ export async function getTemplate(db: Knex, accountId: string, id: string): Prom
 /** Partial update; null clears html or text, as long as one of them remains. Row-locked so two PATCHes cannot clear both. */
 export async function updateTemplate(db: Knex, accountId: string, id: string, changes: Partial<TemplateFields>): Promise<TemplateRow> {
   return db.transaction(async (trx) => {
-    const current = isUuid(id) ? await trx('email_templates').where({ account_id: accountId, id }).forUpdate().first() as TemplateRow | undefined : undefined;
+    const current = isUuid(id) ? await store.lockTemplate(trx, accountId, id) : undefined;
     if (!current) throw templateNotFound();
     if (Object.keys(changes).length === 0) return current;
     const html = changes.html === undefined ? current.html : changes.html;

@@ -38,6 +38,11 @@ export async function findTemplate(db: Knex, accountId: string, id: string): Pro
   return db(table).where({ account_id: accountId, id }).first();
 }
 
+/** The template, its row locked for the rest of the transaction `trx`. */
+export async function lockTemplate(trx: Knex.Transaction, accountId: string, id: string): Promise<TemplateRow | undefined> {
+  return trx(table).where({ account_id: accountId, id }).forUpdate().first();
+}
+
 export async function findTemplateByName(db: Knex, accountId: string, name: string): Promise<TemplateRow | undefined> {
   return db(table).where('account_id', accountId).whereRaw('lower(name) = lower(?)', [name]).first();
 }

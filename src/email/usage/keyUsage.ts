@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { pendingUsage } from './flusher';
 import { utcDay } from './recorder';
+import { usageTotals } from './usageStore';
 
 export interface KeyUsage {
   last_used_at: string | null;
@@ -15,12 +16,7 @@ const DAY_MS = 86_400_000;
 /** A key's usage: what is written (sums over its daily rows) plus what this process has not flushed yet. */
 export async function keyUsage(db: Knex, accountId: string, key: { id: string; last_used_at: Date | null }, now = new Date()): Promise<KeyUsage> {
   const since = utcDay(new Date(now.getTime() - 29 * DAY_MS)); // today and the 29 UTC days before it
-  const [row] = (await db.raw(`
-    select coalesce(sum(sends), 0)::int as sends,
-           coalesce(sum(sends) filter (where day >= ?::date), 0)::int as recent,
-           coalesce(sum(rate_limited), 0)::int as rate_limited,
-           coalesce(sum(failed_auth), 0)::int as failed_auth
-    from email_key_usage_daily where account_id = ? and key_id = ?`, [since, accountId, key.id])).rows;
+  const row = await usageTotals(db, accountId, key.id, since);
   let lastUsed = key.last_used_at;
   for (const pending of pendingUsage(key.id)) {
     for (const day of pending.days) {

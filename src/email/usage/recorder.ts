@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import { addDailyUsage, advanceLastUsed } from './usageStore';
 
 export interface UsageCounts { sends: number; rateLimited: number; failedAuth: number }
 
@@ -71,25 +72,7 @@ export class UsageRecorder {
   }
 
   private async write(db: Knex, days: DayUsage[], lastUsed: Array<[string, Date]>): Promise<void> {
-    // Joined to email_keys so a key deleted meanwhile (its account removed) drops out instead of failing the batch.
-    if (days.length > 0) {
-      await db.raw(`
-        insert into email_key_usage_daily (key_id, account_id, day, sends, rate_limited, failed_auth)
-        select k.id, k.account_id, u.day, u.sends, u.rate_limited, u.failed_auth
-        from jsonb_to_recordset(?::jsonb) as u(key_id uuid, day date, sends int, rate_limited int, failed_auth int)
-        join email_keys k on k.id = u.key_id
-        on conflict (key_id, day) do update set
-          sends = email_key_usage_daily.sends + excluded.sends,
-          rate_limited = email_key_usage_daily.rate_limited + excluded.rate_limited,
-          failed_auth = email_key_usage_daily.failed_auth + excluded.failed_auth`,
-      [JSON.stringify(days.map((u) => ({ key_id: u.keyId, day: u.day, sends: u.sends, rate_limited: u.rateLimited, failed_auth: u.failedAuth })))]);
-    }
-    if (lastUsed.length > 0) {
-      await db.raw(`
-        update email_keys k set last_used_at = greatest(k.last_used_at, u.at)
-        from jsonb_to_recordset(?::jsonb) as u(id uuid, at timestamptz)
-        where k.id = u.id`,
-      [JSON.stringify(lastUsed.map(([id, at]) => ({ id, at: at.toISOString() })))]);
-    }
+    await addDailyUsage(db, days);
+    await advanceLastUsed(db, lastUsed);
   }
 }

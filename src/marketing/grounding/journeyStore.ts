@@ -1,5 +1,6 @@
 import type { Knex } from '../../db/knex';
-import { offsetOf, whereNameContains, type Page } from './listing';
+import { offsetOf, type Page } from '../../http/pagination';
+import { whereNameContains } from './nameSearchStore';
 
 export interface JourneyStage {
   name: string;

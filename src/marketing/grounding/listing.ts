@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import type { Knex } from '../../db/knex';
 import { pageQuery } from '../../http/pagination';
-
-export { offsetOf, type Page } from '../../http/pagination';
 
 /** Query of every grounding and category list: `search` on the name, `page` (default 1), `limit` (default 25, max 100). */
 export const listQuery = z.strictObject({
@@ -13,13 +10,5 @@ export const listQuery = z.strictObject({
 });
 
 export type ListQuery = z.output<typeof listQuery>;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Narrows a query to rows whose name contains `search`, ignoring case (`%` and `_` are literal). */
-export function whereNameContains(q: Knex.QueryBuilder, search: string | undefined): Knex.QueryBuilder {
-  if (search) q.whereRaw('lower(name) like ?', [`%${escapeLike(search.toLowerCase())}%`]);
-  return q;
-}
 
 export const stamp = (value: Date): string => value.toISOString();
