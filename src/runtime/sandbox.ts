@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { callbackUrl } from '../commerce/oauth/authorizeUrl';
 import type { Config } from '../config';
+import type { AppDeps } from '../deps';
 import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/commerce';
+import { startDeployedSite } from '../sandbox/deployedSite';
 import { startDnsSandbox } from '../sandbox/dns';
 import { startSmtpSandbox } from '../sandbox/smtp';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
+import { ensureDemoProject, type DemoProject } from './demoProject';
 import { startResearchSandbox } from './researchSandbox';
 import { startSiteSandbox } from './siteSandbox';
 
@@ -19,6 +22,8 @@ export interface Sandbox {
   tokenKey: ResolvedTokenKey;
   /** Sets PUBLIC_APP_URL to the API's own URL when unset: the simulator redirects and delivers webhooks there. */
   serveAt(apiUrl: string): void;
+  /** Once the API runs and the account exists: the demo project, its bindings and its deployment (idempotent). */
+  prepareDemoProject(deps: AppDeps, accountId: string): Promise<void>;
   bannerLines(apiUrl: string): string[];
   stop(): Promise<void>;
 }
@@ -45,6 +50,8 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
   const smtp = await startSmtpSandbox();
   sandboxConfig.SMTP_URL = smtp.url;
+  const deployedSite = await startDeployedSite();
+  let demo: DemoProject | string | undefined;
 
   return {
     config: sandboxConfig,
@@ -52,6 +59,13 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
     tokenKey,
     serveAt(apiUrl) {
       sandboxConfig.PUBLIC_APP_URL ??= apiUrl;
+    },
+    async prepareDemoProject(deps, accountId) {
+      try {
+        demo = await ensureDemoProject(deps, accountId, deployedSite, site.demoSiteId);
+      } catch (err) {
+        demo = err instanceof Error ? err.message : String(err);
+      }
     },
     bannerLines(apiUrl) {
       const auth = '-H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json"';
@@ -68,9 +82,21 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         ...research.bannerLines(),
         ...site.bannerLines(apiUrl, sandboxConfig.PUBLIC_APP_URL ?? apiUrl),
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
+        ...demoProjectLines(demo, deployedSite.baseUrl),
         `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
       ];
     },
-    stop: async () => { await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop()]); },
+    stop: async () => { await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]); },
   };
+}
+
+function demoProjectLines(demo: DemoProject | string | undefined, siteUrl: string): string[] {
+  if (demo === undefined) return [];
+  if (typeof demo === 'string') return [`Sandbox: the demo project could not be prepared: ${demo}`];
+  return [
+    `Sandbox: demo project ${demo.projectId} (service-hosted), bound to the demo shop (commerce settings inherit the account default)`,
+    `  and the demo site (${demo.siteBound ? 'site binding names it' : 'site binding inherits; it names the demo site on the start after you connect it'}).`,
+    `  Its production deployment ${demo.deploymentId} is a loopback deployed site on ${siteUrl}: product and collection webhooks of the`,
+    `  demo shop post signed cache tags to ${siteUrl}/api/revalidate; see what it received: curl ${siteUrl}/api/revalidations`,
+  ];
 }

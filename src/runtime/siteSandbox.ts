@@ -12,6 +12,8 @@ const DEMO_ITEMS = 5;
 
 export interface SiteSandbox {
   simulator: SitePlatformSimulator;
+  /** The demo site's platform id (stable across restarts of one DATA_DIR). */
+  demoSiteId: string;
   /** The site platform of `config` pointed at the simulator, with the demo OAuth client and a token key. */
   configure(config: Config): Config;
   bannerLines(apiUrl: string, publicAppUrl: string): string[];
@@ -53,6 +55,7 @@ export async function startSiteSandbox(config: Config): Promise<SiteSandbox> {
 
   return {
     simulator,
+    demoSiteId: site.id,
     configure: (base) => ({
       ...base,
       SITE_PLATFORM_API_URL: simulator.baseUrl, SITE_PLATFORM_AUTH_URL: simulator.baseUrl,

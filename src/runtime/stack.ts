@@ -70,6 +70,7 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
     lifecycle.onShutdown('API server (stop accepting, drain in-flight requests)', () => stopApi(api, logger), API_DRAIN_MS + 5_000);
 
     const firstAccount = await ensureFirstAccount(db, config.SECRET_HASH_KEY!, config.NODE_ENV !== 'production');
+    if (sandbox && firstAccount.account) await sandbox.prepareDemoProject(deps, firstAccount.account.id);
     await writeStackInfo(dataDir, {
       pid: process.pid, apiUrl: api.url,
       databaseUrl: database.embedded ? database.url : undefined,
