@@ -5,7 +5,7 @@ import { recordOutcomes, relayAll, type Delivery } from '../src/email/send/deliv
 import * as store from '../src/email/send/store';
 import { UsageRecorder } from '../src/email/usage/recorder';
 import { insertEvents } from '../src/email/webhooks/store';
-import type { BatchSliceInput, BatchSliceOutcome } from '../workflows/emailBatchDeliveryTypes';
+import type { BatchSliceInput, BatchSliceOutcome } from '../workflows/emailBatchDelivery.contract';
 import type { ActivityDeps } from './deps';
 
 const keyRevoked = () => new ApiError(401, 'api_key_revoked', 'the email API key was revoked before this message of its batch was sent');

@@ -3,7 +3,7 @@ import { eventBody, TEST_EVENT_TYPE } from '../src/email/webhooks/events';
 import { openWebhookSecret } from '../src/email/webhooks/secretBox';
 import { signedHeaders } from '../src/email/webhooks/signing';
 import * as store from '../src/email/webhooks/store';
-import type { AttemptInput, AttemptOutcome, PreparedDelivery } from '../workflows/emailEventDeliveryTypes';
+import type { AttemptInput, AttemptOutcome, PreparedDelivery } from '../workflows/emailEventDelivery.contract';
 import type { ActivityDeps } from './deps';
 
 /** The side effects of email event delivery: delivery rows, one signed POST per attempt, the re-dispatch sweep's reads. */

@@ -5,7 +5,7 @@ import { PageTextCache } from '../src/research/pageTexts';
 import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchStep, stampStep } from '../src/research/steps';
 import type {
   ArtifactInput, IndexPageInput, IndexPageOutcome, KeptInput, KeptResearch, KnowledgeStep, PageInput, PageOutcome, ResearchSubject, SearchStep, StampInput,
-} from '../workflows/researchTypes';
+} from '../workflows/research.contract';
 import type { ActivityDeps } from './deps';
 
 const HEARTBEAT_EVERY_MS = 2_000;

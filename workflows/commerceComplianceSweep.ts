@@ -1,6 +1,7 @@
 import { makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import { startSweepBudget } from '../src/commerce/sweeps/budget';
+import type { ComplianceSweepInput, ComplianceSweepSummary } from './commerceComplianceSweep.contract';
 import { startPrivacyRequestWorkflow } from './commercePrivacyRequest';
 import { trackProgress } from './progress';
 
@@ -8,25 +9,6 @@ const { alertOverdueCommercePrivacyRequests, listUnfulfilledCommercePrivacyReque
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
-
-export interface ComplianceSweepSummary {
-  /** True when the budget ran out before every unfulfilled request was alerted and (re)started. */
-  partial: boolean;
-  /** Requests past 30 days alerted by this run (each is alerted once). */
-  alerted: number;
-  /** Unfulfilled requests seen, and what happened to their workflow `commerce-privacy:<id>`. */
-  unfulfilled: number;
-  started: number;
-  /** A run was already open (or had completed): nothing new started. */
-  already_running: number;
-  by_topic: Record<string, number>;
-}
-
-export interface ComplianceSweepInput extends SweepInput {
-  /** Internal: carried across continue-as-new. */
-  after?: string | null;
-  summary?: ComplianceSweepSummary;
-}
 
 /**
  * The `commerce-compliance-sweep` (hourly at :30): first an urgent inbox alert for every request unfulfilled after

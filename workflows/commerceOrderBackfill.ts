@@ -3,7 +3,9 @@ import { ChildWorkflowFailure, executeChild, makeContinueAsNewFunc, proxyActivit
 import type { Activities } from '../activities';
 import type { BackfillConnection } from '../src/commerce/backfill/store';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../src/temporal/searchAttributes';
-import { commerceShopBackfill, emptyShopResult, type ShopBackfillResult } from './commerceShopBackfill';
+import type { OrderBackfillInput, OrderBackfillSummary, SkippedShop } from './commerceOrderBackfill.contract';
+import { commerceShopBackfill, emptyShopResult } from './commerceShopBackfill';
+import { commerceShopBackfillContract, type ShopBackfillResult } from './commerceShopBackfill.contract';
 import { trackProgress } from './progress';
 
 const { listBackfillConnections } = proxyActivities<Activities>({
@@ -11,43 +13,12 @@ const { listBackfillConnections } = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
-export const BACKFILL_KIND = 'commerce-order-backfill';
 const DEFAULT_BUDGET_MS = 10 * 60_000;
 const DEFAULT_CONCURRENCY = 2;
 const CONNECTIONS_PER_BATCH = 50;
 const CONNECTIONS_PER_RUN = 500;
 /** Per-connection lines kept in the summary; the totals always count every connection. */
 const MAX_RESULTS = 500;
-
-export interface OrderBackfillInput {
-  /** Wall-clock budget of the sweep (default 10 minutes); what it does not reach waits for the next hour. */
-  budgetMs?: number;
-  /** Orders per page (default 250, the platform's maximum). */
-  pageSize?: number;
-  /** Pages per run of each shop's backfill before it continues as new (default 20). */
-  pagesPerRun?: number;
-  /** Shops backfilled at once (default 2). */
-  concurrency?: number;
-  /** Carried across continue-as-new. */
-  deadline?: number;
-  afterId?: string | null;
-  summary?: OrderBackfillSummary;
-}
-
-export interface OrderBackfillSummary {
-  /** True when the budget ran out before every connection was backfilled to the end. */
-  partial: boolean;
-  connections: number;
-  ingested: number;
-  unchanged: number;
-  invalid: number;
-  failed: number;
-  results: Array<ShopBackfillResult | SkippedShop>;
-  results_truncated: boolean;
-}
-
-/** A connection the sweep did not backfill: the budget was spent, or a backfill of it was still running. */
-export type SkippedShop = Pick<ShopBackfillResult, 'connection_id' | 'account_id' | 'shop_domain'> & { status: 'skipped' | 'already_running' };
 
 /**
  * The `commerce-order-backfill` sweep (hourly, `0 * * * *`, AccountId `_system`): every active connection of
@@ -83,11 +54,11 @@ export async function commerceOrderBackfill(input: OrderBackfillInput = {}): Pro
 async function backfillShop(connection: BackfillConnection, input: OrderBackfillInput, deadline: number): Promise<ShopBackfillResult | SkippedShop> {
   try {
     return await executeChild(commerceShopBackfill, {
-      workflowId: `${BACKFILL_KIND}:${connection.accountId}:${connection.connectionId}`,
+      workflowId: `${commerceShopBackfillContract.jobKind}:${connection.accountId}:${connection.connectionId}`,
       args: [{ ...connection, pageSize: input.pageSize, pagesPerRun: input.pagesPerRun, deadline }],
       typedSearchAttributes: [
         { key: AccountIdKey, value: connection.accountId },
-        { key: JobKindKey, value: BACKFILL_KIND },
+        { key: JobKindKey, value: commerceShopBackfillContract.jobKind },
         { key: ConnectionIdKey, value: connection.connectionId },
       ],
     });

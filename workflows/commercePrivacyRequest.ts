@@ -3,6 +3,7 @@ import { isCancellation, log, ParentClosePolicy, proxyActivities, startChild } f
 import type { Activities } from '../activities';
 import type { PrivacyFulfilment } from '../src/commerce/privacy/service';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../src/temporal/searchAttributes';
+import { commercePrivacyRequestContract, commercePrivacyWorkflowId, type PrivacyRequestInput } from './commercePrivacyRequest.contract';
 import { trackProgress } from './progress';
 
 const { fulfilCommercePrivacyRequest } = proxyActivities<Activities>({
@@ -11,15 +12,6 @@ const { fulfilCommercePrivacyRequest } = proxyActivities<Activities>({
   // A failed run is no loss: the hourly compliance sweep starts the request's workflow again.
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
 });
-
-export const PRIVACY_JOB_KIND = 'commerce-privacy';
-export const commercePrivacyWorkflowId = (requestId: string) => `${PRIVACY_JOB_KIND}:${requestId}`;
-
-export interface PrivacyRequestInput {
-  accountId: string;
-  requestId: string;
-  connectionId?: string | null;
-}
 
 /**
  * One logged privacy request (`commerce-privacy:<requestId>`): its fulfilment — data package, customer redaction or
@@ -43,7 +35,7 @@ export async function commercePrivacyRequest(input: PrivacyRequestInput): Promis
 export async function startPrivacyRequestWorkflow(input: PrivacyRequestInput): Promise<'started' | 'existing'> {
   const attributes = [
     { key: AccountIdKey, value: input.accountId },
-    { key: JobKindKey, value: PRIVACY_JOB_KIND },
+    { key: JobKindKey, value: commercePrivacyRequestContract.jobKind },
     ...(input.connectionId ? [{ key: ConnectionIdKey, value: input.connectionId }] : []),
   ];
   try {

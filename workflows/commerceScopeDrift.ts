@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { reportConnection, startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import type { ScopeDriftSummary } from './commerceScopeDrift.contract';
 import type { ScopeDriftPageResult } from '../src/commerce/sweeps/scopeDrift';
 import { trackProgress } from './progress';
 
@@ -8,17 +9,6 @@ const { checkCommerceScopeDrift } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
-
-export interface ScopeDriftSummary {
-  /** True when the budget ran out before every connection was checked. */
-  partial: boolean;
-  checked: number;
-  drifted: number;
-  inbox_items_created: number;
-  failed: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain?: string; status: 'missing_scopes' | 'failed'; missing?: string[]; inbox_item_created?: boolean; code?: string }>;
-  connections_truncated: boolean;
-}
 
 /**
  * The `commerce-scope-drift` sweep (daily, `0 6 * * *`): every account's connected shops, granted scope against the

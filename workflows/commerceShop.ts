@@ -1,7 +1,7 @@
 import { ActivityFailure, condition, log, makeContinueAsNewFunc, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DeliverySummary } from '../activities/commerce';
-import { deliveriesSignal, type CommerceShopInput } from './commerceMessages';
+import { deliveriesSignal, type CommerceShopInput, type CommerceShopResult } from './commerceShop.contract';
 import { startPrivacyFulfilmentOf } from './commercePrivacyRequest';
 import { trackProgress } from './progress';
 
@@ -37,7 +37,7 @@ const RECENT_IDS = 1000;
  * activity skips any delivery already processed). History stays short: after `maxDeliveriesPerRun` deliveries,
  * or when Temporal suggests it, the run continues as new and carries the ids not yet processed.
  */
-export async function commerceShopWorkflow(input: CommerceShopInput): Promise<{ processed: number }> {
+export async function commerceShopWorkflow(input: CommerceShopInput): Promise<CommerceShopResult> {
   const pending: string[] = [...(input.pending ?? [])];
   const queued = new Set(pending);
   const recent: string[] = [...(input.recent ?? [])];

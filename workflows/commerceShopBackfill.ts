@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, makeContinueAsNewFunc, proxyActivities, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { ShopBackfillInput, ShopBackfillResult } from './commerceShopBackfill.contract';
 import { trackProgress } from './progress';
 
 const { backfillPage } = proxyActivities<Activities>({
@@ -15,41 +16,6 @@ const { reportBackfillFailure } = proxyActivities<Activities>({
 
 export const DEFAULT_PAGE_SIZE = 250;
 export const DEFAULT_PAGES_PER_RUN = 20;
-
-export interface ShopBackfillInput {
-  accountId: string;
-  connectionId: string;
-  shopDomain: string;
-  /** Orders per page, 1–250 (default 250). */
-  pageSize?: number;
-  /** Pages per run before continuing as new (default 20), or earlier when Temporal suggests it. */
-  pagesPerRun?: number;
-  /** Wall-clock end of the budget (epoch ms); past it the backfill stops after its current page, `partial`. */
-  deadline?: number | null;
-  /** Carried across continue-as-new: the next page's cursor and what the earlier runs did. */
-  pageInfo?: string | null;
-  carried?: ShopBackfillResult;
-}
-
-/** What one connection's backfill did (the sweep's summary lists these). */
-export interface ShopBackfillResult {
-  connection_id: string;
-  account_id: string;
-  shop_domain: string;
-  /** `done`: every page ingested; `partial`: the budget ran out first; `failed`: see `error` (an inbox item says so too). */
-  status: 'running' | 'done' | 'partial' | 'failed';
-  window_start: string | null;
-  pages: number;
-  fetched: number;
-  ingested: number;
-  unchanged: number;
-  invalid: number;
-  bridge_errors: number;
-  newest_updated_at: string | null;
-  /** Workflow runs (continue-as-new) this backfill took. */
-  runs: number;
-  error: { code: string; message: string } | null;
-}
 
 export function emptyShopResult(input: Pick<ShopBackfillInput, 'accountId' | 'connectionId' | 'shopDomain'>): ShopBackfillResult {
   return {

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { reportConnection, startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import type { WebhookHealthSummary } from './commerceWebhookHealth.contract';
 import type { HealthPageResult } from '../src/commerce/sweeps/webhookHealth';
 import { trackProgress } from './progress';
 
@@ -8,18 +9,6 @@ const { checkCommerceWebhookHealth } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
-
-export interface WebhookHealthSummary {
-  /** True when the budget ran out before every connection was checked. */
-  partial: boolean;
-  checked: number;
-  silent: number;
-  /** New inbox items; a connection already flagged by an open item is counted in `silent` only. */
-  inbox_items_created: number;
-  failed: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain?: string; status: 'silent' | 'failed'; inbox_item_created?: boolean; code?: string }>;
-  connections_truncated: boolean;
-}
 
 /**
  * The `commerce-webhook-health` sweep (hourly, `0 * * * *`): pages through every account's connected shops and

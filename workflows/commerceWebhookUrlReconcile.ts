@@ -1,6 +1,7 @@
 import { ActivityFailure, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import { reportConnection, startSweepBudget } from '../src/commerce/sweeps/budget';
+import type { UrlReconcileInput, UrlReconcileSummary } from './commerceWebhookUrlReconcile.contract';
 import type { ConnectionRef, UrlReconcileResult } from '../src/commerce/sweeps/urlReconcile';
 import { trackProgress } from './progress';
 
@@ -14,27 +15,6 @@ const { reconcileCommerceWebhookUrl } = proxyActivities<Activities>({
   // Coded platform failures come back as results (inbox item raised); what throws is the database, worth a retry.
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 });
-
-export interface UrlReconcileSummary {
-  /** True when the budget ran out before every drifted connection was re-registered. */
-  partial: boolean;
-  /** False when PUBLIC_APP_URL is not set: there is no current URL, nothing was compared (`code` says why). */
-  configured: boolean;
-  code?: string;
-  endpoint_url: string | null;
-  drifted: number;
-  reregistered: number;
-  failed: number;
-  skipped: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain: string; status: UrlReconcileResult['status']; registered: number; failed_topics: number; code?: string }>;
-  connections_truncated: boolean;
-}
-
-export interface UrlReconcileInput extends SweepInput {
-  /** Internal: carried across continue-as-new. */
-  after?: string | null;
-  summary?: UrlReconcileSummary;
-}
 
 /**
  * The `commerce-webhook-url-reconcile` sweep (daily, `0 5 * * *`): finds connected shops with a webhook

@@ -1,6 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { EmailBatchInput, EmailBatchResult } from './emailBatchDeliveryTypes';
+import type { EmailBatchInput, EmailBatchResult } from './emailBatchDelivery.contract';
 import { startEventDeliveries } from './emailEventDelivery';
 import { trackProgress } from './progress';
 

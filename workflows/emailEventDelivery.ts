@@ -3,13 +3,12 @@ import { ParentClosePolicy, isCancellation, proxyActivities, sleep, startChild }
 import type { Activities } from '../activities';
 import { AccountIdKey, JobKindKey } from '../src/temporal/searchAttributes';
 import {
-  DEFAULT_DELIVERY_RETRY, EMAIL_EVENT_JOB_KIND, REDISPATCH_MIN_AGE_MS, emailEventWorkflowId,
+  DEFAULT_DELIVERY_RETRY, emailEventDeliveryContract, emailEventWorkflowId,
   type DeliveryRetryPolicy, type EmailEventDeliveryInput, type EmailEventDeliveryResult, type PreparedDelivery,
-  type RedispatchInput, type RedispatchSummary,
-} from './emailEventDeliveryTypes';
+} from './emailEventDelivery.contract';
 import { trackProgress } from './progress';
 
-const { prepareEmailEventDeliveries, listUndispatchedEmailEvents, markEmailEventsDispatched } = proxyActivities<Activities>({
+const { prepareEmailEventDeliveries, markEmailEventsDispatched } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -63,16 +62,6 @@ async function deliverWithRetries(accountId: string, delivery: PreparedDelivery,
 }
 
 /**
- * The `email-event-redispatch` sweep (every minute): events older than a minute whose delivery workflow never
- * started (Temporal was unreachable when they were emitted) get it now. A run that exists already is left alone.
- */
-export async function emailEventRedispatch(input: RedispatchInput = {}): Promise<RedispatchSummary> {
-  const events = await listUndispatchedEmailEvents({ minAgeMs: REDISPATCH_MIN_AGE_MS, limit: input.limit ?? 500 });
-  const started = await startEventDeliveries(events);
-  return { found: events.length, ...started };
-}
-
-/**
  * Starts the delivery workflow of each event as an abandoned child (it outlives the caller), then stamps the
  * events dispatched. A run that exists already is left alone.
  */
@@ -85,7 +74,7 @@ export async function startEventDeliveries(events: Array<{ accountId: string; ev
         args: [{ accountId: event.accountId, eventId: event.eventId }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-        typedSearchAttributes: [{ key: AccountIdKey, value: event.accountId }, { key: JobKindKey, value: EMAIL_EVENT_JOB_KIND }],
+        typedSearchAttributes: [{ key: AccountIdKey, value: event.accountId }, { key: JobKindKey, value: emailEventDeliveryContract.jobKind }],
       });
       counts.started++;
     } catch (err) {

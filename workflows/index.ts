@@ -10,5 +10,6 @@ export { commerceScopeDrift } from './commerceScopeDrift';
 export { commerceWebhookUrlReconcile } from './commerceWebhookUrlReconcile';
 export { commerceDeliveryPurge } from './commerceDeliveryPurge';
 export { research } from './research';
-export { emailEventDelivery, emailEventRedispatch } from './emailEventDelivery';
+export { emailEventDelivery } from './emailEventDelivery';
+export { emailEventRedispatch } from './emailEventRedispatch';
 export { emailBatchDelivery } from './emailBatchDelivery';

@@ -1,5 +1,5 @@
 import { setHandler } from '@temporalio/workflow';
-import { progressQuery, type JobProgress } from './messages';
+import { progressQuery, type JobProgress } from './progress.contract';
 
 /** Answers the `progress` query for the calling workflow; the returned functions move it along. */
 export function trackProgress(initialPhase = 'starting', total: number | null = null) {

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { PurgeIdempotencyKeysResult } from './purgeIdempotencyKeys.contract';
 
 const { purgeExpiredIdempotencyKeys } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -7,6 +8,6 @@ const { purgeExpiredIdempotencyKeys } = proxyActivities<Activities>({
 });
 
 /** The `idempotency-key-purge` sweep: stored idempotent responses are kept 24 hours, then deleted. */
-export async function purgeIdempotencyKeys(): Promise<{ deleted: number }> {
+export async function purgeIdempotencyKeys(): Promise<PurgeIdempotencyKeysResult> {
   return { deleted: await purgeExpiredIdempotencyKeys() };
 }

@@ -6,7 +6,7 @@ import { trackProgress } from './progress';
 import {
   RESEARCH_BUDGET_MS,
   type IndexPageOutcome, type KeptInput, type PageOutcome, type ResearchClaim, type ResearchInput, type ResearchResult, type ResearchSerp, type ResearchSource,
-} from './researchTypes';
+} from './research.contract';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 };
 

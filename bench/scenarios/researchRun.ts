@@ -7,7 +7,7 @@ import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchSt
 import { startModelSimulator } from '../../src/sandbox/model';
 import { articleHtml, startPageServer, type PageServer } from '../../src/sandbox/pages';
 import { startSearchSimulator, type SearchSimulator } from '../../src/sandbox/search';
-import type { PageOutcome, ResearchInput, ResearchResult } from '../../workflows/researchTypes';
+import type { PageOutcome, ResearchInput, ResearchResult } from '../../workflows/research.contract';
 import type { BenchEnv } from '../lib/env';
 import type { ScenarioResult } from '../lib/report';
 import { BENCH_HASH_KEY } from '../lib/servers';

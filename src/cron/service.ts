@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors';
 import type { Job } from '../jobs/schemas';
 import { describeJob } from '../temporal/jobView';
 import { startJob } from '../temporal/jobs';
+import { scheduledWorkflowOf } from '../temporal/schedules';
 import { SYSTEM_ACCOUNT } from '../temporal/searchAttributes';
 
 /**
@@ -13,10 +14,8 @@ import { SYSTEM_ACCOUNT } from '../temporal/searchAttributes';
 export async function runScheduleNow(deps: Pick<AppDeps, 'temporal' | 'metrics' | 'schedules'>, name: string, requestId: string): Promise<Job> {
   const entry = deps.schedules.find((candidate) => candidate.name === name);
   if (!entry) throw new ApiError(404, 'schedule_not_found', `no schedule named ${JSON.stringify(name.slice(0, 100))}`);
-  const started = await startJob(deps.temporal, deps.metrics, {
-    kind: entry.name,
+  const started = await startJob(deps.temporal, deps.metrics, scheduledWorkflowOf(entry), {
     accountId: SYSTEM_ACCOUNT,
-    workflowType: entry.workflowType,
     args: entry.args,
     requestId,
     workflowId: `cron:${entry.name}:${randomUUID()}`,

@@ -1,7 +1,7 @@
 import * as knowledge from '../knowledge/service';
 import { ResearchClaimSchema, ResearchSourceSchema } from './result';
 import { artifactKey, RESEARCH_ARTIFACT_TYPE, type StepDeps } from './steps';
-import type { KeptInput, KeptResearch, ResearchClaim, ResearchSource } from '../../workflows/researchTypes';
+import type { KeptInput, KeptResearch, ResearchClaim, ResearchSource } from '../../workflows/research.contract';
 
 /** The entries of a stored list that have the shape asked for (the artifact is JSON anyone with the key could have written). */
 function validEntries<T>(list: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): T[] {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { artifactSchema } from '../knowledge/schemas';
-import { MAX_PAGE_CHARACTERS, type ResearchResult } from '../../workflows/researchTypes';
+import { MAX_PAGE_CHARACTERS, type ResearchResult } from '../../workflows/research.contract';
 import { MAX_STAMP_CHARACTERS, MAX_STAMP_ITEMS } from './stamp';
 
 // The research result as the API returns it (201 of the research routes, `result` of the job), for OpenAPI.
-// workflows/researchTypes.ts holds the same shape as TypeScript types; the check at the end keeps them equal.
+// workflows/research.contract.ts holds the same shape as TypeScript types; the check at the end keeps them equal.
 
 const extraction = z.enum(['model', 'fallback'])
   .describe('`model`: claims extracted by the configured chat model; `fallback`: no model key is configured, claims are sentences that carry facts (a number, a year, an amount …) and their confidence_score is 0.');

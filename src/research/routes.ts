@@ -10,7 +10,7 @@ import { JobSchema } from '../jobs/schemas';
 import { errorSpecs } from '../marketing/content/errors';
 import { twinRoutes } from '../marketing/twins';
 import type { StartAndWaitOutcome } from '../temporal/startAndWait';
-import { DEFAULT_MAX_SOURCES, MAX_SOURCES, type ResearchResult } from '../../workflows/researchTypes';
+import { DEFAULT_MAX_SOURCES, MAX_SOURCES, type ResearchResult } from '../../workflows/research.contract';
 import { ResearchResultSchema, StoredResearchSchema } from './result';
 import { getResearch, researchContent, researchTopic } from './service';
 

@@ -10,8 +10,8 @@ import type { StartJobInput } from '../temporal/jobs';
 import { describeRun } from '../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
 import {
-  DEFAULT_MAX_SOURCES, RESEARCH_JOB_KIND, RESEARCH_WORKFLOW, type ResearchInput, type ResearchResult,
-} from '../../workflows/researchTypes';
+  DEFAULT_MAX_SOURCES, researchContract, type ResearchInput, type ResearchResult,
+} from '../../workflows/research.contract';
 
 type RunDeps = Pick<AppDeps, 'config' | 'db' | 'temporal' | 'metrics' | 'logger'>;
 
@@ -60,13 +60,13 @@ async function run(
   deps: RunDeps, request: RunRequest, input: ResearchInput, hashed: Record<string, unknown>,
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
   const hash = requestHash(hashed);
-  const start: StartJobInput = {
-    kind: RESEARCH_JOB_KIND, accountId: request.accountId, workflowType: RESEARCH_WORKFLOW, args: [input], requestId: request.requestId,
+  const start: StartJobInput<[ResearchInput]> = {
+    accountId: request.accountId, args: [input], requestId: request.requestId,
     key: request.idempotencyKey,
     searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
     memo: { requestHash: hash },
   };
-  return startAndWait<ResearchResult>(deps, start, {
+  return startAndWait(deps, researchContract, start, {
     waitSeconds: deps.config.RESEARCH_WAIT_SECONDS,
     afterStart: start.key ? (id) => refuseOtherRequest(deps, id, hash) : undefined,
   });

@@ -1,4 +1,4 @@
-import type { ResearchResult } from '../../workflows/researchTypes';
+import type { ResearchResult } from '../../workflows/research.contract';
 
 /** The spec's bound of `settings.research`, counted as characters of its JSON. */
 export const MAX_STAMP_CHARACTERS = 8_000;

@@ -15,7 +15,7 @@ import {
   MAX_PAGE_CHARACTERS, MAX_SOURCES,
   type ArtifactInput, type ArtifactOutcome, type Extraction, type IndexPageInput, type IndexPageOutcome, type KnowledgeStep,
   type PageInput, type PageOutcome, type ResearchClaim, type ResearchSubject, type SearchStep, type StampInput,
-} from '../../workflows/researchTypes';
+} from '../../workflows/research.contract';
 
 /**
  * The steps of a research run, one function per activity (activities/research.ts adds heartbeats, cancellation

@@ -1,7 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
 import type { TemporalDeps } from '../deps';
 import type { Job, JobStatus, JobSummary } from './jobJson';
-import { progressQuery, type JobProgress } from '../../workflows/messages';
+import { progressQuery, type JobProgress } from '../../workflows/progress.contract';
 import { jobFailureOf } from './failures';
 import { withTemporal } from './rpc';
 import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey } from './searchAttributes';

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
+import type { SearchAttributePair, SignalDefinition } from '@temporalio/common';
+import type { ArgsOf, WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import type { TemporalDeps } from '../deps';
 import type { Metrics } from '../http/metrics';
 import { jobId } from './jobIds';
@@ -13,12 +14,11 @@ export interface JobSearchAttributes {
   ProjectId?: string;
 }
 
-export interface StartJobInput {
-  kind: string;
+/** How to start a job of one workflow; the workflow type and the job kind come from its contract. */
+export interface StartJobInput<Args extends unknown[] = unknown[]> {
   accountId: string;
-  /** Workflow function name as exported by the worker bundle. */
-  workflowType: string;
-  args: unknown[];
+  /** The workflow's arguments, as its contract types them. */
+  args: Args;
   /** Makes the id deterministic: the same key is the same job. A random key when absent. */
   key?: string;
   searchAttributes?: JobSearchAttributes;
@@ -30,9 +30,9 @@ export interface StartJobInput {
   memo?: Record<string, unknown>;
 }
 
-export interface StartedJob {
+export interface StartedJob<C extends WorkflowContract = WorkflowContract> {
   id: string;
-  handle: WorkflowHandle;
+  handle: WorkflowHandle<WorkflowOf<C>>;
 }
 
 export function jobSearchAttributes(kind: string, accountId: string, extra: JobSearchAttributes = {}): SearchAttributePair[] {
@@ -56,24 +56,56 @@ export function jobSearchAttributes(kind: string, accountId: string, extra: JobS
  *   canceled, terminated or timed out may be started again with the same key: that is a retry.
  * - `metrics.jobStarts{kind}` counts accepted start requests (attaching to an existing run included).
  */
-export async function startJob(temporal: TemporalDeps, metrics: Metrics, input: StartJobInput): Promise<StartedJob> {
-  const id = input.workflowId ?? jobId(input.kind, input.accountId, input.key);
+export async function startJob<C extends WorkflowContract>(
+  temporal: TemporalDeps, metrics: Metrics, contract: C, input: StartJobInput<ArgsOf<C>>,
+): Promise<StartedJob<C>> {
+  const kind = contract.jobKind;
+  const id = input.workflowId ?? jobId(kind, input.accountId, input.key);
   const { client } = temporal;
   try {
-    const handle = await withTemporal(client, () => client.workflow.start(input.workflowType, {
+    // The SDK cannot check a generic contract's arguments; this function's signature does.
+    const handle = await withTemporal(client, () => client.workflow.start(contract.workflowType, {
       workflowId: id,
       taskQueue: temporal.taskQueue,
       args: input.args,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      typedSearchAttributes: jobSearchAttributes(input.kind, input.accountId, input.searchAttributes),
+      typedSearchAttributes: jobSearchAttributes(kind, input.accountId, input.searchAttributes),
       memo: { ...input.memo, requestId: input.requestId },
     }));
-    metrics.jobStarts.inc({ kind: input.kind });
-    return { id, handle };
+    metrics.jobStarts.inc({ kind });
+    return { id, handle: handle as WorkflowHandle<WorkflowOf<C>> };
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    metrics.jobStarts.inc({ kind: input.kind });
-    return { id, handle: client.workflow.getHandle(id) };
+    metrics.jobStarts.inc({ kind });
+    return { id, handle: client.workflow.getHandle<WorkflowOf<C>>(id) };
   }
+}
+
+export interface SignalWithStartJobInput<Args extends unknown[], Payload> {
+  /** An entity workflow's id (one per entity), not a request-scoped `<kind>:<account>:<key>`. */
+  workflowId: string;
+  accountId: string;
+  args: Args;
+  signal: SignalDefinition<[Payload]>;
+  payload: Payload;
+  searchAttributes?: JobSearchAttributes;
+}
+
+/**
+ * Signals an entity workflow, starting it with `args` first when no run is open (a webhook receiver's hand-over).
+ * Temporal's defaults apply (no id policies, memo or start metric): a signal to an open run is the common case.
+ */
+export async function signalWithStartJob<C extends WorkflowContract, Payload>(
+  temporal: TemporalDeps, contract: C, input: SignalWithStartJobInput<ArgsOf<C>, Payload>,
+): Promise<WorkflowHandle<WorkflowOf<C>>> {
+  const handle = await temporal.client.workflow.signalWithStart<WorkflowOf<WorkflowContract>, [Payload]>(contract.workflowType, {
+    workflowId: input.workflowId,
+    taskQueue: temporal.taskQueue,
+    args: input.args,
+    signal: input.signal,
+    signalArgs: [input.payload],
+    typedSearchAttributes: jobSearchAttributes(contract.jobKind, input.accountId, input.searchAttributes),
+  });
+  return handle as WorkflowHandle<WorkflowOf<C>>;
 }

@@ -1,4 +1,5 @@
 import { isGrpcCancelledError, isGrpcDeadlineError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { ArgsOf, ResultOf, WorkflowContract } from '../../workflows/defineWorkflow';
 import type { AppDeps } from '../deps';
 import type { Job } from './jobJson';
 import { GENERIC_FAILURE, jobFailureError, jobFailureOf } from './failures';
@@ -49,12 +50,14 @@ async function waitForResult<T>(deps: WaitDeps, jobId: string, handle: WorkflowH
  * fails within the bound throws the ApiError of its coded failure (`job_failed` 500 when it has no code;
  * `job_canceled`/`job_terminated` 409, `job_timed_out` 504 when it closed that way).
  */
-export async function startAndWait<T = unknown>(
+export async function startAndWait<C extends WorkflowContract>(
   deps: Pick<AppDeps, 'temporal' | 'metrics' | 'logger'>,
-  input: StartJobInput,
+  contract: C,
+  input: StartJobInput<ArgsOf<C>>,
   options: { waitSeconds: number; afterStart?: (jobId: string) => Promise<void> },
-): Promise<StartAndWaitOutcome<T>> {
-  const started = await startJob(deps.temporal, deps.metrics, input);
+): Promise<StartAndWaitOutcome<ResultOf<C>>> {
+  type T = ResultOf<C>;
+  const started = await startJob(deps.temporal, deps.metrics, contract, input);
   await options.afterStart?.(started.id);
   const waited = await waitForResult<T>(deps, started.id, started.handle, options.waitSeconds * 1000);
   if (waited.done) return { status: 'completed', jobId: started.id, result: waited.value };

@@ -7,13 +7,20 @@ import { JobSchema } from '../../src/jobs/schemas';
 import { describeJob } from '../../src/temporal/jobView';
 import { startJob, type StartJobInput } from '../../src/temporal/jobs';
 import { startAndWait } from '../../src/temporal/startAndWait';
+import type { WorkflowContract } from '../../workflows/defineWorkflow';
+import { failingJobContract } from '../workflows/failingJob.contract';
+import { quickJobContract } from '../workflows/quickJob.contract';
+import { steppedJobContract } from '../workflows/steppedJob.contract';
 
-/** Test workflows (test/workflows/) the test routes can start, by route kind. */
-export const TEST_JOBS = {
-  stepped: { kind: 'test_stepped', workflowType: 'steppedJobWorkflow' },
-  failing: { kind: 'test_failing', workflowType: 'failingJobWorkflow' },
-  quick: { kind: 'test_quick', workflowType: 'quickJobWorkflow' },
-} as const;
+/**
+ * Test workflows (test/workflows/) the test routes can start, by route kind. The route passes the test's JSON input
+ * through unchecked (tests send wrong inputs on purpose), so the table only promises an object argument.
+ */
+export const TEST_JOBS: Record<'stepped' | 'failing' | 'quick', WorkflowContract<[object]>> = {
+  stepped: steppedJobContract,
+  failing: failingJobContract,
+  quick: quickJobContract,
+};
 
 const params = z.object({ kind: z.enum(Object.keys(TEST_JOBS) as [keyof typeof TEST_JOBS]) });
 
@@ -33,18 +40,18 @@ export function testRoutes(): RouteDef[] {
       params, body, idempotent: true,
       responses: { 201: { description: 'Finished in time' }, 202: { description: 'Started; poll Location', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS } },
     }, async ({ auth, deps, params, body, ctx, requestId }) => {
-      const { kind, workflowType } = TEST_JOBS[params.kind];
-      const input: StartJobInput = {
-        kind, workflowType, accountId: accountOf(auth), args: [body.input], requestId,
+      const contract = TEST_JOBS[params.kind];
+      const input: StartJobInput<[object]> = {
+        accountId: accountOf(auth), args: [body.input], requestId,
         key: body.key ?? (ctx.get('idempotency-key') || undefined),
         searchAttributes: { ContentId: body.content_id },
       };
       if (body.wait_seconds !== undefined) {
-        const outcome = await startAndWait(deps, input, { waitSeconds: body.wait_seconds });
+        const outcome = await startAndWait(deps, contract, input, { waitSeconds: body.wait_seconds });
         if (outcome.status === 'running') return acceptedJob(outcome.job);
         return { status: 201, body: { job_id: outcome.jobId, result: outcome.result } };
       }
-      const started = await startJob(deps.temporal, deps.metrics, input);
+      const started = await startJob(deps.temporal, deps.metrics, contract, input);
       const described = await describeJob(deps.temporal, started.id);
       if (!described) throw new ApiError(503, 'temporal_unavailable', 'started job not readable yet');
       return acceptedJob(described.job);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection } from '@temporalio/client';
 import { startAndWait } from '../../src/temporal/startAndWait';
+import { quickJobContract } from '../workflows/quickJob.contract';
 import { newAccount, type TestAccount } from '../helpers/accounts';
 import { call } from '../helpers/http';
 import { harness } from '../helpers/harness';
@@ -128,9 +129,8 @@ describe('start and wait (synchronous job routes)', () => {
       const baseline = timers();
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
-        const outcome = await startAndWait(countedDeps, {
-          kind: 'test_quick', accountId: owner.accountId, workflowType: 'quickJobWorkflow',
-          args: [{ value: `w${i}`, delayMs: 3_000 }], requestId: randomUUID(),
+        const outcome = await startAndWait(countedDeps, quickJobContract, {
+          accountId: owner.accountId, args: [{ value: `w${i}`, delayMs: 3_000 }], requestId: randomUUID(),
         }, { waitSeconds: 0.3 });
         assert.equal(outcome.status, 'running');
         assert.ok(Date.now() - started < 1_500);

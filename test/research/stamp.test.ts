@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildResearchStamp, MAX_STAMP_CHARACTERS, MAX_STAMP_ITEMS } from '../../src/research/stamp';
-import type { ResearchClaim, ResearchResult } from '../../workflows/researchTypes';
+import type { ResearchClaim, ResearchResult } from '../../workflows/research.contract';
 
 const claim = (i: number, size = 120): ResearchClaim => ({
   claim: `Claim ${i} ${'x'.repeat(size)}`, quote: `Quote ${i} ${'y'.repeat(size)}`, kind: i % 2 ? 'web' : 'kb',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/app/activities';
-import { progressQuery } from '../../workflows/messages';
+import { progressQuery } from '../../workflows/progress.contract';
 import { createWorker } from '../../src/temporal/worker';
 import { harness } from '../helpers/harness';
 import { eventually } from '../jobs/jobTestKit';

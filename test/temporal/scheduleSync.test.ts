@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { scheduleIdOf, syncSchedules } from '../../src/temporal/scheduleSync';
 import { SCHEDULES } from '../../src/app/schedules';
-import type { ScheduleEntry } from '../../src/temporal/schedules';
+import { defineSchedule, type ScheduleEntry } from '../../src/temporal/schedules';
 import { isJobKind } from '../../src/temporal/jobIds';
 import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../src/temporal/searchAttributes';
 import { harness } from '../helpers/harness';
 import { eventually } from '../jobs/jobTestKit';
+import { quickJobContract } from '../workflows/quickJob.contract';
 
 const suffix = randomBytes(3).toString('hex');
-const entry = (name: string, cron = '0 4 1 1 *'): ScheduleEntry => ({
-  name: `test-${name}-${suffix}`, cron, workflowType: 'quickJobWorkflow', args: [{ value: name }], overlap: 'SKIP', description: `test ${name}`,
+const entry = (name: string, cron = '0 4 1 1 *'): ScheduleEntry => defineSchedule(quickJobContract, {
+  name: `test-${name}-${suffix}`, cron, args: [{ value: name }], overlap: 'SKIP', description: `test ${name}`,
 });
 
 async function exists(id: string): Promise<boolean> {

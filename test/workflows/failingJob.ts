@@ -1,13 +1,6 @@
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import { codedFailure } from '../../src/temporal/codedFailure';
-
-export interface FailingJobInput {
-  /** A stable code; null fails without one (a type that is not snake_case, as an unexpected error would). */
-  code: string | null;
-  message: string;
-  status?: number;
-  afterMs?: number;
-}
+import type { FailingJobInput } from './failingJob.contract';
 
 /** Test-only: fails with a coded ApplicationFailure (or an uncoded one), after an optional pause. */
 export async function failingJobWorkflow(input: FailingJobInput): Promise<never> {

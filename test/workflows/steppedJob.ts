@@ -1,13 +1,9 @@
 import { isCancellation, sleep } from '@temporalio/workflow';
 import { trackProgress } from '../../workflows/progress';
-
-export interface SteppedJobInput {
-  steps: number;
-  stepMs: number;
-}
+import type { SteppedJobInput, SteppedJobResult } from './steppedJob.contract';
 
 /** Test-only: advances its progress one step per `stepMs`, so tests can watch it and cancel it mid-way. */
-export async function steppedJobWorkflow(input: SteppedJobInput): Promise<{ steps: number }> {
+export async function steppedJobWorkflow(input: SteppedJobInput): Promise<SteppedJobResult> {
   const progress = trackProgress('working', input.steps);
   try {
     for (let step = 0; step < input.steps; step++) {

@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { AppDeps } from '../../deps';
-import { jobSearchAttributes } from '../../temporal/jobs';
+import { signalWithStartJob } from '../../temporal/jobs';
 import { withTemporal } from '../../temporal/rpc';
-import {
-  COMMERCE_SHOP_JOB_KIND, COMMERCE_SHOP_WORKFLOW, commerceShopWorkflowId, deliveriesSignal, type CommerceShopInput,
-} from '../../../workflows/commerceMessages';
+import { commerceShopContract, commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
 import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
 
 /** Most deliveries one relay pass claims. */
@@ -133,16 +131,15 @@ export class DeliveryDispatcher {
   }
 
   private async signal(deliveries: ClaimedDelivery[]): Promise<void> {
-    const { client, taskQueue } = this.deps.temporal;
+    const { temporal } = this.deps;
     const { accountId, connectionId } = deliveries[0];
-    const input: CommerceShopInput = { accountId, connectionId };
-    await withTemporal(client, () => client.workflow.signalWithStart(COMMERCE_SHOP_WORKFLOW, {
+    await withTemporal(temporal.client, () => signalWithStartJob(temporal, commerceShopContract, {
       workflowId: commerceShopWorkflowId(connectionId),
-      taskQueue,
-      args: [input],
+      accountId,
+      args: [{ accountId, connectionId }],
       signal: deliveriesSignal,
-      signalArgs: [{ webhookIds: deliveries.map((d) => d.webhookId) }],
-      typedSearchAttributes: jobSearchAttributes(COMMERCE_SHOP_JOB_KIND, accountId, { ConnectionId: connectionId }),
+      payload: { webhookIds: deliveries.map((d) => d.webhookId) },
+      searchAttributes: { ConnectionId: connectionId },
     }), SIGNAL_DEADLINE_MS);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { startJob } from '../../temporal/jobs';
-import { EMAIL_BATCH_JOB_KIND, EMAIL_BATCH_WORKFLOW, type EmailBatchInput } from '../../../workflows/emailBatchDeliveryTypes';
+import { emailBatchDeliveryContract } from '../../../workflows/emailBatchDelivery.contract';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { admitQueuedBatch, cancelQueuedBatch } from '../limits/admit';
 import type { PreparedMessage } from './prepare';
@@ -24,9 +24,9 @@ export async function queueBatch(deps: AppDeps, auth: EmailKeyAuth, messages: Pr
   try {
     assertKeyActive(auth);
     await store.insertQueued(deps.db, auth.accountId, auth.keyId, batchId, messages);
-    const input: EmailBatchInput = { accountId: auth.accountId, keyId: auth.keyId, batchId, perSecond: admitted.perSecond, quotaDay: admitted.quotaDay };
-    const { id } = await startJob(deps.temporal, deps.metrics, {
-      kind: EMAIL_BATCH_JOB_KIND, accountId: auth.accountId, workflowType: EMAIL_BATCH_WORKFLOW, key: batchId, args: [input], requestId,
+    const input = { accountId: auth.accountId, keyId: auth.keyId, batchId, perSecond: admitted.perSecond, quotaDay: admitted.quotaDay };
+    const { id } = await startJob(deps.temporal, deps.metrics, emailBatchDeliveryContract, {
+      accountId: auth.accountId, key: batchId, args: [input], requestId,
     });
     return { batchId, jobId: id, headers: admitted.headers };
   } catch (err) {

@@ -2,8 +2,8 @@ import type { AppDeps } from '../../deps';
 import type { Knex } from '../../db/knex';
 import { startJob } from '../../temporal/jobs';
 import {
-  EMAIL_EVENT_JOB_KIND, EMAIL_EVENT_WORKFLOW, emailEventWorkflowId, type EmailEventDeliveryInput,
-} from '../../../workflows/emailEventDeliveryTypes';
+  emailEventDeliveryContract, emailEventWorkflowId, type EmailEventDeliveryInput,
+} from '../../../workflows/emailEventDelivery.contract';
 import { markEventsDispatched } from './store';
 
 export type DispatchDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger'>;
@@ -16,9 +16,8 @@ export async function startEventDelivery(
   deps: DispatchDeps, accountId: string, eventId: string, requestId: string, retry?: EmailEventDeliveryInput['retry'],
 ): Promise<string> {
   const input: EmailEventDeliveryInput = { accountId, eventId, ...(retry ? { retry } : {}) };
-  const { id } = await startJob(deps.temporal, deps.metrics, {
-    kind: EMAIL_EVENT_JOB_KIND, accountId, workflowType: EMAIL_EVENT_WORKFLOW, args: [input], requestId,
-    workflowId: emailEventWorkflowId(eventId),
+  const { id } = await startJob(deps.temporal, deps.metrics, emailEventDeliveryContract, {
+    accountId, args: [input], requestId, workflowId: emailEventWorkflowId(eventId),
   });
   await markEventsDispatched(deps.db, [eventId]);
   return id;

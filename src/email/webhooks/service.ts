@@ -4,7 +4,7 @@ import { ApiError } from '../../http/errors';
 import { invalidField } from '../../http/fieldErrors';
 import { isUuid } from '../../http/ids';
 import type { Page } from '../../http/pagination';
-import type { EmailEventDeliveryInput } from '../../../workflows/emailEventDeliveryTypes';
+import type { EmailEventDeliveryInput } from '../../../workflows/emailEventDelivery.contract';
 import { committed, dispatchEvents, startEventDelivery, type DispatchDeps } from './dispatch';
 import { webhookUrlProblem } from './endpointUrl';
 import { TEST_EVENT_TYPE, type EmailEventInput } from './events';

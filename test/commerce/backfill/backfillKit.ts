@@ -7,8 +7,8 @@ import type { SimOrder } from '../../../src/sandbox/commerce';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
-import type { OrderBackfillInput, OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill';
-import type { ShopBackfillInput, ShopBackfillResult } from '../../../workflows/commerceShopBackfill';
+import type { OrderBackfillInput, OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
+import type { ShopBackfillInput, ShopBackfillResult } from '../../../workflows/commerceShopBackfill.contract';
 
 export interface BackfillWorker {
   worker: Worker;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill';
+import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
 import { harness } from '../../helpers/harness';
 import { eventually } from '../../jobs/jobTestKit';
 import { loggedCount, newConnectedShop, resultOf, retireConnectedShops, startBackfillWorker, startCommerceWorld, type CommerceWorld } from './backfillKit';

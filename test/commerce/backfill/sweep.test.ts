@@ -8,7 +8,7 @@ import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { SCHEDULES } from '../../../src/app/schedules';
 import { AccountIdKey, ConnectionIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../../src/temporal/searchAttributes';
-import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill';
+import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
 import { harness } from '../../helpers/harness';
 import { callAt } from '../../helpers/http';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jobSearchAttributes } from '../../../src/temporal/jobs';
-import { commerceShopWorkflowId, type CommerceShopInput } from '../../../workflows/commerceMessages';
+import { commerceShopWorkflowId, type CommerceShopInput } from '../../../workflows/commerceShop.contract';
 import { harness } from '../../helpers/harness';
 import { eventually, newShop, orderPayload, type TestShop } from './receiverKit';
 

@@ -5,8 +5,8 @@ import { Client, Connection } from '@temporalio/client';
 import { DeliveryDispatcher } from '../../../src/commerce/webhooks/dispatcher';
 import { createApp } from '../../../src/app/app';
 import { GROUP_COMMIT_MAX_ROWS } from '../../../src/commerce/webhooks/groupCommit';
-import { commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceMessages';
-import { progressQuery } from '../../../workflows/messages';
+import { commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
+import { progressQuery } from '../../../workflows/progress.contract';
 import { harness } from '../../helpers/harness';
 import { deliver, deliveryRecords, eventually, newShop, processed, type TestShop } from './receiverKit';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { createApp } from '../../../src/app/app';
-import { commerceShopWorkflowId } from '../../../workflows/commerceMessages';
+import { commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
 import {

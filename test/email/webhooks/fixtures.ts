@@ -8,7 +8,7 @@ import type { AppDeps } from '../../../src/deps';
 import { createEmailKey } from '../../../src/email/keys/service';
 import { createMetrics } from '../../../src/http/metrics';
 import { createWorker } from '../../../src/temporal/worker';
-import type { EmailEventDeliveryResult } from '../../../workflows/emailEventDeliveryTypes';
+import type { EmailEventDeliveryResult } from '../../../workflows/emailEventDelivery.contract';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';

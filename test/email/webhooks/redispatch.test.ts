@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 import type { AppDeps } from '../../../src/deps';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
 import { SCHEDULES } from '../../../src/app/schedules';
-import type { RedispatchSummary } from '../../../workflows/emailEventDeliveryTypes';
+import type { RedispatchSummary } from '../../../workflows/emailEventRedispatch.contract';
 import { harness } from '../../helpers/harness';
 import { createEndpoint, deliveryResult, keyedAccount, startWebhookWorld, type WebhookWorld } from './fixtures';
 import { Receiver, verifyStandardWebhook } from './receiver';

@@ -1,7 +1,6 @@
-// Shapes of the `research` workflow, shared by the workflow, its activities and the routes. No I/O here.
+import { defineWorkflow } from './defineWorkflow';
 
-export const RESEARCH_WORKFLOW = 'research';
-export const RESEARCH_JOB_KIND = 'research';
+// The `research` workflow's contract and shapes, shared by the workflow, its activities and the routes. No I/O here.
 
 export const MAX_SOURCES = 10;
 export const DEFAULT_MAX_SOURCES = 5;
@@ -54,6 +53,9 @@ export interface ResearchSerp {
   query: string;
   results: SerpEntry[];
 }
+
+/** One research run: `research:<account>:<content or topic>:<Idempotency-Key>`. */
+export const researchContract = defineWorkflow<[ResearchInput], ResearchResult>('research', 'research');
 
 export interface ResearchResult {
   run_id: string;

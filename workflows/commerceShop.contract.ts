@@ -1,12 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
+import { defineWorkflow } from './defineWorkflow';
 
-/** Safe to import from the API: only message definitions, no workflow code. */
-
-export const COMMERCE_SHOP_WORKFLOW = 'commerceShopWorkflow';
-export const COMMERCE_SHOP_JOB_KIND = 'commerce-shop';
-
-/** One entity workflow per connected shop: every delivery of that shop goes through it, in arrival order. */
-export const commerceShopWorkflowId = (connectionId: string) => `commerce-shop:${connectionId}`;
+/** The contract of a shop's entity workflow (commerceShop.ts). No I/O: `src/` imports it. */
 
 /**
  * Deliveries the relay hands over, by webhook id in arrival order. Their payloads stay in
@@ -28,5 +23,15 @@ export interface CommerceShopInput {
   /** Continue as new after this many deliveries in one run (default 2000); Temporal's suggestion also triggers it. */
   maxDeliveriesPerRun?: number;
 }
+
+export interface CommerceShopResult {
+  /** Deliveries processed by the whole chain of runs. */
+  processed: number;
+}
+
+export const commerceShopContract = defineWorkflow<[CommerceShopInput], CommerceShopResult>('commerceShopWorkflow', 'commerce-shop');
+
+/** One entity workflow per connected shop: every delivery of that shop goes through it, in arrival order. */
+export const commerceShopWorkflowId = (connectionId: string) => `commerce-shop:${connectionId}`;
 
 export const deliveriesSignal = defineSignal<[DeliveriesSignal]>('deliveries');

@@ -1,6 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
 
-/** What every job reports while it runs; `GET /api/jobs/{id}` shows it. */
+/** The `progress` query every job answers (see progress.ts); `GET /api/jobs/{id}` shows it. No I/O: `src/` imports it. */
 export interface JobProgress {
   phase: string;
   done: number;

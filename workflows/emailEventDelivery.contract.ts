@@ -1,13 +1,9 @@
+import { defineWorkflow } from './defineWorkflow';
+
 /**
- * What the API, the activities and the email event workflows share: ids, inputs and the retry policy. No I/O, so
- * both the workflow bundle and `src/` import it.
+ * The email event delivery workflow's contract, shared by the API, the activities and the workflows: ids, inputs
+ * and the retry policy. No I/O, so both the workflow bundle and `src/` import it.
  */
-
-export const EMAIL_EVENT_JOB_KIND = 'email-event';
-export const EMAIL_EVENT_WORKFLOW = 'emailEventDelivery';
-
-/** One workflow per event: a repeated start (the re-dispatch sweep) attaches to it instead of delivering twice. */
-export const emailEventWorkflowId = (eventId: string) => `${EMAIL_EVENT_JOB_KIND}:${eventId}`;
 
 /** Exponential backoff between attempts at one endpoint, and when to give up. */
 export interface DeliveryRetryPolicy {
@@ -56,17 +52,7 @@ export interface EmailEventDeliveryResult {
   deliveries: Array<{ delivery_id: string; endpoint_id: string; status: DeliveryStatus | 'gone'; attempts: number }>;
 }
 
-/** Events older than this with no workflow started are handed over by the re-dispatch sweep. */
-export const REDISPATCH_MIN_AGE_MS = 60_000;
-export const REDISPATCH_SCHEDULE = 'email-event-redispatch';
+export const emailEventDeliveryContract = defineWorkflow<[EmailEventDeliveryInput], EmailEventDeliveryResult>('emailEventDelivery', 'email-event');
 
-export interface RedispatchInput {
-  /** Most events handed over per run (the next run takes the rest). */
-  limit?: number;
-}
-
-export interface RedispatchSummary {
-  found: number;
-  started: number;
-  already_running: number;
-}
+/** One workflow per event: a repeated start (the re-dispatch sweep) attaches to it instead of delivering twice. */
+export const emailEventWorkflowId = (eventId: string) => `${emailEventDeliveryContract.jobKind}:${eventId}`;

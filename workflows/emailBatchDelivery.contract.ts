@@ -1,7 +1,6 @@
-/** What the API, the activities and the email batch workflow share. No I/O: both the bundle and `src/` import it. */
+import { defineWorkflow } from './defineWorkflow';
 
-export const EMAIL_BATCH_JOB_KIND = 'email-batch';
-export const EMAIL_BATCH_WORKFLOW = 'emailBatchDelivery';
+/** The email batch workflow's contract, shared by the API, the activities and the workflow. No I/O. */
 
 export interface EmailBatchInput {
   accountId: string;
@@ -19,6 +18,9 @@ export interface EmailBatchResult {
   sent: number;
   failed: number;
 }
+
+/** A queued batch sent at the key's rate: `email-batch:<account>:<batchId>`. */
+export const emailBatchDeliveryContract = defineWorkflow<[EmailBatchInput], EmailBatchResult>('emailBatchDelivery', 'email-batch');
 
 export interface BatchSliceInput {
   accountId: string;
