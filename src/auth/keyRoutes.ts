@@ -6,6 +6,7 @@ import { agentKeySchema, toAgentKey } from './schemas';
 import { createAgentKey, getAgentKey, pageAgentKeys, revokeAgentKey } from './service';
 import type { AuthContext, AuthSpec } from './types';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
+import * as docs from './docs';
 
 const tags = ['Agent keys'];
 const managers: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
@@ -36,8 +37,7 @@ export function keyRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/agent-keys', operationId: 'listAgentKeys', tags, auth: managers,
       summary: 'Agent keys of the account, newest first, revoked ones included.',
-      description: 'Never returns a token: `token_hint` (its last 4 characters) tells keys apart. '
-        + 'Paged: `page` (default 1), `limit` (default 25, at most 100); an unknown query parameter is 400.',
+      description: docs.listAgentKeysDescription,
       query: z.strictObject(pageQuery),
       responses: { 200: { description: 'A page of agent keys', schema: listEnvelopeSchema(agentKeySchema) } },
     }, async ({ auth, deps, query }) => {
@@ -48,11 +48,9 @@ export function keyRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/agent-keys', operationId: 'createAgentKey', tags, auth: managers, idempotent: true,
       summary: 'Create an agent key.',
-      description: 'Answers the key and its `token`, shown once; only a hash is stored and a lost token cannot be recovered '
-        + '(revoke the key and create another). An unknown permission is 400 `validation_failed` naming it. '
-        + 'Send `Idempotency-Key` to make retries safe: a retry within 24 hours replays this response, token included.',
+      description: docs.createAgentKeyDescription,
       body: newKeyBody,
-      responses: { 201: { description: 'Key created; `token` is shown only in this response (and its idempotent replays)', schema: createdKey } },
+      responses: { 201: { description: docs.createAgentKeyResponsesR201Description, schema: createdKey } },
     }, async ({ auth, deps, body }) => {
       const { key, token } = await createAgentKey(deps.db, deps.secretHashKey, accountOf(auth), {
         name: body.name, permissions: body.permissions, readOnly: body.read_only,
@@ -63,8 +61,7 @@ export function keyRoutes(): RouteDef[] {
     route({
       method: 'delete', path: '/api/agent-keys/{id}', operationId: 'revokeAgentKey', tags, auth: managers,
       summary: 'Revoke an agent key.',
-      description: 'The key answers 401 from the next request on. Revoking again is harmless and keeps the first `revoked_at`. '
-        + 'The key stays listed, with `revoked_at` set.',
+      description: docs.revokeAgentKeyDescription,
       params: keyIdParams,
       responses: { 200: { description: 'The revoked key', schema: agentKeySchema } },
       errors: [{ status: 404, code: 'agent_key_not_found', description: 'No key with this id in the account.' }],
@@ -72,8 +69,8 @@ export function keyRoutes(): RouteDef[] {
 
     route({
       method: 'get', path: '/api/agent/me', operationId: 'getAgentMe', tags, auth: { kind: 'agent' },
-      summary: 'The agent key of this request: its account, permissions and read-only flag.',
-      description: 'Needs no permission; a quick way for a client to check its key.',
+      summary: docs.getAgentMeSummary,
+      description: docs.getAgentMeDescription,
       responses: {
         200: {
           description: 'The calling key',

@@ -5,6 +5,7 @@ import { addUser, describeCaller, pageUsers, revokeSession } from './service';
 import { accountOf } from './authenticate';
 import type { AuthContext } from './types';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
+import * as docs from './docs';
 
 const tags = ['Account'];
 
@@ -40,7 +41,7 @@ export function userRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/users', operationId: 'listUsers', tags, auth: { kind: 'session' },
       summary: 'Users of the account, oldest first.',
-      description: 'Any role may list. Paged: `page` (default 1), `limit` (default 25, at most 100); an unknown query parameter is 400.',
+      description: docs.listUsersDescription,
       query: z.strictObject(pageQuery),
       responses: { 200: { description: 'A page of users', schema: listEnvelopeSchema(userSchema) } },
     }, async ({ auth, deps, query }) => {
@@ -51,10 +52,9 @@ export function userRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/users', operationId: 'createUser', tags, auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Add a user to the account.',
-      description: 'Owner or admin only. Grants `admin` or `member`. Answers the user and a first session token for them, '
-        + 'shown once; hand it to the user over a safe channel. An email already in the account is 409 `user_email_taken`.',
+      description: docs.createUserDescription,
       body: newUserBody,
-      responses: { 201: { description: 'User created; `session_token` is shown only in this response', schema: createdUser } },
+      responses: { 201: { description: docs.createUserResponsesR201Description, schema: createdUser } },
       errors: [{ status: 409, code: 'user_email_taken', description: 'A user of the account already has this email (case-insensitive).' }],
     }, async ({ auth, deps, body }) => {
       const { user, sessionToken } = await addUser(deps.db, deps.secretHashKey, accountOf(auth), body);
@@ -63,8 +63,8 @@ export function userRoutes(): RouteDef[] {
 
     route({
       method: 'delete', path: '/api/session', operationId: 'deleteSession', tags, auth: { kind: 'session' },
-      summary: 'Sign out: revoke the session token of this request.',
-      description: 'The token answers 401 `invalid_credentials` from the next request on. Other sessions of the user stay valid.',
+      summary: docs.deleteSessionSummary,
+      description: docs.deleteSessionDescription,
       responses: { 204: { description: 'Revoked' } },
     }, async ({ auth, deps }) => {
       const { accountId, sessionId } = sessionOf(auth);

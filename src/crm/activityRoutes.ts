@@ -6,6 +6,7 @@ import type { ActivityRow } from './activityStore';
 import { isoTimestamp, optionalText } from '../http/fields';
 import { idParams } from '../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
+import * as docs from './docs';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -51,7 +52,7 @@ export function activityRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/crm/contacts/{id}/activities', operationId: 'listCrmContactActivities', tags, auth,
       summary: 'A contact\'s activity timeline, newest first.',
-      description: 'Answers `{ data, total, page, limit }` ordered by `occurredAt` descending. `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listCrmContactActivitiesDescription,
       params: idParams, query: listQuery,
       responses: { 200: { description: 'A page of activities', schema: listEnvelopeSchema(activitySchema) } },
       errors: [notFound],
@@ -64,11 +65,11 @@ export function activityRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/crm/contacts/{id}/activities', operationId: 'addCrmContactActivity', tags, auth,
       summary: 'Add an activity (a note, a call …) to a contact.',
-      description: '201 with the new activity. With an `externalId` already used in the account, nothing is written and the existing activity is answered unchanged with 200 (an idempotent upsert keyed by `externalId`).',
+      description: docs.addCrmContactActivityDescription,
       params: idParams, body: createBody,
       responses: {
         201: { description: 'Created', schema: activitySchema },
-        200: { description: 'An activity with this `externalId` already existed; it is returned unchanged', schema: activitySchema },
+        200: { description: docs.addCrmContactActivityResponsesR200Description, schema: activitySchema },
       },
       errors: [notFound],
     }, async ({ params, body, auth, deps }) => {

@@ -5,7 +5,8 @@ import { contactSchema, toContactJson } from './contactJson';
 import * as contacts from './contactService';
 import { optionalText } from '../http/fields';
 import { idParams } from '../http/ids';
-import { DEFAULT_LIMIT, listEnvelope, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../http/pagination';
+import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
+import * as docs from './docs';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -45,16 +46,14 @@ const listQuery = z.strictObject({
 const listResponse = listEnvelopeSchema(contactSchema, 'contacts');
 
 const notFound = { status: 404, code: 'contact_not_found', description: 'No contact with this id in your account (also for a malformed id).' };
-const emailTaken = { status: 409, code: 'contact_email_taken', description: 'Another contact of the account has this email; `contactId` names it.' };
+const emailTaken = { status: 409, code: 'contact_email_taken', description: docs.contactEmailTakenError };
 
 export function contactRoutes(): RouteDef[] {
   return [
     route({
       method: 'get', path: '/api/crm/contacts', operationId: 'listCrmContacts', tags, auth,
       summary: 'List contacts, newest first, with search and tag filters.',
-      description: `Answers \`{ contacts, total, page, limit }\`; \`total\` counts every match. Ordered by \`createdAt\` descending. `
-        + `\`page\` defaults to 1, \`limit\` to ${DEFAULT_LIMIT} (maximum ${MAX_LIMIT}); out-of-range values are 400. `
-        + 'Search and tag filters combine (AND).',
+      description: docs.listCrmContactsDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of contacts', schema: listResponse } },
     }, async ({ query, auth, deps }) => {
@@ -66,7 +65,7 @@ export function contactRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/crm/contacts', operationId: 'createCrmContact', tags, auth, idempotent: true,
       summary: 'Create a contact.',
-      description: 'At least one of `name` and `email` is required; every other field is optional. Text fields are trimmed and an empty string counts as absent. `source` is `api`.',
+      description: docs.createCrmContactDescription,
       body: createBody,
       responses: { 201: { description: 'The contact', schema: contactSchema } },
       errors: [emailTaken],
@@ -78,7 +77,7 @@ export function contactRoutes(): RouteDef[] {
     route({
       method: 'patch', path: '/api/crm/contacts/{id}', operationId: 'updateCrmContact', tags, auth,
       summary: 'Update a contact partially.',
-      description: 'Send only the fields to change: an absent field stays, `null` (or "") clears an optional field. An empty body changes nothing and returns the contact. The contact must keep a name or an email.',
+      description: docs.updateCrmContactDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The updated contact', schema: contactSchema } },
       errors: [notFound, emailTaken],
@@ -90,7 +89,7 @@ export function contactRoutes(): RouteDef[] {
     route({
       method: 'delete', path: '/api/crm/contacts/{id}', operationId: 'deleteCrmContact', tags, auth,
       summary: 'Delete a contact.',
-      description: 'Also deletes its activities and its place in the pipeline; its tasks and deals stay, with `contactId` null.',
+      description: docs.deleteCrmContactDescription,
       params: idParams,
       responses: { 204: { description: 'Deleted' } },
       errors: [notFound],

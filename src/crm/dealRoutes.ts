@@ -6,6 +6,7 @@ import type { DealView } from './dealStore';
 import { iso, optionalText, requiredText } from '../http/fields';
 import { idParams, refId } from '../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
+import * as docs from './docs';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -70,7 +71,7 @@ const toDealJson = (d: DealView): z.infer<typeof dealSchema> => ({
   createdAt: d.created_at.toISOString(), updatedAt: d.updated_at.toISOString(),
 });
 
-const invalidRef = { status: 400, code: 'invalid_reference', description: '`contactId` or `stageId` names nothing in your account; `field` says which. Nothing is written.' };
+const invalidRef = { status: 400, code: 'invalid_reference', description: docs.invalidReferenceError2 };
 const notFound = { status: 404, code: 'deal_not_found', description: 'No deal with this id in your account (also for a malformed id).' };
 
 export function dealRoutes(): RouteDef[] {
@@ -78,7 +79,7 @@ export function dealRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/crm/deals', operationId: 'listCrmDeals', tags, auth,
       summary: 'List deals, newest first.',
-      description: 'Answers `{ data, total, page, limit }`, ordered by `createdAt` descending. `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listCrmDealsDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of deals', schema: listEnvelopeSchema(dealSchema) } },
     }, async ({ query, auth, deps }) => {
@@ -90,7 +91,7 @@ export function dealRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/crm/deals', operationId: 'createCrmDeal', tags, auth, idempotent: true,
       summary: 'Create a deal.',
-      description: '`title` and `currency` are required; `amount` defaults to 0. A deal created in a `won` stage gets `wonAt` now.',
+      description: docs.createCrmDealDescription,
       body: createBody,
       responses: { 201: { description: 'The deal', schema: dealSchema } },
       errors: [invalidRef],
@@ -101,8 +102,8 @@ export function dealRoutes(): RouteDef[] {
 
     route({
       method: 'patch', path: '/api/crm/deals/{id}', operationId: 'updateCrmDeal', tags, auth,
-      summary: 'Update a deal, e.g. move it to another stage.',
-      description: 'Partial: an absent field stays; null clears `contactId` and the attribution fields. Moving into a `won` stage sets `wonAt` (kept when moving between won stages); into an open or lost stage clears it.',
+      summary: docs.updateCrmDealSummary,
+      description: docs.updateCrmDealDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The deal', schema: dealSchema } },
       errors: [notFound, invalidRef],

@@ -3,6 +3,7 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import { refId } from '../http/ids';
 import * as pipeline from './pipelineService';
+import * as docs from './docs';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -21,14 +22,14 @@ const stageSchema = z.object({
 
 const moveResponse = z.object({ contactId: z.string(), stageId: z.string(), pipelineId: z.string(), movedAt: z.string() });
 
-const invalidRef = { status: 400, code: 'invalid_reference', description: '`contactId` or `stageId` names nothing in your account (missing or another account\'s); `field` says which. Nothing is changed.' };
+const invalidRef = { status: 400, code: 'invalid_reference', description: docs.invalidReferenceError };
 
 export function pipelineRoutes(): RouteDef[] {
   return [
     route({
       method: 'get', path: '/api/crm/pipeline/stages', operationId: 'listCrmPipelineStages', tags, auth,
       summary: 'The stages of the account\'s pipeline, in board order, with counts.',
-      description: 'Every account has one default pipeline, created on first use with the stages Lead, Qualified, Proposal, Negotiation (open), Won (won) and Lost (lost). Answers `{ data: [stage] }` ordered by `position`; the list is not paginated and takes no query parameters.',
+      description: docs.listCrmPipelineStagesDescription,
       query: z.strictObject({}),
       responses: { 200: { description: 'The stages', schema: z.object({ data: z.array(stageSchema) }) } },
     }, async ({ auth, deps }) => {
@@ -46,7 +47,7 @@ export function pipelineRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/crm/pipeline/move', operationId: 'moveCrmContact', tags, auth,
       summary: 'Move a contact to a pipeline stage.',
-      description: 'A contact is in at most one stage of a pipeline: moving it takes it out of its previous stage. `movedAt` is when it entered the stage; moving it to the stage it is already in changes nothing and keeps `movedAt`. A `contactId` or `stageId` that names nothing in your account is 400 `invalid_reference` with `field`.',
+      description: docs.moveCrmContactDescription,
       body: moveBody,
       responses: { 200: { description: 'Where the contact now is', schema: moveResponse } },
       errors: [invalidRef],

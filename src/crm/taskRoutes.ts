@@ -6,6 +6,7 @@ import { idParams, refId } from '../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
 import * as tasks from './taskService';
 import type { TaskRow } from './taskStore';
+import * as docs from './docs';
 
 const tags = ['CRM'];
 const auth = { kind: 'session' } as const;
@@ -55,7 +56,7 @@ const toTaskJson = (t: TaskRow): z.infer<typeof taskSchema> => ({
   createdAt: t.created_at.toISOString(), updatedAt: t.updated_at.toISOString(),
 });
 
-const invalidRef = { status: 400, code: 'invalid_reference', description: '`contactId` or `assignedTo` names nothing in your account; `field` says which. Nothing is written.' };
+const invalidRef = { status: 400, code: 'invalid_reference', description: docs.invalidReferenceError3 };
 const notFound = { status: 404, code: 'task_not_found', description: 'No task with this id in your account (also for a malformed id).' };
 
 export function taskRoutes(): RouteDef[] {
@@ -63,7 +64,7 @@ export function taskRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/crm/tasks', operationId: 'listCrmTasks', tags, auth,
       summary: 'List tasks, soonest due first.',
-      description: 'Answers `{ data, total, page, limit }`. Ordered by `dueDate` ascending, tasks without a due date last, then newest first. Filters combine (AND). `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listCrmTasksDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of tasks', schema: listEnvelopeSchema(taskSchema) } },
     }, async ({ query, auth, deps }) => {
@@ -75,7 +76,7 @@ export function taskRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/crm/tasks', operationId: 'createCrmTask', tags, auth, idempotent: true,
       summary: 'Create a task.',
-      description: '`title` is required; `contactId`, `dueDate` and `assignedTo` are optional. A new task is `open`; `createdBy` is the caller.',
+      description: docs.createCrmTaskDescription,
       body: createBody,
       responses: { 201: { description: 'The task', schema: taskSchema } },
       errors: [invalidRef],
@@ -87,8 +88,8 @@ export function taskRoutes(): RouteDef[] {
 
     route({
       method: 'patch', path: '/api/crm/tasks/{id}', operationId: 'updateCrmTask', tags, auth,
-      summary: 'Update a task, e.g. mark it done.',
-      description: 'Partial: an absent field stays, null clears `contactId`, `dueDate` or `assignedTo`. `{ "status": "done" }` completes the task.',
+      summary: docs.updateCrmTaskSummary,
+      description: docs.updateCrmTaskDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The task', schema: taskSchema } },
       errors: [notFound, invalidRef],

@@ -6,6 +6,7 @@ import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination'
 import { route, type RouteDef } from '../http/route';
 import * as inbox from './service';
 import type { InboxItemRow } from './service';
+import * as docs from './docs';
 
 const tags = ['Inbox'];
 const auth = { kind: 'session' } as const;
@@ -44,9 +45,7 @@ export function inboxRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/inbox', operationId: 'listInboxItems', tags, auth,
       summary: 'List inbox items, newest first.',
-      description: 'Answers `{ data, total, page, limit }`, newest first. Filters `urgency`, `resolved` and `kind` combine (AND). '
-        + '`page` defaults to 1, `limit` to 25 (maximum 100). Items are written by the service (sweeps, alerts, failed webhook '
-        + 'handlers, subscription billing failures), deduplicated: one open item per `dedup_key`.',
+      description: docs.listInboxItemsDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of inbox items', schema: listEnvelopeSchema(itemSchema) } },
     }, async ({ query, auth, deps }) => {
@@ -58,8 +57,7 @@ export function inboxRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/inbox/{id}/resolve', operationId: 'resolveInboxItem', tags, auth,
       summary: 'Resolve an inbox item.',
-      description: 'Stamps `resolved_at` and answers the item. Idempotent: resolving a resolved item answers it unchanged '
-        + '(the first `resolved_at` stays). Once resolved, the same problem found again raises a new item.',
+      description: docs.resolveInboxItemDescription,
       params: idParams,
       responses: { 200: { description: 'The resolved item', schema: itemSchema } },
       errors: [notFound],

@@ -3,6 +3,7 @@ import type { AuthSpec } from '../auth/types';
 import { route, type RouteDef } from '../http/route';
 import { JobIdParams, JobListQuery, JobListSchema, JobSchema } from './schemas';
 import { cancelJob, getJob, listJobs } from './service';
+import * as docs from './docs';
 
 const tags = ['Jobs'];
 
@@ -37,9 +38,8 @@ function routesFor(v: Variant): RouteDef[] {
   return [
     route({
       method: 'get', path: `${v.prefix}/{id}`, operationId: v.op('getJob'), tags, auth: v.read, params: JobIdParams,
-      summary: 'A job: status, live progress, result or coded error, and a link to its run in the Temporal UI.',
-      description: '`progress` is the job\'s own report while it runs (null when it reports none or does not answer within 1.5 s) '
-        + 'and null once it closed. `result` is set when completed; `error` `{code, message}` when failed.',
+      summary: docs.routesSummary,
+      description: docs.routesDescription,
       responses: { 200: { description: 'The job', schema: JobSchema } },
       errors: [notFound],
     }, async ({ auth, deps, params }) => ({ body: await getJob(deps.temporal, accountOf(auth), params.id) })),
@@ -55,10 +55,8 @@ function routesFor(v: Variant): RouteDef[] {
     route({
       method: 'post', path: `${v.prefix}/{id}/cancel`, operationId: v.op('cancelJob'), tags, auth: v.write, params: JobIdParams,
       summary: 'Request cancellation of a running job.',
-      description: 'Answers 202 with the job once Temporal has the request; the job winds down on its own and then reads '
-        + '`status: canceled` (`cancel_requested` is true meanwhile). Repeating while it winds down answers 202 again; '
-        + 'a job that already closed (completed, failed, canceled …) is 409 `job_not_running`.',
-      responses: { 202: { description: 'Cancellation requested; the job as it is now', schema: JobSchema } },
+      description: docs.routesDescription2,
+      responses: { 202: { description: docs.routesDescription3, schema: JobSchema } },
       errors: [notFound, { status: 409, code: 'job_not_running', description: 'The job already closed.' }],
     }, async ({ auth, deps, params }) => ({ status: 202, body: await cancelJob(deps.temporal, accountOf(auth), params.id) })),
   ];

@@ -7,6 +7,7 @@ import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';
 import { REQUESTED_SCOPES } from './scopes';
 import { completeConnect, startConnect } from './service';
+import * as docs from './docs';
 
 const tags = ['Commerce'];
 
@@ -31,7 +32,7 @@ export function oauthRoutes(): RouteDef[] {
   return [
     route({
       method: 'post', path: '/api/commerce/connect', operationId: 'startCommerceConnect', tags, auth: { kind: 'session', roles: ['owner', 'admin'] },
-      summary: 'Start connecting a shop: get the URL to send the merchant to.',
+      summary: docs.startCommerceConnectSummary,
       description: [
         'Owner or admin. Answers `authorize_url` on the shop:',
         '`<shop>/admin/oauth/authorize?client_id=…&scope=…&redirect_uri=<PUBLIC_APP_URL>/api/oauth/commerce/callback&state=…`',
@@ -52,7 +53,7 @@ export function oauthRoutes(): RouteDef[] {
 
     route({
       method: 'get', path: '/api/oauth/commerce/callback', operationId: 'commerceOAuthCallback', tags, auth: { kind: 'none' },
-      summary: 'OAuth callback: the platform redirects the merchant here after approval.',
+      summary: docs.commerceOAuthCallbackSummary,
       description: [
         'Checks, in order: the `state` carries the service\'s signature (else 400 `invalid_oauth_state`); `hmac` is the',
         'hex HMAC-SHA256, keyed by the app client_secret of the state\'s account, of every other query parameter except',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import { route, type RouteDef } from '../../http/route';
+import * as docs from './docs';
 
 const devStoreBody = z.strictObject({
   name: z.string().trim().min(1).max(100).optional().describe('Name of the development store.'),
@@ -17,7 +18,7 @@ export function provisioningRoutes(): RouteDef[] {
       method: 'post', path: '/api/commerce/dev-stores', operationId: 'createCommerceDevStore', tags: ['Commerce'],
       auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Provision a development store (not available yet).',
-      description: 'Owner or admin. Answers 501 `provisioning_not_configured` while COMMERCE_PARTNER_API_TOKEN or COMMERCE_PARTNER_ORG_ID (numeric) is not set, and 501 `provisioning_not_implemented` when both are set: the Partner API call is not built yet.',
+      description: docs.createCommerceDevStoreDescription,
       body: devStoreBody,
       responses: { 201: { description: 'Never answered yet' } },
       errors: [

@@ -7,6 +7,7 @@ import { domainName, MAX_LABEL, MAX_NAME } from './name';
 import * as domains from './service';
 import type { DomainRow } from './service';
 import { recordName, recordValue } from './verification';
+import * as docs from './docs';
 
 const tags = ['Email domains'];
 const auth = { kind: 'emailKey', scope: 'email:domains' } as const;
@@ -60,11 +61,10 @@ export function emailDomainRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/v1/email/domains', operationId: 'createEmailDomain', tags, auth, idempotent: true,
       summary: 'Add a sender domain.',
-      description: 'Answers 201 with `status: pending` and the TXT record to publish. Publish it at your DNS provider, then call '
-        + '`POST /v1/email/domains/{id}/verify`. Sends from the domain need it `verified`. Honours `Idempotency-Key`.',
+      description: docs.createEmailDomainDescription,
       body: createBody,
       responses: { 201: { description: 'The domain, pending', schema: domainSchema } },
-      errors: [{ status: 409, code: 'domain_exists', description: 'The account already has this domain. Nothing is written.' }],
+      errors: [{ status: 409, code: 'domain_exists', description: docs.domainExistsError }],
     }, async ({ body, auth: caller, deps }) => ({
       status: 201, body: toDomainJson(await domains.createDomain(deps.db, accountOf(caller), body.name)),
     })),
@@ -72,7 +72,7 @@ export function emailDomainRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/v1/email/domains', operationId: 'listEmailDomains', tags, auth,
       summary: 'List sender domains, newest first.',
-      description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (at most 100).',
+      description: docs.listEmailDomainsDescription,
       query: z.strictObject({ ...pageQuery }),
       responses: { 200: { description: 'A page of domains', schema: listEnvelopeSchema(domainSchema) } },
     }, async ({ query, auth: caller, deps }) => {
@@ -91,17 +91,12 @@ export function emailDomainRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/v1/email/domains/{id}/verify', operationId: 'verifyEmailDomain', tags, auth,
       summary: 'Check the domain\'s TXT record now.',
-      description: 'Looks up TXT records at `_workyard.<domain>` (the servers of EMAIL_DNS_SERVERS, else the system\'s; '
-        + `${domains.DNS_LOOKUP_TIMEOUT_MS / 1000} s at most). A record equal to the published value (outer spaces ignored) makes the domain \`verified\`; `
-        + 'no TXT record (`record not found`) or none with the value (`value differs`) makes it `failed` with the reason in '
-        + '`last_check_error` — also when it was verified before, so sends from it stop. Call it again any time. '
-        + 'A DNS failure (SERVFAIL, REFUSED, timeout) proves nothing about the record: it answers 502 `dns_lookup_failed` and changes nothing, '
-        + 'so a verified domain keeps sending through a resolver outage. Sends see the new status at once on this replica and within 5 s on others.',
+      description: docs.verifyEmailDomainDescription,
       params: idParams,
       responses: { 200: { description: 'The domain after the check', schema: domainSchema } },
       errors: [
         notFound,
-        { status: 502, code: 'dns_lookup_failed', description: 'The DNS server failed or did not answer in time (`dns_error`: ESERVFAIL, EREFUSED, ETIMEOUT …). Nothing changed; try again later.' },
+        { status: 502, code: 'dns_lookup_failed', description: docs.dnsLookupFailedError },
         { status: 503, code: 'dns_not_configured', description: 'EMAIL_DNS_SERVERS holds an entry that is not an ip, ip:port or [ipv6]:port.' },
       ],
     }, async ({ params, auth: caller, deps }) => ({

@@ -7,6 +7,7 @@ import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import { messageSchema } from './schema';
 import { MAX_BATCH, getEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
 import type { MessageRow } from './store';
+import * as docs from './docs';
 
 const tags = ['Email sending'];
 
@@ -73,9 +74,9 @@ const sharedErrors: ErrorSpec[] = [
   { status: 401, code: 'api_key_revoked', description: 'The key is revoked — also when it is revoked while this request runs, up to the commit point.' },
   { status: 403, code: 'domain_not_allowed', description: 'The from domain is not in the key\'s domain allowlist.' },
   { status: 403, code: 'domain_not_verified', description: 'The from domain is not a verified sender domain of the account (exact match).' },
-  { status: 429, code: 'rate_limit_exceeded', description: 'Over the key\'s per-second limit (this replica\'s share); Retry-After and RateLimit-* headers.' },
-  { status: 429, code: 'daily_quota_exceeded', description: 'Over a live key\'s daily cap (UTC day); Retry-After until midnight UTC.' },
-  { status: 503, code: 'smtp_not_configured', description: 'A live key on a server without SMTP_URL; nothing was sent or counted.' },
+  { status: 429, code: 'rate_limit_exceeded', description: docs.rateLimitExceededError },
+  { status: 429, code: 'daily_quota_exceeded', description: docs.dailyQuotaExceededError },
+  { status: 503, code: 'smtp_not_configured', description: docs.smtpNotConfiguredError },
 ];
 
 const ORDER = [
@@ -115,8 +116,8 @@ export function emailSendRoutes(): RouteDef[] {
       responses: { 200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS } },
       errors: [
         ...sharedErrors,
-        { status: 502, code: 'smtp_rejected', description: 'The SMTP relay refused the message (`smtp_code`); an `email.failed` event is emitted.' },
-        { status: 502, code: 'smtp_unavailable', description: 'The SMTP relay could not be reached, refused our credentials or timed out; an `email.failed` event is emitted.' },
+        { status: 502, code: 'smtp_rejected', description: docs.smtpRejectedError },
+        { status: 502, code: 'smtp_unavailable', description: docs.smtpUnavailableError },
       ],
     }, async ({ body, auth, deps }) => {
       const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
@@ -138,12 +139,12 @@ export function emailSendRoutes(): RouteDef[] {
       maxBodyBytes: 10 * 1024 * 1024,
       responses: {
         200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
-        202: { description: 'A live batch beyond the key\'s per-second share: queued, sent by a job at the key\'s rate', schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
+        202: { description: docs.sendEmailBatchResponsesR202Description, schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
       },
       errors: [
         ...sharedErrors,
-        { status: 400, code: 'batch_too_large', description: `More than ${MAX_BATCH} messages; nothing was sent.` },
-        { status: 503, code: 'temporal_unavailable', description: 'A live batch to queue, and the job engine did not answer: nothing was queued or counted.' },
+        { status: 400, code: 'batch_too_large', description: docs.batchTooLargeError },
+        { status: 503, code: 'temporal_unavailable', description: docs.temporalUnavailableError },
       ],
     }, async ({ body, auth, deps, requestId }) => {
       const { entries, headers, queued } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
@@ -156,7 +157,7 @@ export function emailSendRoutes(): RouteDef[] {
       method: 'get', path: '/v1/email/messages/{id}', operationId: 'getEmail', tags,
       auth: { kind: 'emailKey', scope: 'email:batch' },
       summary: 'Read a sent or queued email and its status.',
-      description: 'An email a live key of the account sent or queued; its `status` moves `queued` → `sending` → `sent` or `failed`. A test key\'s simulated sends are not stored (404). An id of another account is 404.',
+      description: docs.getEmailDescription,
       params: idParams,
       responses: { 200: { description: 'The email', schema: storedEmailSchema } },
       errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],

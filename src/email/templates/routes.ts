@@ -6,6 +6,7 @@ import { route, type RouteDef } from '../../http/route';
 import { contentField, nameField, subjectField, templateSchema, templateSummarySchema, type TemplateJson } from './schemas';
 import * as templates from './service';
 import type { TemplateRow } from './service';
+import * as docs from './docs';
 
 const tags = ['Email templates'];
 const auth = { kind: 'emailKey', scope: 'email:templates' } as const;
@@ -32,19 +33,15 @@ const patchBody = z.strictObject({
 });
 
 const notFound = { status: 404, code: 'template_not_found', description: 'No template with this id in your account (also for a malformed id or another account\'s).' };
-const nameTaken = { status: 409, code: 'template_name_taken', description: 'Another template of the account has this name, ignoring case (`field`: `name`). Nothing is written.' };
-const invalid = { status: 400, code: 'validation_failed', description: 'A field breaks its rule, a placeholder is malformed, or neither html nor text would remain (`body.html`). Nothing is written.' };
-
-const RENDER_RULES = 'A send names a template (`template: { id | name, variables }`): every variable it uses needs a value '
-  + '(400 `template_variable_missing` names the first one lacking); values are HTML-escaped in html (`{{{name}}}` inserts one unescaped) '
-  + 'and inserted as given in subject and text (a subject value must not hold a line break: 400 `template_variable_invalid`).';
+const nameTaken = { status: 409, code: 'template_name_taken', description: docs.templateNameTakenError };
+const invalid = { status: 400, code: 'validation_failed', description: docs.validationFailedError };
 
 export function emailTemplateRoutes(): RouteDef[] {
   return [
     route({
       method: 'post', path: '/v1/email/templates', operationId: 'createEmailTemplate', tags, auth, idempotent: true,
       summary: 'Create an email template.',
-      description: `\`name\` and \`subject\` are required, with \`html\` or \`text\` or both. ${RENDER_RULES} Honours \`Idempotency-Key\`.`,
+      description: docs.createEmailTemplateDescription,
       body: createBody,
       responses: { 201: { description: 'The template', schema: templateSchema } },
       errors: [invalid, nameTaken],
@@ -58,8 +55,7 @@ export function emailTemplateRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/v1/email/templates', operationId: 'listEmailTemplates', tags, auth,
       summary: 'List email templates, by name.',
-      description: 'Answers `{ data, total, page, limit }` in alphabetical order of name, ignoring case, without the html and text '
-        + '(get one template for them). `page` defaults to 1, `limit` to 25 (at most 100).',
+      description: docs.listEmailTemplatesDescription,
       query: z.strictObject({ ...pageQuery }),
       responses: { 200: { description: 'A page of templates', schema: listEnvelopeSchema(templateSummarySchema) } },
     }, async ({ query, auth: caller, deps }) => {
@@ -78,7 +74,7 @@ export function emailTemplateRoutes(): RouteDef[] {
     route({
       method: 'patch', path: '/v1/email/templates/{id}', operationId: 'updateEmailTemplate', tags, auth,
       summary: 'Update an email template.',
-      description: 'Partial: an absent field stays. Sends after the update use the new content.',
+      description: docs.updateEmailTemplateDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The template', schema: templateSchema } },
       errors: [notFound, invalid, nameTaken],

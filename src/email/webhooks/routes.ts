@@ -7,17 +7,15 @@ import type { RouteDef } from '../../http/route';
 import { route } from '../../http/route';
 import { jobPath } from '../../temporal/jobIds';
 import { EMAIL_EVENT_TYPES } from './events';
-import { MAX_URL_LENGTH } from './endpointUrl';
 import * as webhooks from './service';
 import type { DeliveryRow, EndpointRow } from './store';
+import * as docs from './docs';
 
 const tags = ['Email webhooks'];
 const auth = { kind: 'emailKey', scope: 'email:webhooks' } as const;
 const base = '/v1/email/webhooks';
 
-const urlRule = `https URL of at most ${MAX_URL_LENGTH} characters, without credentials, on a public host (http is accepted only for a loopback host when the service runs with FETCH_ALLOW_PRIVATE_HOSTS, as in tests and the sandbox).`;
-
-const urlField = z.string().trim().min(1, { error: 'must not be empty' }).describe(urlRule);
+const urlField = z.string().trim().min(1, { error: 'must not be empty' }).describe(docs.urlRule);
 const eventsField = z.array(z.enum(EMAIL_EVENT_TYPES)).min(1, { error: 'must name at least one event type' })
   .refine((list) => new Set(list).size === list.length, { error: 'must not repeat an event type' })
   .describe(`Event types to receive: a non-empty subset of ${EMAIL_EVENT_TYPES.join(', ')}.`);
@@ -81,13 +79,7 @@ const toDeliveryJson = (d: DeliveryRow): z.infer<typeof deliverySchema> => ({
 });
 
 const notFound = { status: 404, code: 'webhook_endpoint_not_found', description: 'No webhook endpoint with this id for the key\'s account (also for a malformed id or another account\'s).' };
-const badUrl = { status: 400, code: 'validation_failed', description: `\`body.url\` breaks the URL rule: ${urlRule}` };
-
-const deliveryRules = 'Every event is POSTed as JSON `{ type, created_at, data }` with Standard Webhooks headers: `webhook-id` (the event id, the same on every retry), '
-  + '`webhook-timestamp` (unix seconds of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256>` over `<webhook-id>.<webhook-timestamp>.<exact body>`, '
-  + 'keyed with the base64-decoded part of the secret after `whsec_` (what Standard Webhooks libraries do). A 2xx answer is delivered; a 4xx other than 408 and 429 '
-  + 'fails at once; anything else (5xx, 408, 429, 3xx — redirects are not followed — timeouts after EMAIL_WEBHOOK_TIMEOUT_MS, network errors) is retried with '
-  + 'exponential backoff from 30 seconds doubling to 1 hour, for 24 hours, by a Temporal workflow `email-event:<event_id>`.';
+const badUrl = { status: 400, code: 'validation_failed', description: docs.validationFailedError };
 
 /** Webhook endpoints of the email API (scope email:webhooks). */
 export function emailWebhookRoutes(): RouteDef[] {
@@ -95,8 +87,7 @@ export function emailWebhookRoutes(): RouteDef[] {
     route({
       method: 'post', path: base, operationId: 'createEmailWebhook', tags, auth,
       summary: 'Create a webhook endpoint.',
-      description: `Subscribes \`url\` to \`events\`. The answer carries the signing secret once; it is stored sealed (AES-256-GCM) and never shown again. ${deliveryRules} `
-        + 'Not idempotent: a replayed response would have to keep the secret in the clear.',
+      description: docs.createEmailWebhookDescription,
       body: createBody,
       responses: { 201: { description: 'The endpoint, with its signing secret', schema: createdSchema } },
       errors: [badUrl],
@@ -108,7 +99,7 @@ export function emailWebhookRoutes(): RouteDef[] {
     route({
       method: 'get', path: base, operationId: 'listEmailWebhooks', tags, auth,
       summary: 'List webhook endpoints, newest first.',
-      description: 'Answers `{ data, total, page, limit }`; never the signing secrets.',
+      description: docs.listEmailWebhooksDescription,
       query: pagedQuery,
       responses: { 200: { description: 'A page of endpoints', schema: listEnvelopeSchema(endpointSchema) } },
     }, async ({ query, auth: caller, deps }) => {
@@ -127,7 +118,7 @@ export function emailWebhookRoutes(): RouteDef[] {
     route({
       method: 'patch', path: `${base}/{id}`, operationId: 'updateEmailWebhook', tags, auth,
       summary: 'Update a webhook endpoint.',
-      description: 'Partial: an absent field stays. The signing secret does not change.',
+      description: docs.updateEmailWebhookDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The endpoint', schema: endpointSchema } },
       errors: [notFound, badUrl],
@@ -147,14 +138,13 @@ export function emailWebhookRoutes(): RouteDef[] {
     route({
       method: 'post', path: `${base}/{id}/test`, operationId: 'testEmailWebhook', tags, auth,
       summary: 'Send a signed test event to the endpoint now.',
-      description: 'Records an `email.test` event (`data.webhook_endpoint_id` names the endpoint) and starts its delivery workflow, signed and retried '
-        + 'like any event; answers 202 with the event and job ids. Follow the outcome on `GET …/{id}/deliveries`.',
+      description: docs.testEmailWebhookDescription,
       params: idParams,
       responses: { 202: { description: 'The test event, handed to its delivery workflow', schema: testAccepted } },
       errors: [
         notFound,
-        { status: 409, code: 'webhook_endpoint_disabled', description: 'The endpoint is disabled; nothing is sent.' },
-        { status: 503, code: 'temporal_unavailable', description: 'The workflow could not be started now; the recorded event is delivered by the re-dispatch sweep within about two minutes.' },
+        { status: 409, code: 'webhook_endpoint_disabled', description: docs.webhookEndpointDisabledError },
+        { status: 503, code: 'temporal_unavailable', description: docs.temporalUnavailableError },
       ],
     }, async ({ params, auth: caller, deps, requestId }) => {
       const { eventId, jobId } = await webhooks.sendTestEvent(deps, accountOf(caller), params.id, requestId);
@@ -164,7 +154,7 @@ export function emailWebhookRoutes(): RouteDef[] {
     route({
       method: 'get', path: `${base}/{id}/deliveries`, operationId: 'listEmailWebhookDeliveries', tags, auth,
       summary: 'List the endpoint\'s deliveries, newest first.',
-      description: 'One delivery per event sent to this endpoint: `status` pending (retrying), delivered or failed; `attempts`, the last HTTP status and error.',
+      description: docs.listEmailWebhookDeliveriesDescription,
       params: idParams, query: pagedQuery,
       responses: { 200: { description: 'A page of deliveries', schema: listEnvelopeSchema(deliverySchema) } },
       errors: [notFound],

@@ -4,6 +4,7 @@ import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import { contentCalendar, MAX_CALENDAR_ENTRIES } from './service';
 import { CALENDAR, calendarBound } from './window';
+import * as docs from './docs';
 
 const calendarQuery = z.strictObject({
   from: calendarBound('from').optional()
@@ -58,7 +59,7 @@ export function calendarRoutes(): RouteDef[] {
   return twinRoutes({
     method: 'get', path: '/marketing/content/calendar', operationId: 'getContentCalendar', tags: ['Marketing content'],
     permission: 'marketing.content:read',
-    summary: 'Content calendar: scheduled, published, failed and recorded-only dates, with cadence counts.',
+    summary: docs.getContentCalendarSummary,
     description,
     query: calendarQuery,
     responses: { 200: { description: 'The calendar of the window', schema: calendarSchema } },

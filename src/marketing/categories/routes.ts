@@ -9,6 +9,7 @@ import * as categories from './service';
 import type { CategoryRow } from './service';
 import { MAX_SLUG, SLUG_PATTERN } from './slug';
 import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
+import * as docs from './docs';
 
 const tags = ['Marketing categories'];
 
@@ -45,8 +46,8 @@ const toCategoryJson = (c: CategoryRow): z.infer<typeof categorySchema> => ({
 });
 
 const notFound = { status: 404, code: 'category_not_found', description: 'No category with this id in your account (also for a malformed id or another account\'s).' };
-const nameTaken = { status: 409, code: 'category_name_taken', description: 'Another category of the account has this name, ignoring case (`field`: `name`). Nothing is written.' };
-const slugTaken = { status: 409, code: 'category_slug_taken', description: 'Another category of the account has this slug, sent or derived (`field`: `slug`). Nothing is written.' };
+const nameTaken = { status: 409, code: 'category_name_taken', description: docs.categoryNameTakenError };
+const slugTaken = { status: 409, code: 'category_slug_taken', description: docs.categorySlugTakenError };
 const noSlug = { status: 400, code: 'validation_failed', description: 'A slug is needed (`body.slug`) when the name has no letter or digit a-z, 0-9 to derive one from, or the slug breaks the slug rule.' };
 
 export function categoryRoutes(): RouteDef[] {
@@ -54,7 +55,7 @@ export function categoryRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'get', path: '/marketing/categories', operationId: 'listMarketingCategories', tags, permission: 'marketing.content:read',
       summary: 'List content categories, by name.',
-      description: 'Categories group content items (`category_id`, a filter of the content list). Answers `{ data, total, page, limit }` in alphabetical order of name, ignoring case; `search` matches part of the name. `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listMarketingCategoriesDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of categories', schema: listEnvelopeSchema(categorySchema) } },
     }, async ({ query, auth, deps }) => {
@@ -65,7 +66,7 @@ export function categoryRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'post', path: '/marketing/categories', operationId: 'createMarketingCategory', tags, permission: 'marketing.content:create', idempotent: true,
       summary: 'Create a content category.',
-      description: '`name` is required; `slug` is derived from it when absent ("Case Studies & Wins" → `case-studies-wins`, "Café" → `cafe`). A name or slug the account already uses is 409. Honours `Idempotency-Key`.',
+      description: docs.createMarketingCategoryDescription,
       body: createBody,
       responses: { 201: { description: 'The category', schema: categorySchema } },
       errors: [noSlug, nameTaken, slugTaken],
@@ -85,7 +86,7 @@ export function categoryRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'patch', path: '/marketing/categories/{id}', operationId: 'updateMarketingCategory', tags, permission: 'marketing.content:update',
       summary: 'Update a content category.',
-      description: 'Partial: an absent field stays. Renaming keeps the slug, so links built on it keep working; send `slug` to change it, or `slug: null` to derive it again from the name.',
+      description: docs.updateMarketingCategoryDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The category', schema: categorySchema } },
       errors: [notFound, noSlug, nameTaken, slugTaken],

@@ -8,6 +8,7 @@ import { actorOf } from '../actor';
 import { twinRoutes } from '../twins';
 import * as comments from './service';
 import type { CommentRow } from './service';
+import * as docs from './docs';
 
 const tags = ['Marketing content'];
 export const MAX_COMMENT_LENGTH = 10_000;
@@ -42,7 +43,7 @@ export function commentRoutes(): RouteDef[] {
       method: 'get', path: '/marketing/content/{id}/comments', operationId: 'listMarketingContentComments', tags,
       permission: 'marketing.content:read',
       summary: 'List the comments on an item, oldest first.',
-      description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listMarketingContentCommentsDescription,
       params: idParams, query: z.strictObject({ ...pageQuery }),
       responses: { 200: { description: 'A page of comments', schema: listEnvelopeSchema(commentSchema) } },
       errors: [notFound],
@@ -55,7 +56,7 @@ export function commentRoutes(): RouteDef[] {
       method: 'post', path: '/marketing/content/{id}/comments', operationId: 'addMarketingContentComment', tags,
       permission: 'marketing.content:update', idempotent: true,
       summary: 'Comment on an item.',
-      description: 'Body `{ body }`. The author is the caller: the user of a session token, or the agent key. Answers 201 with the comment.',
+      description: docs.addMarketingContentCommentDescription,
       params: idParams, body: createBody,
       responses: { 201: { description: 'The comment', schema: commentSchema } },
       errors: [notFound],

@@ -4,6 +4,7 @@ import { DEFAULT_LIMIT, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../../h
 import { route, type RouteDef } from '../../http/route';
 import { listContent } from './list';
 import { contentItemSchema, GROUNDING_TEXT_MAX } from './schemas';
+import * as docs from './docs';
 
 const tags = ['Marketing content'];
 
@@ -62,7 +63,7 @@ export function contentListRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/agent/marketing/content', operationId: 'listMarketingContentAgent', tags,
       auth: { kind: 'agent', permission: 'marketing.content:read' },
-      summary: 'List content items (agent): also by grounding, journey stage and publish date, sorted by update or publish.',
+      summary: docs.listMarketingContentAgentSummary,
       description, query: agentQuery,
       responses: { 200: { description: 'A page of items', schema: listResponse } },
     }, async ({ query, auth, deps }) => {

@@ -6,6 +6,7 @@ import { twinRoutes } from '../twins';
 import { errorSpecs } from './errors';
 import { idParams } from './schemas';
 import { contentVersions, versionSchema } from './versions';
+import * as docs from './docs';
 
 const listResponse = listEnvelopeSchema(versionSchema);
 
@@ -14,10 +15,7 @@ export function contentVersionRoutes(): RouteDef[] {
     method: 'get', path: '/marketing/content/{id}/versions', operationId: 'listMarketingContentVersions',
     tags: ['Marketing content'], permission: 'marketing.content:read',
     summary: 'List the versions of a content item, newest first.',
-    description: 'One version per change: version 1 is the create, each later write that changes the item adds the next '
-      + 'number. A version carries the fields it changed, who changed it (user, agent key or system) and a snapshot of '
-      + 'the item as the API returned it. Answers `{ data, total, page, limit }` (limit default 25, at most 100). '
-      + 'Deleting the item deletes its versions.',
+    description: docs.listMarketingContentVersionsDescription,
     params: idParams, query: z.strictObject(pageQuery),
     responses: { 200: { description: 'A page of versions', schema: listResponse } },
     errors: [errorSpecs.notFound],

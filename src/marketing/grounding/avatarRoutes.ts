@@ -9,6 +9,7 @@ import * as avatars from './avatarService';
 import type { AvatarRow } from './avatarService';
 import { listQuery, stamp } from './listing';
 import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
+import * as docs from './docs';
 
 const tags = ['Marketing grounding'];
 
@@ -46,7 +47,7 @@ export function avatarRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'get', path: '/marketing/avatars', operationId: 'listMarketingAvatars', tags, permission: 'marketing.content:read',
       summary: 'List customer avatars, newest first.',
-      description: 'Customer avatars (personas) ground content: a content item names one in `avatar_id`. Answers `{ data, total, page, limit }`, newest first; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listMarketingAvatarsDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of avatars', schema: listEnvelopeSchema(avatarSchema) } },
     }, async ({ query, auth, deps }) => {
@@ -57,7 +58,7 @@ export function avatarRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'post', path: '/marketing/avatars', operationId: 'createMarketingAvatar', tags, permission: 'marketing.content:create', idempotent: true,
       summary: 'Create a customer avatar.',
-      description: '`name` is required; `description` and `attributes` are optional. Honours `Idempotency-Key`.',
+      description: docs.createMarketingAvatarDescription,
       body: createBody,
       responses: { 201: { description: 'The avatar', schema: avatarSchema } },
     }, async ({ body, auth, deps }) => {
@@ -76,7 +77,7 @@ export function avatarRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'patch', path: '/marketing/avatars/{id}', operationId: 'updateMarketingAvatar', tags, permission: 'marketing.content:update',
       summary: 'Update a customer avatar.',
-      description: 'Partial: an absent field stays. `attributes`, when sent, replaces the stored object as a whole. An empty body changes nothing and answers the avatar.',
+      description: docs.updateMarketingAvatarDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The avatar', schema: avatarSchema } },
       errors: [notFound],

@@ -5,12 +5,13 @@ import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import * as journeys from './journeyService';
+import { MAX_STAGES } from './journeyService';
 import type { JourneyRow } from './journeyService';
 import { listQuery, stamp } from './listing';
 import { listEnvelope, listEnvelopeSchema } from '../../http/pagination';
+import * as docs from './docs';
 
 const tags = ['Marketing grounding'];
-export const MAX_STAGES = 20;
 
 const stageInput = z.strictObject({
   name: requiredText(255).describe('1..255 characters; content names the stage in `journey_stage` with this spelling.'),
@@ -66,7 +67,7 @@ export function journeyRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'get', path: '/marketing/journeys', operationId: 'listMarketingJourneys', tags, permission: 'marketing.content:read',
       summary: 'List customer journey maps, newest first.',
-      description: 'A journey map is an ordered list of stages; a content item names one in `journey_id` and a stage in `journey_stage`. Answers `{ data, total, page, limit }`, newest first; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).',
+      description: docs.listMarketingJourneysDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of journeys', schema: listEnvelopeSchema(journeySchema) } },
     }, async ({ query, auth, deps }) => {
@@ -77,7 +78,7 @@ export function journeyRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'post', path: '/marketing/journeys', operationId: 'createMarketingJourney', tags, permission: 'marketing.content:create', idempotent: true,
       summary: 'Create a customer journey map.',
-      description: `\`name\` and \`stages\` (1..${MAX_STAGES}, in order, names unique ignoring case, each at most 255 characters) are required. A repeated stage name is 400 naming \`body.stages.N.name\`. Honours \`Idempotency-Key\`.`,
+      description: docs.createMarketingJourneyDescription,
       body: createBody,
       responses: { 201: { description: 'The journey', schema: journeySchema } },
     }, async ({ body, auth, deps }) => {
@@ -96,7 +97,7 @@ export function journeyRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'patch', path: '/marketing/journeys/{id}', operationId: 'updateMarketingJourney', tags, permission: 'marketing.content:update',
       summary: 'Update a customer journey map.',
-      description: 'Partial: an absent field stays. `stages`, when sent, replaces the whole list in the order sent. Content items keep their `journey_stage` text when a stage is renamed or removed; match them again after a rename.',
+      description: docs.updateMarketingJourneyDescription,
       params: idParams, body: patchBody,
       responses: { 200: { description: 'The journey', schema: journeySchema } },
       errors: [notFound],
@@ -105,7 +106,7 @@ export function journeyRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'delete', path: '/marketing/journeys/{id}', operationId: 'deleteMarketingJourney', tags, permission: 'marketing.content:update',
       summary: 'Delete a customer journey map.',
-      description: 'Content items that name the journey keep existing with `journey_id` (and `customer_journey`) null; their `journey_stage` text stays.',
+      description: docs.deleteMarketingJourneyDescription,
       params: idParams,
       responses: { 204: { description: 'Deleted' } },
       errors: [notFound],

@@ -7,6 +7,9 @@ import type { JourneyFields, JourneyRow, JourneyStage } from './journeyStore';
 
 export type { JourneyRow, JourneyStage };
 
+/** A journey map keeps 1 to this many stages. */
+export const MAX_STAGES = 20;
+
 export async function listJourneys(db: Knex, accountId: string, { search, page, limit }: ListQuery) {
   return store.listJourneys(db, accountId, search, { page, limit });
 }

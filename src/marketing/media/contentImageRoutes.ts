@@ -10,6 +10,7 @@ import { fieldError, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './errors';
 import { parseMultipart } from './multipart';
 import { mediaAssetSchema, publicBaseUrl, toAssetJson } from './representation';
 import * as media from './service';
+import * as docs from './docs';
 
 const tags = ['Marketing media'];
 
@@ -44,8 +45,8 @@ export function contentImageRoutes(): RouteDef[] {
       errors: [
         contentNotFound,
         { status: 400, code: 'invalid_image', description: 'The file has an image signature but does not decode (truncated or corrupt).' },
-        { status: 400, code: 'image_too_large', description: `The image is over ${MAX_IMAGE_PIXELS / 1_000_000} megapixels; \`width\`, \`height\` and \`max_pixels\` say by how much.` },
-        { status: 400, code: 'invalid_multipart', description: 'The multipart body is malformed (e.g. no boundary).' },
+        { status: 400, code: 'image_too_large', description: docs.imageTooLargeError },
+        { status: 400, code: 'invalid_multipart', description: docs.invalidMultipartError },
         { status: 413, code: 'file_too_large', description: 'The file part is over 25 MB.' },
         { status: 413, code: 'payload_too_large', description: 'The whole request is over 25 MB plus 64 KB.' },
         { status: 415, code: 'unsupported_media_type', description: 'The request is not multipart/form-data.' },
@@ -71,7 +72,7 @@ export function contentImageRoutes(): RouteDef[] {
       method: 'post', path: '/marketing/content/{id}/delete-image', operationId: 'deleteMarketingContentImage', tags,
       permission: 'marketing.content:update',
       summary: 'Detach an image from the item.',
-      description: 'Body `{ asset_id }`. Removes the image from the item only: the asset stays in the media library with its tags and its URL keeps working (delete it from pages that embed it). Answers `{ content_id, asset_id, detached: true }`; detaching an image that is not attached (again, or never) is 404 `image_not_attached`.',
+      description: docs.deleteMarketingContentImageDescription,
       params: idParams, body: deleteBody,
       responses: { 200: { description: 'Detached', schema: z.object({ content_id: z.string(), asset_id: z.string(), detached: z.literal(true) }) } },
       errors: [contentNotFound, { status: 404, code: 'image_not_attached', description: 'That asset is not attached to this item (or is not in your account).' }],

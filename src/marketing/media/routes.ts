@@ -5,10 +5,10 @@ import { refId } from '../../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
-import { MAX_IMAGE_PIXELS } from './errors';
 import { mediaAssetSchema, publicBaseUrl, toAssetJson } from './representation';
 import * as media from './service';
 import { MAX_TAGS, tagListSchema, tagSchema } from './tags';
+import * as docs from './docs';
 
 const tags = ['Marketing media'];
 
@@ -38,7 +38,7 @@ export function mediaRoutes(): RouteDef[] {
     ...twinRoutes({
       method: 'get', path: '/marketing/media', operationId: 'listMarketingMedia', tags, permission: 'marketing.content:read',
       summary: 'List the media library, newest first.',
-      description: 'Answers `{ data, total, page, limit }`; `page` defaults to 1, `limit` to 25 (maximum 100). Filters combine (AND). The bytes are not included: fetch `url`.',
+      description: docs.listMarketingMediaDescription,
       query: listQuery,
       responses: { 200: { description: 'A page of assets', schema: listEnvelopeSchema(mediaAssetSchema) } },
     }, async ({ query, auth, deps, ctx }) => {
@@ -61,8 +61,8 @@ export function mediaRoutes(): RouteDef[] {
 
     ...twinRoutes({
       method: 'patch', path: '/marketing/media/{assetId}', operationId: 'updateMarketingMedia', tags, permission: 'marketing.content:update',
-      summary: 'Tag a media asset (e.g. `brand_reference` for approved brand imagery) or set its alt text.',
-      description: '`tags` are added to the asset\'s tags, never replacing them; `remove_tags` removes; naming the same tag in both is 400. An empty body changes nothing and answers the asset. The brand image profile uses up to three assets tagged `brand_reference`, newest first.',
+      summary: docs.updateMarketingMediaSummary,
+      description: docs.updateMarketingMediaDescription,
       params: assetParams, body: patchBody,
       responses: { 200: { description: 'The asset after the change', schema: mediaAssetSchema } },
       errors: [assetNotFound],
@@ -76,7 +76,7 @@ export function mediaRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/media/{token}/{filename}', operationId: 'getMediaFile', tags, auth: { kind: 'none' },
       summary: 'Fetch a media file by its public URL.',
-      description: `No credential: the 43-character token (256 random bits) is the access key, and the file name must match too. Files never change, so they are cached for a year (\`immutable\`); \`ETag\` is the SHA-256 and \`If-None-Match\` answers 304. Only JPEG, PNG, WebP, GIF and AVIF are stored (never SVG), served with their decoded type, \`X-Content-Type-Options: nosniff\` and a sandboxing CSP. No stored image exceeds ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`,
+      description: docs.getMediaFileDescription,
       params: z.strictObject({ token: z.string(), filename: z.string() }),
       responses: {
         200: { description: 'The image bytes', headers: { 'Content-Type': 'The decoded image type', ETag: '"<sha256>"', 'Cache-Control': 'public, max-age=31536000, immutable' } },

@@ -4,6 +4,7 @@ import { route, type RouteDef } from '../../http/route';
 import { actorOf } from '../../sitePlatform/operations/actor';
 import { errorSpecs } from '../content/errors';
 import { publishToSite } from './service';
+import * as docs from './docs';
 
 const params = z.strictObject({ id: z.string().describe('Content item id (uuid). A malformed, unknown or other-account id answers 404.') });
 
@@ -21,17 +22,17 @@ export function publishToSiteRoutes(): RouteDef[] {
   return [route({
     method: 'post', path: '/api/agent/marketing/content/{id}/publish-to-site', operationId: 'publishContentToSite',
     tags: ['Marketing content'], auth: { kind: 'agent', permission: 'marketing.content:update' },
-    summary: 'Publish a content item to its site platform collection; returns the SEO check as warnings and seo_check.',
+    summary: docs.publishContentToSiteSummary,
     description, params,
     responses: { 200: { description: '`{ item, site_item { project_id, site_id, collection_id, item_id, created }, warnings, seo_check }`.' } },
     errors: [
       errorSpecs.notFound,
-      { status: 409, code: 'not_linked', description: 'The item has no cms_link; `link_step` names the step to take first. Nothing is written.' },
-      { status: 409, code: 'content_source_native', description: 'The linked project\'s content source is the service\'s own CMS; `fix_action` names project_cms_provider_set. Nothing is written.' },
-      { status: 409, code: 'write_locked', description: 'Another publish of this item is running; safe to retry.' },
+      { status: 409, code: 'not_linked', description: docs.notLinkedError },
+      { status: 409, code: 'content_source_native', description: docs.contentSourceNativeError },
+      { status: 409, code: 'write_locked', description: docs.writeLockedError },
       { status: 412, code: 'site_platform_not_connected | missing_scopes', description: 'No connection resolves for the project, or the grant lacks cms:write.' },
       { status: 422, code: 'required_fields_unmapped | platform_validation', description: 'The collection requires fields the item has nothing for, or the platform refused the item.' },
-      { status: 429, code: 'rate_limited', description: 'The connection\'s request budget is spent; carries retry_after_seconds.' },
+      { status: 429, code: 'rate_limited', description: docs.rateLimitedError },
       { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure (the item is stamped publish_failed_at).' },
       { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout (the item is stamped publish_failed_at).' },
     ],

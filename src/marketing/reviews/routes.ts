@@ -8,6 +8,7 @@ import { actorOf } from '../actor';
 import { twinRoutes } from '../twins';
 import * as reviews from './service';
 import type { ReviewRow } from './service';
+import * as docs from './docs';
 
 const tags = ['Marketing content'];
 const MAX_NOTE_LENGTH = 10_000;
@@ -48,7 +49,7 @@ export function reviewRoutes(): RouteDef[] {
       method: 'get', path: '/marketing/content/{id}/reviews', operationId: 'getMarketingContentReviews', tags,
       permission: 'marketing.content:read',
       summary: 'Review status and history of an item.',
-      description: 'Answers `{ status, latest, history, total, page, limit }`: `status` is `pending` before any review, then follows the latest decision (any reviewer may overturn an earlier one; editing the item does not reset it). `latest` is the newest review or null; `history` pages through every review newest first (`page` default 1, `limit` default 25, maximum 100).',
+      description: docs.getMarketingContentReviewsDescription,
       params: idParams, query: z.strictObject({ ...pageQuery }),
       responses: {
         200: {
@@ -66,7 +67,7 @@ export function reviewRoutes(): RouteDef[] {
       method: 'post', path: '/marketing/content/{id}/reviews', operationId: 'submitMarketingContentReview', tags,
       permission: 'marketing.content:update', idempotent: true,
       summary: 'Approve an item or request changes.',
-      description: 'Body `{ decision, note? }`; `note` is required with `request_changes`. The reviewer is the caller (a user or an agent key). Each submission is added to the history and becomes the item\'s status. Answers 201 `{ review, status }`.',
+      description: docs.submitMarketingContentReviewDescription,
       params: idParams, body: submitBody,
       responses: { 201: { description: 'The review and the status it set', schema: z.object({ review: reviewSchema, status: statusSchema }) } },
       errors: [notFound],

@@ -6,6 +6,7 @@ import { twinRoutes } from '../twins';
 import { seoCheck } from './check';
 import { SEO_RULE_CATALOGUE } from './catalogue';
 import { SEO } from './thresholds';
+import * as docs from './docs';
 
 const params = z.strictObject({
   id: z.string().describe('Content item id (uuid). A malformed or unknown id, or one of another account, answers 404.'),
@@ -38,7 +39,7 @@ export function seoRoutes(): RouteDef[] {
   return twinRoutes({
     method: 'get', path: '/marketing/content/{id}/seo-check', operationId: 'checkContentSeo', tags: ['Marketing content'],
     permission: 'marketing.content:read',
-    summary: 'Pre-publish SEO check of a content item: ok, score and findings, each naming the field to fix.',
+    summary: docs.checkContentSeoSummary,
     description,
     params,
     responses: { 200: { description: 'The check result', schema: resultSchema } },
