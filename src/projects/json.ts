@@ -27,4 +27,9 @@ export const toProjectJson = (row: ProjectRow): ProjectJson => ({
   updated_at: iso(row.updated_at)!,
 });
 
-export const projectListSchema = z.object({ data: z.array(projectSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+export const projectListSchema = z.object({
+  data: z.array(projectSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});

@@ -16,83 +16,134 @@ const tags = ['Projects'];
 const fields = {
   name: requiredText(200).describe('1–200 characters, trimmed.'),
   host: hostField.describe('Public hostname (`www.example.com`), lowercased; null or "" for none.'),
-  kind: z.enum(PROJECT_KINDS).describe('`service_hosted`: the service renders and deploys it; `platform_hosted`: the site platform hosts it.'),
+  kind: z
+    .enum(PROJECT_KINDS)
+    .describe('`service_hosted`: the service renders and deploys it; `platform_hosted`: the site platform hosts it.'),
 };
 
 const createBody = z.strictObject({ name: fields.name, host: fields.host.optional(), kind: fields.kind });
 const patchBody = z.strictObject({ name: fields.name.optional(), host: fields.host.optional(), kind: fields.kind.optional() });
 const listQuery = z.strictObject({ ...pageQuery });
 
-const notFound = { status: 404, code: 'project_not_found', description: 'No project with this id in your account (also for a malformed id or another account\'s).' };
-const inUse = { status: 409, code: 'project_in_use', description: 'Content items link to the project through `cms_link` (`linked_content_items` counts them); nothing was deleted.' };
+const notFound = {
+  status: 404,
+  code: 'project_not_found',
+  description: "No project with this id in your account (also for a malformed id or another account's).",
+};
+const inUse = {
+  status: 409,
+  code: 'project_in_use',
+  description: 'Content items link to the project through `cms_link` (`linked_content_items` counts them); nothing was deleted.',
+};
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Write = 'read' | 'write';
 
 /** A dashboard route (session; owner/admin for writes) and its agent twin (`projects:read|write`) from one declaration. */
 function twin<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  access: Write, spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
+  access: Write,
+  spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
   handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
 ): RouteDef[] {
   const session: AuthSpec = access === 'write' ? { kind: 'session', roles: ['owner', 'admin'] } : { kind: 'session' };
   const permission: Permission = access === 'write' ? 'projects:write' : 'projects:read';
   return [
     route<P, Q, B>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
-    route<P, Q, B>({ ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } }, handler),
+    route<P, Q, B>(
+      { ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } },
+      handler,
+    ),
   ];
 }
 
 /** Website projects of the account (issue 13): list, create, read, change, delete. */
 export function projectRoutes(): RouteDef[] {
   return [
-    ...twin('read', {
-      method: 'get', path: '/projects', operationId: 'listProjects',
-      summary: 'List the account\'s website projects, newest first.', description: docs.LIST,
-      query: listQuery,
-      responses: { 200: { description: 'A page of projects', schema: projectListSchema } },
-    }, async ({ query, auth, deps }) => {
-      const { rows, total } = await projects.listProjects(deps.db, accountOf(auth), query);
-      return { body: { data: rows.map(toProjectJson), total, page: query.page, limit: query.limit } };
-    }),
+    ...twin(
+      'read',
+      {
+        method: 'get',
+        path: '/projects',
+        operationId: 'listProjects',
+        summary: "List the account's website projects, newest first.",
+        description: docs.LIST,
+        query: listQuery,
+        responses: { 200: { description: 'A page of projects', schema: projectListSchema } },
+      },
+      async ({ query, auth, deps }) => {
+        const { rows, total } = await projects.listProjects(deps.db, accountOf(auth), query);
+        return { body: { data: rows.map(toProjectJson), total, page: query.page, limit: query.limit } };
+      },
+    ),
 
-    ...twin('write', {
-      method: 'post', path: '/projects', operationId: 'createProject', idempotent: true,
-      summary: 'Create a website project.', description: docs.CREATE,
-      body: createBody,
-      responses: { 201: { description: 'The project', schema: projectSchema } },
-    }, async ({ body, auth, deps }) => {
-      const row = await projects.createProject(deps.db, accountOf(auth), { name: body.name, host: body.host ?? null, kind: body.kind });
-      return { status: 201, body: toProjectJson(row) };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'post',
+        path: '/projects',
+        operationId: 'createProject',
+        idempotent: true,
+        summary: 'Create a website project.',
+        description: docs.CREATE,
+        body: createBody,
+        responses: { 201: { description: 'The project', schema: projectSchema } },
+      },
+      async ({ body, auth, deps }) => {
+        const row = await projects.createProject(deps.db, accountOf(auth), { name: body.name, host: body.host ?? null, kind: body.kind });
+        return { status: 201, body: toProjectJson(row) };
+      },
+    ),
 
-    ...twin('read', {
-      method: 'get', path: '/projects/{id}', operationId: 'getProject',
-      summary: 'Read a website project.', description: docs.GET,
-      params: idParams,
-      responses: { 200: { description: 'The project', schema: projectSchema } },
-      errors: [notFound],
-    }, async ({ params, auth, deps }) => ({ body: toProjectJson(await projects.requireOwnProject(deps.db, accountOf(auth), params.id)) })),
+    ...twin(
+      'read',
+      {
+        method: 'get',
+        path: '/projects/{id}',
+        operationId: 'getProject',
+        summary: 'Read a website project.',
+        description: docs.GET,
+        params: idParams,
+        responses: { 200: { description: 'The project', schema: projectSchema } },
+        errors: [notFound],
+      },
+      async ({ params, auth, deps }) => ({ body: toProjectJson(await projects.requireOwnProject(deps.db, accountOf(auth), params.id)) }),
+    ),
 
-    ...twin('write', {
-      method: 'patch', path: '/projects/{id}', operationId: 'updateProject',
-      summary: 'Change a website project\'s name, host or kind.', description: docs.PATCH,
-      params: idParams, body: patchBody,
-      responses: { 200: { description: 'The project', schema: projectSchema } },
-      errors: [notFound],
-    }, async ({ params, body, auth, deps }) => {
-      const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-      return { body: toProjectJson(await projects.updateProject(deps.db, accountOf(auth), params.id, changes)) };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'patch',
+        path: '/projects/{id}',
+        operationId: 'updateProject',
+        summary: "Change a website project's name, host or kind.",
+        description: docs.PATCH,
+        params: idParams,
+        body: patchBody,
+        responses: { 200: { description: 'The project', schema: projectSchema } },
+        errors: [notFound],
+      },
+      async ({ params, body, auth, deps }) => {
+        const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+        return { body: toProjectJson(await projects.updateProject(deps.db, accountOf(auth), params.id, changes)) };
+      },
+    ),
 
-    ...twin('write', {
-      method: 'delete', path: '/projects/{id}', operationId: 'deleteProject',
-      summary: 'Delete a website project and what hangs off it.', description: docs.DELETE,
-      params: idParams,
-      responses: { 204: { description: 'Deleted' } },
-      errors: [notFound, inUse],
-    }, async ({ params, auth, deps }) => {
-      await projects.deleteProject(deps.db, accountOf(auth), params.id);
-      return { status: 204 };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'delete',
+        path: '/projects/{id}',
+        operationId: 'deleteProject',
+        summary: 'Delete a website project and what hangs off it.',
+        description: docs.DELETE,
+        params: idParams,
+        responses: { 204: { description: 'Deleted' } },
+        errors: [notFound, inUse],
+      },
+      async ({ params, auth, deps }) => {
+        await projects.deleteProject(deps.db, accountOf(auth), params.id);
+        return { status: 204 };
+      },
+    ),
   ];
 }

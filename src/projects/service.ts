@@ -23,15 +23,17 @@ export async function requireOwnProject(db: Knex, accountId: string, projectId: 
   return project;
 }
 
-export const createProject = (db: Knex, accountId: string, fields: NewProject): Promise<ProjectRow> => store.insertProject(db, accountId, fields);
+export const createProject = (db: Knex, accountId: string, fields: NewProject): Promise<ProjectRow> =>
+  store.insertProject(db, accountId, fields);
 
 export const listProjects = (db: Knex, accountId: string, page: Page) => store.listProjects(db, accountId, page);
 
 export async function updateProject(db: Knex, accountId: string, projectId: string, changes: ProjectChanges): Promise<ProjectRow> {
   if (!isUuid(projectId)) throw projectNotFound();
-  const row = Object.keys(changes).length === 0
-    ? await store.findProject(db, accountId, projectId)
-    : await store.updateProject(db, accountId, projectId, changes);
+  const row =
+    Object.keys(changes).length === 0
+      ? await store.findProject(db, accountId, projectId)
+      : await store.updateProject(db, accountId, projectId, changes);
   if (!row) throw projectNotFound();
   return row;
 }
@@ -45,7 +47,9 @@ export async function deleteProject(db: Knex, accountId: string, projectId: stri
   await requireOwnProject(db, accountId, projectId);
   const linked = await contentItemsLinkedTo(db, accountId, projectId);
   if (linked > 0) {
-    throw new ApiError(409, 'project_in_use', `${linked} content item(s) link to this project through cms_link; unlink them first`, { details: { linked_content_items: linked } });
+    throw new ApiError(409, 'project_in_use', `${linked} content item(s) link to this project through cms_link; unlink them first`, {
+      details: { linked_content_items: linked },
+    });
   }
   if (!(await store.deleteProject(db, accountId, projectId))) throw projectNotFound();
 }

@@ -27,16 +27,23 @@ export interface NewProject {
 }
 
 export async function insertProject(db: Knex, accountId: string, fields: NewProject): Promise<ProjectRow> {
-  const [row] = await db<ProjectRow>('projects').insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db<ProjectRow>('projects')
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 
 /** A page of the account's projects, newest first, and how many there are in all. */
 export async function listProjects(db: Knex, accountId: string, page: Page): Promise<{ rows: ProjectRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    db<ProjectRow>('projects').where({ account_id: accountId })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)),
+    db<ProjectRow>('projects')
+      .where({ account_id: accountId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)),
     db('projects').where({ account_id: accountId }).count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
@@ -44,15 +51,29 @@ export async function listProjects(db: Knex, accountId: string, page: Page): Pro
 
 export type ProjectChanges = Partial<Pick<ProjectRow, 'name' | 'host' | 'kind' | 'content_source'>>;
 
-export async function updateProject(db: Knex, accountId: string, projectId: string, changes: ProjectChanges): Promise<ProjectRow | undefined> {
-  const [row] = await db<ProjectRow>('projects').where({ account_id: accountId, id: projectId })
-    .update({ ...changes, updated_at: db.fn.now() } as never).returning('*');
+export async function updateProject(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  changes: ProjectChanges,
+): Promise<ProjectRow | undefined> {
+  const [row] = await db<ProjectRow>('projects')
+    .where({ account_id: accountId, id: projectId })
+    .update({ ...changes, updated_at: db.fn.now() } as never)
+    .returning('*');
   return row;
 }
 
 /** Switches the content source only when it is still `from`; answers whether it changed (a compare-and-set). */
-export async function switchContentSource(db: Knex, accountId: string, projectId: string, from: ContentSource, to: ContentSource): Promise<boolean> {
-  const changed = await db('projects').where({ account_id: accountId, id: projectId, content_source: from })
+export async function switchContentSource(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  from: ContentSource,
+  to: ContentSource,
+): Promise<boolean> {
+  const changed = await db('projects')
+    .where({ account_id: accountId, id: projectId, content_source: from })
     .update({ content_source: to, updated_at: db.fn.now() });
   return changed > 0;
 }

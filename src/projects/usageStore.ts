@@ -6,7 +6,9 @@ import type { Knex } from '../db/knex';
  * it moves behind a marketing-service function once that area offers one.
  */
 export async function contentItemsLinkedTo(db: Knex, accountId: string, projectId: string): Promise<number> {
-  const [{ count }] = await db('content_items').where({ account_id: accountId })
-    .whereRaw(`cms_link->>'project_id' = ?`, [projectId]).count<{ count: string }[]>({ count: '*' });
+  const [{ count }] = await db('content_items')
+    .where({ account_id: accountId })
+    .whereRaw(`cms_link->>'project_id' = ?`, [projectId])
+    .count<{ count: string }[]>({ count: '*' });
   return Number(count);
 }

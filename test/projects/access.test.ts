@@ -11,11 +11,12 @@ describe('Projects: roles and agent permissions', () => {
     projectId = await newProjectId(acct.accountId);
   });
 
-  const writes = (prefix: string) => [
-    ['POST', `${prefix}/projects`, { name: 'New', kind: 'service_hosted' }],
-    ['PATCH', `${prefix}/projects/${projectId}`, { name: 'Renamed' }],
-    ['DELETE', `${prefix}/projects/${projectId}`, undefined],
-  ] as const;
+  const writes = (prefix: string) =>
+    [
+      ['POST', `${prefix}/projects`, { name: 'New', kind: 'service_hosted' }],
+      ['PATCH', `${prefix}/projects/${projectId}`, { name: 'Renamed' }],
+      ['DELETE', `${prefix}/projects/${projectId}`, undefined],
+    ] as const;
   const reads = (prefix: string) => [`${prefix}/projects`, `${prefix}/projects/${projectId}`];
 
   it('a member reads projects but cannot create, change or delete them (403 forbidden_role)', async () => {
@@ -52,7 +53,10 @@ describe('Projects: roles and agent permissions', () => {
     const writer = await newAgentKey(acct.accountId, ['projects:write']);
     const made = await call('POST', '/api/agent/projects', { token: writer, body: { name: 'By agent', kind: 'service_hosted' } });
     assert.equal(made.status, 201, made.text);
-    assert.equal((await call('PATCH', `/api/agent/projects/${made.body.id}`, { token: writer, body: { host: 'agent.example.com' } })).body.host, 'agent.example.com');
+    assert.equal(
+      (await call('PATCH', `/api/agent/projects/${made.body.id}`, { token: writer, body: { host: 'agent.example.com' } })).body.host,
+      'agent.example.com',
+    );
     assert.equal((await call('DELETE', `/api/agent/projects/${made.body.id}`, { token: writer })).status, 204);
   });
 

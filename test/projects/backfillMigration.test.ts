@@ -10,7 +10,7 @@ const options = { directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] };
 /** Applies migrations one by one until `name` is the next pending one. */
 async function migrateUpTo(db: Knex, name: string): Promise<void> {
   for (;;) {
-    const [, pending] = await db.migrate.list(options) as [unknown, Array<{ file: string }>];
+    const [, pending] = (await db.migrate.list(options)) as [unknown, Array<{ file: string }>];
     if (pending.length === 0 || pending[0].file === name) return;
     await db.migrate.up(options);
   }
@@ -29,13 +29,38 @@ describe('projects backfill migration', function () {
     scratch = await createScratchDatabase('workyard_migration');
     db = createDb(scratch.url, 2);
     await migrateUpTo(db, BACKFILL);
-    await db('accounts').insert([{ id: older, name: 'Older' }, { id: newer, name: 'Newer' }]);
+    await db('accounts').insert([
+      { id: older, name: 'Older' },
+      { id: newer, name: 'Newer' },
+    ]);
     // Old shape: both accounts used `shared`; the older account first.
-    await db('site_platform_project_bindings').insert({ account_id: older, project_id: shared, override_mode: 'inherit', site_id: 'site-a', created_at: new Date('2026-01-01T00:00:00Z') });
-    await db('site_platform_project_bindings').insert({ account_id: newer, project_id: shared, override_mode: 'disabled', site_id: 'site-b', created_at: new Date('2026-02-01T00:00:00Z') });
-    await db('site_platform_content_sources').insert({ account_id: newer, project_id: shared, provider: 'site_platform', site_id: 'site-b', updated_at: new Date('2026-02-02T00:00:00Z') });
+    await db('site_platform_project_bindings').insert({
+      account_id: older,
+      project_id: shared,
+      override_mode: 'inherit',
+      site_id: 'site-a',
+      created_at: new Date('2026-01-01T00:00:00Z'),
+    });
+    await db('site_platform_project_bindings').insert({
+      account_id: newer,
+      project_id: shared,
+      override_mode: 'disabled',
+      site_id: 'site-b',
+      created_at: new Date('2026-02-01T00:00:00Z'),
+    });
+    await db('site_platform_content_sources').insert({
+      account_id: newer,
+      project_id: shared,
+      provider: 'site_platform',
+      site_id: 'site-b',
+      updated_at: new Date('2026-02-02T00:00:00Z'),
+    });
     await db('project_commerce_settings').insert({ account_id: older, project_id: settingsOnly, override_mode: 'disabled' });
-    await db('content_items').insert({ account_id: newer, title: 'Linked', cms_link: JSON.stringify({ project_id: shared, collection_id: 'c1', item_id: null }) });
+    await db('content_items').insert({
+      account_id: newer,
+      title: 'Linked',
+      cms_link: JSON.stringify({ project_id: shared, collection_id: 'c1', item_id: null }),
+    });
     await db.migrate.up({ ...options, name: BACKFILL });
   });
 

@@ -9,16 +9,22 @@ const fieldErrorPaths = (res: { body: any }) => (res.body?.errors ?? []).map((e:
 
 describe('Projects: create, read, list, change, delete', () => {
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  before(async () => {
+    acct = await newAccount();
+  });
 
-  const create = (body: unknown, token = acct.ownerToken, headers?: Record<string, string>) => call('POST', '/api/projects', { token, body, headers });
+  const create = (body: unknown, token = acct.ownerToken, headers?: Record<string, string>) =>
+    call('POST', '/api/projects', { token, body, headers });
 
   it('creating a project answers 201 with its fields; the host is lowercased and it starts on the native CMS', async () => {
     const res = await create({ name: ' Main site ', host: 'WWW.Example.COM', kind: 'service_hosted' });
     assert.equal(res.status, 201, res.text);
     const p = res.body;
     assert.match(p.id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ name: p.name, host: p.host, kind: p.kind, content_source: p.content_source }, { name: 'Main site', host: 'www.example.com', kind: 'service_hosted', content_source: 'native' });
+    assert.deepEqual(
+      { name: p.name, host: p.host, kind: p.kind, content_source: p.content_source },
+      { name: 'Main site', host: 'www.example.com', kind: 'service_hosted', content_source: 'native' },
+    );
     assert.ok(!Number.isNaN(Date.parse(p.created_at)) && !Number.isNaN(Date.parse(p.updated_at)));
     const read = await call('GET', `/api/projects/${p.id}`, { token: acct.ownerToken });
     assert.equal(read.status, 200);
@@ -42,7 +48,15 @@ describe('Projects: create, read, list, change, delete', () => {
   });
 
   it('host must be a bare hostname: no scheme, path, port or single label', async () => {
-    for (const host of ['https://example.com', 'example.com/blog', 'example.com:8080', 'localhost', 'exa mple.com', '-bad.example.com', 'example.com.']) {
+    for (const host of [
+      'https://example.com',
+      'example.com/blog',
+      'example.com:8080',
+      'localhost',
+      'exa mple.com',
+      '-bad.example.com',
+      'example.com.',
+    ]) {
       const res = await create({ name: 'Bad host', host, kind: 'service_hosted' });
       assert.equal(res.status, 400, host);
       assert.deepEqual(fieldErrorPaths(res), ['body.host'], host);
@@ -94,7 +108,11 @@ describe('Projects: create, read, list, change, delete', () => {
 
   it('a malformed or unknown id answers 404 project_not_found on read, PATCH and DELETE', async () => {
     for (const id of ['not-a-uuid', randomUUID()]) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await call(method, `/api/projects/${id}`, { token: acct.ownerToken, body });
         assert.equal(res.status, 404, `${method} ${id}`);
         assert.equal(res.body.code, 'project_not_found');
@@ -109,9 +127,15 @@ describe('Projects: create, read, list, change, delete', () => {
     const all = await call('GET', '/api/projects', { token: own.ownerToken });
     assert.equal(all.status, 200);
     assert.deepEqual({ total: all.body.total, page: all.body.page, limit: all.body.limit }, { total: 3, page: 1, limit: 25 });
-    assert.deepEqual(all.body.data.map((p: { id: string }) => p.id), [...ids].reverse());
+    assert.deepEqual(
+      all.body.data.map((p: { id: string }) => p.id),
+      [...ids].reverse(),
+    );
     const second = await call('GET', '/api/projects?page=2&limit=2', { token: own.ownerToken });
-    assert.deepEqual({ total: second.body.total, page: second.body.page, limit: second.body.limit, n: second.body.data.length }, { total: 3, page: 2, limit: 2, n: 1 });
+    assert.deepEqual(
+      { total: second.body.total, page: second.body.page, limit: second.body.limit, n: second.body.data.length },
+      { total: 3, page: 2, limit: 2, n: 1 },
+    );
     assert.equal(second.body.data[0].id, ids[0]);
     for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x', 'other=1']) {
       const res = await call('GET', `/api/projects?${q}`, { token: own.ownerToken });
@@ -137,7 +161,13 @@ describe('Projects: create, read, list, change, delete', () => {
   it('DELETE is refused with 409 project_in_use while a content item links to the project, and deletes nothing', async () => {
     const { db } = harness();
     const id = await newProjectId(acct.accountId);
-    const [item] = await db('content_items').insert({ account_id: acct.accountId, title: 'Linked', cms_link: JSON.stringify({ project_id: id, collection_id: 'c', item_id: null }) }).returning('id');
+    const [item] = await db('content_items')
+      .insert({
+        account_id: acct.accountId,
+        title: 'Linked',
+        cms_link: JSON.stringify({ project_id: id, collection_id: 'c', item_id: null }),
+      })
+      .returning('id');
     const refused = await call('DELETE', `/api/projects/${id}`, { token: acct.ownerToken });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'project_in_use');

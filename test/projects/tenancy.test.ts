@@ -23,7 +23,9 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
     a = await newTenant(world);
     b = await newTenant(world);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const asB = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     world.app.call(method, path, { token: b.account.ownerToken, body, headers });
@@ -43,55 +45,86 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
     const foreign = await attempt(a.projectId);
     const missing = await attempt(unknown);
     assert.deepEqual([foreign.status, foreign.body?.code], [404, 'project_not_found'], foreign.text);
-    const normal = (res: Answer, id: string) => JSON.parse(JSON.stringify(res.body).replaceAll(id, '<id>'), (k, v) => (k === 'request_id' ? undefined : v));
+    const normal = (res: Answer, id: string) =>
+      JSON.parse(JSON.stringify(res.body).replaceAll(id, '<id>'), (k, v) => (k === 'request_id' ? undefined : v));
     assert.deepEqual(normal(foreign, a.projectId), normal(missing, unknown));
-    assert.equal(await snapshotOfA(), before, 'A\'s project and what hangs off it are unchanged');
+    assert.equal(await snapshotOfA(), before, "A's project and what hangs off it are unchanged");
   }
 
   it('the same project id can never be a project of two accounts', async () => {
-    await assert.rejects(insertProject(harness().db, b.account.accountId, { name: 'Taken', kind: 'service_hosted', id: a.projectId } as never), /duplicate key/);
+    await assert.rejects(
+      insertProject(harness().db, b.account.accountId, { name: 'Taken', kind: 'service_hosted', id: a.projectId } as never),
+      /duplicate key/,
+    );
     const withId = await asB('POST', '/api/projects', { id: a.projectId, name: 'Mine now', kind: 'service_hosted' });
     assert.equal(withId.status, 400, 'a client never chooses a project id');
   });
 
-  it('the projects routes (session and agent twin) answer B 404 project_not_found for A\'s project', async () => {
+  it("the projects routes (session and agent twin) answer B 404 project_not_found for A's project", async () => {
     const agentB = await newAgentKey(b.account.accountId, ['projects:read', 'projects:write']);
-    for (const [prefix, token] of [['/api', b.account.ownerToken], ['/api/agent', agentB]] as const) {
+    for (const [prefix, token] of [
+      ['/api', b.account.ownerToken],
+      ['/api/agent', agentB],
+    ] as const) {
       const call = (method: string, body?: unknown) => (id: string) => world.app.call(method, `${prefix}/projects/${id}`, { token, body });
       await sameAsUnknown(call('GET'));
       await sameAsUnknown(call('PATCH', { name: 'Taken over' }));
       await sameAsUnknown(call('DELETE'));
       const list = await world.app.call('GET', `${prefix}/projects`, { token });
-      assert.deepEqual(list.body.data.map((p: { id: string }) => p.id), [b.projectId]);
+      assert.deepEqual(
+        list.body.data.map((p: { id: string }) => p.id),
+        [b.projectId],
+      );
     }
   });
 
   /** Every site platform route that takes a project, with a request that is valid but for the project. */
   const SITE_PLATFORM_ATTEMPTS: Record<string, (projectId: string) => Promise<Answer>> = {
-    'put /api/site-platform/projects/{projectId}/binding': (id) => asB('PUT', `/api/site-platform/projects/${id}/binding`, { override_mode: 'disabled' }),
+    'put /api/site-platform/projects/{projectId}/binding': (id) =>
+      asB('PUT', `/api/site-platform/projects/${id}/binding`, { override_mode: 'disabled' }),
     'get /api/site-platform/projects/{projectId}/binding': (id) => asB('GET', `/api/site-platform/projects/${id}/binding`),
     'get /api/builder/site-platform/{projectId}/ops': (id) => asB('GET', `${builderOps(id)}${query({ action: 'cms_collection_list' })}`),
-    'post /api/builder/site-platform/{projectId}/ops': (id) => asB('POST', builderOps(id), { action: 'cms_item_update', collection_id: a.collectionId, item_id: a.itemIds[0], fieldData: { name: 'Taken over' } }),
+    'post /api/builder/site-platform/{projectId}/ops': (id) =>
+      asB('POST', builderOps(id), {
+        action: 'cms_item_update',
+        collection_id: a.collectionId,
+        item_id: a.itemIds[0],
+        fieldData: { name: 'Taken over' },
+      }),
     'get /api/builder/site-platform/{projectId}/cms-capabilities': (id) => asB('GET', `/api/builder/site-platform/${id}/cms-capabilities`),
   };
 
-  it('every site platform route with a project in its path answers B 404 project_not_found for A\'s project', async () => {
+  it("every site platform route with a project in its path answers B 404 project_not_found for A's project", async () => {
     const all = (): RouteDef[] => apiRoutes(all);
-    const projectRoutes = all().map((r) => `${r.spec.method} ${r.spec.path}`).filter((k) => /\/(site-platform|builder)\/.*\{projectId\}/.test(k));
+    const projectRoutes = all()
+      .map((r) => `${r.spec.method} ${r.spec.path}`)
+      .filter((k) => /\/(site-platform|builder)\/.*\{projectId\}/.test(k));
     assert.deepEqual(projectRoutes.sort(), Object.keys(SITE_PLATFORM_ATTEMPTS).sort(), 'a new project route needs its attempt here');
     for (const attempt of Object.values(SITE_PLATFORM_ATTEMPTS)) await sameAsUnknown(attempt);
   });
 
-  it('the service secret with X-Account-Id of B on A\'s project is 404 project_not_found', async () => {
+  it("the service secret with X-Account-Id of B on A's project is 404 project_not_found", async () => {
     const secret = { 'x-agent-secret': harness().deps.config.AGENT_SECRET!, 'x-account-id': b.account.accountId };
     await sameAsUnknown((id) => world.app.call('GET', `/api/builder/site-platform/${id}/cms-capabilities`, { headers: secret }));
     await sameAsUnknown((id) => world.app.call('GET', `${builderOps(id)}${query({ action: 'cms_collection_list' })}`, { headers: secret }));
   });
 
-  it('project_id in a body or query (agent operations, site token, OAuth project connect) answers B 404 project_not_found for A\'s project', async () => {
-    await sameAsUnknown((id) => world.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', project_id: id })}`, { token: b.account.agentKey }));
-    await sameAsUnknown((id) => world.app.call('POST', OPS, { token: b.account.agentKey, body: { action: 'project_cms_provider_set', project_id: id, provider: 'native', confirm: true } }));
-    await sameAsUnknown((id) => asB('POST', '/api/site-platform/site-token', { token: world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [b.siteId] }), project_id: id }));
+  it("project_id in a body or query (agent operations, site token, OAuth project connect) answers B 404 project_not_found for A's project", async () => {
+    await sameAsUnknown((id) =>
+      world.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', project_id: id })}`, { token: b.account.agentKey }),
+    );
+    await sameAsUnknown((id) =>
+      world.app.call('POST', OPS, {
+        token: b.account.agentKey,
+        body: { action: 'project_cms_provider_set', project_id: id, provider: 'native', confirm: true },
+      }),
+    );
+    await sameAsUnknown((id) =>
+      asB('POST', '/api/site-platform/site-token', {
+        token: world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [b.siteId] }),
+        project_id: id,
+      }),
+    );
     await sameAsUnknown((id) => asB('POST', '/api/site-platform/connect', { intent: 'site_project_connect', project_id: id }));
   });
 });

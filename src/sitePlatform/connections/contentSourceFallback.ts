@@ -1,9 +1,17 @@
 import { projectIdsWithContentSource, switchProjectContentSource } from '../../projects/service';
-import { contentSourceRowsOf, markContentSourceReverted, markContentSourceRestored, revertedContentSources } from '../operations/contentSourceStore';
+import {
+  contentSourceRowsOf,
+  markContentSourceReverted,
+  markContentSourceRestored,
+  revertedContentSources,
+} from '../operations/contentSourceStore';
 import type { SitePlatformDeps } from './deps';
 import { pickConnection } from './resolve';
 
-interface PlatformCmsProject { project_id: string; site_id: string | null }
+interface PlatformCmsProject {
+  project_id: string;
+  site_id: string | null;
+}
 
 async function platformCmsProjects(deps: SitePlatformDeps, accountId: string): Promise<PlatformCmsProject[]> {
   const ids = await projectIdsWithContentSource(deps.db, accountId, 'site_platform');
@@ -27,12 +35,16 @@ export async function projectsResolvingTo(deps: SitePlatformDeps, accountId: str
  * still reaches (an inherit project on the default, an override's project on the default) is left alone. Answers the
  * reverted project ids.
  */
-export async function revertUnreachableProjects(deps: SitePlatformDeps, accountId: string, candidates: PlatformCmsProject[]): Promise<string[]> {
+export async function revertUnreachableProjects(
+  deps: SitePlatformDeps,
+  accountId: string,
+  candidates: PlatformCmsProject[],
+): Promise<string[]> {
   const reverted: string[] = [];
   for (const row of candidates) {
     if (await pickConnection(deps, accountId, row.project_id, row.site_id ?? undefined)) continue;
     const changed = await deps.db.transaction(async (trx) => {
-      if (!await switchProjectContentSource(trx, accountId, row.project_id, 'site_platform', 'native')) return false;
+      if (!(await switchProjectContentSource(trx, accountId, row.project_id, 'site_platform', 'native'))) return false;
       await markContentSourceReverted(trx, accountId, row.project_id, row.site_id);
       return true;
     });
@@ -51,9 +63,9 @@ export async function restoreReachableProjects(deps: SitePlatformDeps, accountId
   for (const row of await revertedContentSources(deps.db, accountId)) {
     const siteId = row.reverted_site_id;
     if (!siteId) continue;
-    if (!await pickConnection(deps, accountId, row.project_id, siteId)) continue;
+    if (!(await pickConnection(deps, accountId, row.project_id, siteId))) continue;
     const changed = await deps.db.transaction(async (trx) => {
-      if (!await switchProjectContentSource(trx, accountId, row.project_id, 'native', 'site_platform')) return false;
+      if (!(await switchProjectContentSource(trx, accountId, row.project_id, 'native', 'site_platform'))) return false;
       await markContentSourceRestored(trx, accountId, row.project_id, siteId);
       return true;
     });

@@ -7,13 +7,30 @@ import { findContentSourceRow, saveContentSourceSite } from './contentSourceStor
 export type Provider = ContentSource;
 
 /** The project's content source (the project's own column) with the platform site and revert bookkeeping kept here. */
-export async function contentSourceOf(db: Knex, accountId: string, projectId: string): Promise<{ provider: Provider; site_id: string | null; reverted_at: Date | null }> {
-  const [provider, row] = await Promise.all([contentSourceOfProject(db, accountId, projectId), findContentSourceRow(db, accountId, projectId)]);
-  return { provider: provider ?? 'native', site_id: provider === 'site_platform' ? row?.site_id ?? null : null, reverted_at: row?.reverted_at ?? null };
+export async function contentSourceOf(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+): Promise<{ provider: Provider; site_id: string | null; reverted_at: Date | null }> {
+  const [provider, row] = await Promise.all([
+    contentSourceOfProject(db, accountId, projectId),
+    findContentSourceRow(db, accountId, projectId),
+  ]);
+  return {
+    provider: provider ?? 'native',
+    site_id: provider === 'site_platform' ? (row?.site_id ?? null) : null,
+    reverted_at: row?.reverted_at ?? null,
+  };
 }
 
 /** Switches an own project's content source (404 project_not_found otherwise) and records its site; clears any revert. */
-export async function setContentSource(db: Knex, accountId: string, projectId: string, provider: Provider, siteId: string | null): Promise<void> {
+export async function setContentSource(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  provider: Provider,
+  siteId: string | null,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await setProjectContentSource(trx, accountId, projectId, provider);
     await saveContentSourceSite(trx, accountId, projectId, provider === 'native' ? null : siteId);

@@ -32,16 +32,26 @@ export async function revertedContentSources(db: Knex, accountId: string): Promi
 /** Records the site of a project switched by hand (and forgets any revert). */
 export async function saveContentSourceSite(db: Knex, accountId: string, projectId: string, siteId: string | null): Promise<void> {
   await db(TABLE)
-    .insert({ project_id: projectId, account_id: accountId, site_id: siteId, reverted_site_id: null, reverted_at: null, updated_at: db.fn.now() })
-    .onConflict(['project_id']).merge(['site_id', 'reverted_site_id', 'reverted_at', 'updated_at']);
+    .insert({
+      project_id: projectId,
+      account_id: accountId,
+      site_id: siteId,
+      reverted_site_id: null,
+      reverted_at: null,
+      updated_at: db.fn.now(),
+    })
+    .onConflict(['project_id'])
+    .merge(['site_id', 'reverted_site_id', 'reverted_at', 'updated_at']);
 }
 
 export async function markContentSourceReverted(db: Knex, accountId: string, projectId: string, siteId: string | null): Promise<void> {
-  await db(TABLE).where({ account_id: accountId, project_id: projectId })
+  await db(TABLE)
+    .where({ account_id: accountId, project_id: projectId })
     .update({ site_id: null, reverted_site_id: siteId, reverted_at: db.fn.now(), updated_at: db.fn.now() });
 }
 
 export async function markContentSourceRestored(db: Knex, accountId: string, projectId: string, siteId: string): Promise<void> {
-  await db(TABLE).where({ account_id: accountId, project_id: projectId })
+  await db(TABLE)
+    .where({ account_id: accountId, project_id: projectId })
     .update({ site_id: siteId, reverted_site_id: null, reverted_at: null, updated_at: db.fn.now() });
 }
