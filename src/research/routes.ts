@@ -25,7 +25,7 @@ const topicBody = z.strictObject({
   topic: requiredText(255).describe('What to research, 1..255 characters.'),
   keyword: optionalText(255).optional().describe('The search keyword (up to 255 characters); the topic is searched when absent.'),
   avatar_id: refId().nullable().optional().describe('A customer avatar of the account (400 `invalid_reference` otherwise; nothing runs).'),
-  project_id: refId().nullable().optional().describe('A website project; recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).'),
+  project_id: refId().nullable().optional().describe('A website project of the account (`/api/projects`; 400 `invalid_reference` otherwise, nothing runs); recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).'),
   max_sources: maxSources.optional(),
 });
 
@@ -55,6 +55,7 @@ const runErrors = [
   { status: 409, code: 'idempotency_key_reused', description: 'The account used this key for another request (another route, item or body); nothing runs.' },
   { status: 503, code: 'temporal_unavailable', description: 'The job engine did not answer; retry with the same key.' },
   { status: 500, code: 'job_failed', description: 'The run failed without a coded reason (details in the Temporal UI).' },
+  { status: 422, code: 'research_text_unstorable', description: 'A page or claim text could not be stored (characters Postgres refuses); the run failed.' },
 ];
 
 function idempotencyKeyOf(header: string): string | undefined {
@@ -100,7 +101,7 @@ export function researchRoutes(): RouteDef[] {
       body: topicBody,
       responses: runResponses,
       errors: [
-        { status: 400, code: 'invalid_reference', description: 'avatar_id does not name a customer avatar of the account (`field`: avatar_id); nothing runs.' },
+        { status: 400, code: 'invalid_reference', description: 'avatar_id does not name a customer avatar of the account, or project_id a website project of the account (another account\'s answers like an unknown one; `field` names it); nothing runs.' },
         ...runErrors,
       ],
     }, async ({ body, auth, deps, ctx, requestId }) => {

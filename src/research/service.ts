@@ -6,6 +6,7 @@ import { getArtifact, type Artifact } from '../knowledge/service';
 import { invalidReference } from '../marketing/content/errors';
 import { getContent, type ContentItem } from '../marketing/content/service';
 import { findAvatar } from '../marketing/grounding/service';
+import { findOwnProject } from '../projects/service';
 import type { StartJobInput } from '../temporal/jobs';
 import { describeRun } from '../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
@@ -35,12 +36,13 @@ export async function researchContent(deps: RunDeps, request: RunRequest & { con
   }, { route: request.route, content_id: item.id, max_sources: maxSources });
 }
 
-/** Research of a topic without an item: nothing is stamped. The avatar, when given, must be the account's. */
+/** Research of a topic without an item: nothing is stamped. The avatar and the project, when given, must be the account's. */
 export async function researchTopic(
   deps: RunDeps,
   request: RunRequest & { topic: string; keyword: string | null; avatarId: string | null; projectId: string | null; maxSources?: number },
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
   if (request.avatarId && !(await findAvatar(deps.db, request.accountId, request.avatarId))) throw invalidReference('avatar_id', 'customer avatar');
+  if (request.projectId && !(await findOwnProject(deps.db, request.accountId, request.projectId))) throw invalidReference('project_id', 'website project');
   const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
   return run(deps, request, {
     accountId: request.accountId, contentId: null, topic: request.topic, keyword: request.keyword, maxSources,
