@@ -100,6 +100,8 @@ export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?
         'Unknown routes answer 404 `route_not_found`; a known path with another method answers 405 `method_not_allowed`.',
         'A URL and headers over 16 KiB answer 431 `request_header_fields_too_large`; bytes that are not HTTP/1.1 answer 400 `bad_request` (the connection closes).',
         'A string holding U+0000 or a lone UTF-16 surrogate answers 400 `validation_failed` naming its field; nothing is written.',
+        'A body that cannot be read answers 400 `invalid_body`, a JSON body that does not parse 400 `invalid_json`, and a request that does not arrive in time 408 `request_timeout`.',
+        'Anything unexpected answers 500 `internal`, without internals; its `request_id` finds it in the logs.',
       ].join('\n\n'),
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),

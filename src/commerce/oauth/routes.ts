@@ -43,6 +43,7 @@ export function oauthRoutes(): RouteDef[] {
       body: connectBody,
       responses: { 200: { description: 'Where to send the merchant', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string() }) } },
       errors: [
+        { status: 400, code: 'shop_domain_not_allowed', description: 'The shop domain is outside COMMERCE_SHOP_DOMAIN_SUFFIX; `errors` names `body.shop_domain`.' },
         { status: 409, code: 'commerce_app_not_registered', description: 'Register the account\'s app first (PUT /api/commerce/app).' },
         { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
       ],
@@ -76,6 +77,7 @@ export function oauthRoutes(): RouteDef[] {
         { status: 400, code: 'invalid_oauth_code', description: 'The platform refused the code (already used or expired).' },
         { status: 409, code: 'shop_connected_to_another_account', description: 'The shop is already connected to another account.' },
         { status: 502, code: 'commerce_unavailable', description: 'The platform failed during the exchange (503 when it did not answer).' },
+        { status: 502, code: 'commerce_request_rejected', description: 'The platform refused a call of the connect (a 4xx other than 401 and 429); `upstreamStatus` carries its status.' },
         { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
       ],
     }, async ({ query, deps, ctx }): Promise<RouteResult> => {

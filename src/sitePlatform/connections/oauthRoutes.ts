@@ -19,6 +19,8 @@ const projectMissing = { status: 404, code: 'project_not_found', description: 'N
 const upstream = [
   { status: 502, code: 'platform_upstream', description: 'The platform failed (5xx, network, malformed body); `upstreamStatus` carries its status.' },
   { status: 504, code: 'platform_timeout', description: 'The platform did not answer within SITE_PLATFORM_TIMEOUT_MS.' },
+  { status: 502, code: 'platform_auth', description: 'The platform rejected the token it had just issued.' },
+  { status: 500, code: 'site_platform_connect_not_persisted', description: 'The saved connection was not visible right after the write; connect again.' },
 ];
 
 const connectBody = z.strictObject({

@@ -14,13 +14,18 @@ const POST_BODY_LIMIT = 14 * 1024 * 1024;
 const result = { 200: { description: 'The operation answered: `{ action, result }` with the platform body as result. Reads served by the CMS snapshot cache (collection list and definitions 10 minutes, item lists 60 seconds; successful CMS writes mark them stale) also carry `snapshot { kind, cached, fetched_at }`.' } };
 
 const ERRORS: ErrorSpec[] = [
-  { status: 400, code: 'unknown_action | wrong_verb | validation_failed', description: 'Unknown action, read sent as POST or write as GET, or invalid parameters.' },
-  { status: 404, code: 'site_not_found | project_not_found | webhook_not_found', description: 'Not one of the account\'s sites or projects, or (webhook_update) not a webhook of that site.' },
-  { status: 409, code: 'write_locked | write_unconfirmed', description: 'Target lock not acquired (safe to retry), or lock window closed mid-write (re-read first).' },
+  { status: 400, code: 'unknown_action | wrong_verb | validation_failed | invalid_platform_request', description: 'Unknown action, read sent as POST or write as GET, or invalid parameters (also when they make no valid platform request).' },
+  { status: 401, code: 'platform_auth', description: 'The platform rejected the stored token (`upstreamStatus` 401).' },
+  { status: 402, code: 'not_enterprise_plan_site', description: 'An Enterprise-only endpoint on a non-Enterprise workspace.' },
+  { status: 403, code: 'platform_forbidden', description: 'The platform refused the call for another reason than a missing scope.' },
+  { status: 404, code: 'site_not_found | project_not_found | webhook_not_found | resource_not_found', description: 'Not one of the account\'s sites or projects, or (webhook_update) not a webhook of that site; a target missing on the platform answers the platform\'s own `*_not_found` code (e.g. collection_not_found), else resource_not_found.' },
+  { status: 409, code: 'write_locked | write_unconfirmed | ecommerce_not_enabled | forms_require_republish | conflict', description: 'Target lock not acquired (safe to retry), lock window closed mid-write (re-read first), or a coded conflict from the platform.' },
   { status: 412, code: 'missing_scopes | confirm_required | oauth_required | secondary_locale_required | site_platform_not_connected', description: 'A gate refused the operation.' },
   { status: 413, code: 'payload_too_large', description: 'asset_upload: the file is over the platform\'s 10 MB, or the body over 14 MB.' },
   { status: 424, code: 'asset_upload_incomplete | snippet_apply_failed | webhook_update_incomplete', description: 'A composite failed after its first step (asset_id or script_id names what exists; for webhook_update, new_webhook_id is registered and old_webhook_id still needs webhook_delete); run it again under a new Idempotency-Key to finish.' },
   { status: 429, code: 'rate_limited | publish_cooldown', description: 'Carries retry_after_seconds.' },
+  { status: 422, code: 'platform_validation', description: 'The platform refused the payload; `errors` lists its field problems.' },
+  { status: 500, code: 'platform_client_misconfigured', description: 'The service\'s site platform client options are invalid (a deployment fault).' },
   { status: 502, code: 'platform_upstream', description: 'Platform 5xx or network failure.' },
   { status: 504, code: 'platform_timeout', description: 'No platform answer inside the timeout.' },
 ];
