@@ -25,7 +25,7 @@ const topicBody = z.strictObject({
   topic: requiredText(255).describe('What to research, 1..255 characters.'),
   keyword: optionalText(255).optional().describe('The search keyword (up to 255 characters); the topic is searched when absent.'),
   avatar_id: refId().nullable().optional().describe('A customer avatar of the account (400 `invalid_reference` otherwise; nothing runs).'),
-  project_id: refId().nullable().optional().describe('A website project; recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).'),
+  project_id: refId().nullable().optional().describe('A website project of the account (`/api/projects`; 400 `invalid_reference` otherwise, nothing runs); recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).'),
   max_sources: maxSources.optional(),
 });
 
@@ -101,7 +101,7 @@ export function researchRoutes(): RouteDef[] {
       body: topicBody,
       responses: runResponses,
       errors: [
-        { status: 400, code: 'invalid_reference', description: 'avatar_id does not name a customer avatar of the account (`field`: avatar_id); nothing runs.' },
+        { status: 400, code: 'invalid_reference', description: 'avatar_id does not name a customer avatar of the account, or project_id a website project of the account (another account\'s answers like an unknown one; `field` names it); nothing runs.' },
         ...runErrors,
       ],
     }, async ({ body, auth, deps, ctx, requestId }) => {
