@@ -3,9 +3,7 @@ import path from 'node:path';
 import { putProjectSettings } from '../commerce/bindings/service';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
-import {
-  createDeployment, listProjectDeployments, rotateDeploymentSecret, updateDeploymentBaseUrl,
-} from '../projects/deployments/service';
+import { createDeployment, listProjectDeployments, rotateDeploymentSecret, updateDeploymentBaseUrl } from '../projects/deployments/service';
 import { createProject, findOwnProject } from '../projects/service';
 import type { DeployedSite } from '../sandbox/deployedSite';
 import { setBinding } from '../sitePlatform/connections/service';
@@ -40,7 +38,10 @@ export async function ensureDemoProject(deps: AppDeps, accountId: string, site: 
 
   const production = (await listProjectDeployments(deps.db, accountId, project.id)).find((d) => d.environment === 'production');
   if (!production) {
-    const { deployment, secret } = await createDeployment(deps, accountId, project.id, { environment: 'production', base_url: site.baseUrl });
+    const { deployment, secret } = await createDeployment(deps, accountId, project.id, {
+      environment: 'production',
+      base_url: site.baseUrl,
+    });
     site.secret = secret;
     return { projectId: project.id, deploymentId: deployment.id, siteBound };
   }

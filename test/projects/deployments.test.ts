@@ -23,14 +23,18 @@ const storedRow = (id: string) => harness().db('project_deployments').where({ id
 
 describe('project deployments', () => {
   let owner: TestAccount;
-  before(async () => { owner = await newAccount('Deploy Co'); });
+  before(async () => {
+    owner = await newAccount('Deploy Co');
+  });
 
   it('the revalidation secret is answered once on create (wyrv_…) and stored only sealed', async () => {
     const projectId = await serviceHosted(owner);
     const body = await created(owner, projectId);
     assert.match(body.secret, /^wyrv_[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual([body.object, body.project_id, body.environment, body.base_url, body.last_revalidation_outcome],
-      ['project_deployment', projectId, 'production', 'https://shop.example.com', null]);
+    assert.deepEqual(
+      [body.object, body.project_id, body.environment, body.base_url, body.last_revalidation_outcome],
+      ['project_deployment', projectId, 'production', 'https://shop.example.com', null],
+    );
     assert.equal(body.secret_hint, `wyrv_…${body.secret.slice(-4)}`);
 
     const read = await call('GET', path(projectId, `/${body.id}`), { token: owner.ownerToken });
@@ -71,10 +75,16 @@ describe('project deployments', () => {
     const staging = await created(owner, projectId, 'staging', 'https://staging.example.com');
     const list = await call('GET', path(projectId), { token: owner.ownerToken });
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.data.map((d: any) => d.id), [prod.id, staging.id, dev.id]);
+    assert.deepEqual(
+      list.body.data.map((d: any) => d.id),
+      [prod.id, staging.id, dev.id],
+    );
 
     const sealedBefore = (await storedRow(prod.id)).secret_enc;
-    const patched = await call('PATCH', path(projectId, `/${prod.id}`), { token: owner.ownerToken, body: { base_url: 'https://shop.example.com/store/' } });
+    const patched = await call('PATCH', path(projectId, `/${prod.id}`), {
+      token: owner.ownerToken,
+      body: { base_url: 'https://shop.example.com/store/' },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.base_url, 'https://shop.example.com/store');
     assert.equal((await storedRow(prod.id)).secret_enc, sealedBefore);
@@ -89,12 +99,26 @@ describe('project deployments', () => {
 
   it('base_url must be https on a public host, without credentials, query or fragment (400 validation_failed on body.base_url)', async () => {
     const projectId = await serviceHosted(owner);
-    for (const base_url of ['http://shop.example.com', 'ftp://shop.example.com', 'https://user:pw@shop.example.com', 'https://shop.example.com/?x=1',
-      'https://shop.example.com/#top', 'https://127.0.0.1', 'https://localhost:3000', 'https://10.0.0.8', 'https://[::1]', 'not a url']) {
+    for (const base_url of [
+      'http://shop.example.com',
+      'ftp://shop.example.com',
+      'https://user:pw@shop.example.com',
+      'https://shop.example.com/?x=1',
+      'https://shop.example.com/#top',
+      'https://127.0.0.1',
+      'https://localhost:3000',
+      'https://10.0.0.8',
+      'https://[::1]',
+      'not a url',
+    ]) {
       const res = await create(owner.ownerToken, projectId, { environment: 'staging', base_url });
       assert.equal(res.status, 400, `${base_url}: ${res.text}`);
       assert.equal(res.body.code, 'validation_failed');
-      assert.deepEqual(res.body.errors.map((e: any) => e.path), ['body.base_url'], base_url);
+      assert.deepEqual(
+        res.body.errors.map((e: any) => e.path),
+        ['body.base_url'],
+        base_url,
+      );
     }
   });
 
@@ -132,7 +156,10 @@ describe('project deployments', () => {
     const writer = await newAgentKey(owner.accountId, ['projects:read', 'projects:write']);
     const readOnly = await newAgentKey(owner.accountId, ['projects:read', 'projects:write'], true);
     const agentPath = `/api/agent/projects/${projectId}/deployments`;
-    const made = await call('POST', agentPath, { token: writer, body: { environment: 'production', base_url: 'https://shop.example.com' } });
+    const made = await call('POST', agentPath, {
+      token: writer,
+      body: { environment: 'production', base_url: 'https://shop.example.com' },
+    });
     assert.equal(made.status, 201, made.text);
     assert.match(made.body.secret, /^wyrv_/);
     assert.equal((await call('GET', `${agentPath}/${made.body.id}`, { token: reader })).status, 200);
@@ -144,7 +171,7 @@ describe('project deployments', () => {
     assert.equal((await call('GET', agentPath, { token: noPermission })).status, 403);
   });
 
-  it('another account\'s project answers 404 project_not_found on every deployment route, and nothing changes', async () => {
+  it("another account's project answers 404 project_not_found on every deployment route, and nothing changes", async () => {
     const projectId = await serviceHosted(owner);
     const deployment = await created(owner, projectId);
     const stranger = await newAccount('Stranger Co');

@@ -15,10 +15,11 @@ const DEMO_SHOP = 'demo-shop.commerce.test';
 
 async function call(method: string, url: string, token: string, body?: unknown) {
   const res = await fetch(url, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('start --sandbox: the demo project', function () {
@@ -35,23 +36,31 @@ describe('start --sandbox: the demo project', function () {
     await admin.end();
   });
 
-  it('creates a service-hosted demo project once, with a production deployment on the loopback deployed site that receives the demo shop\'s catalogue revalidations, and prints its id', async () => {
+  it("creates a service-hosted demo project once, with a production deployment on the loopback deployed site that receives the demo shop's catalogue revalidations, and prints its id", async () => {
     const dataDir = await tempDir('wy-sandbox-demo-');
     const env = childEnv({
-      DATA_DIR: dataDir, PORT: '0', DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
-      COMMERCE_TOKEN_ENCRYPTION_KEY: '', PUBLIC_APP_URL: '',
-      SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '', SITE_PLATFORM_CLIENT_ID: '', SITE_PLATFORM_CLIENT_SECRET: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
+      COMMERCE_TOKEN_ENCRYPTION_KEY: '',
+      PUBLIC_APP_URL: '',
+      SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '',
+      SITE_PLATFORM_CLIENT_ID: '',
+      SITE_PLATFORM_CLIENT_SECRET: '',
     });
     stack = new RunningMain(['start', '--sandbox'], env);
     const [, apiUrl] = await stack.waitFor(API_LINE, 180_000);
     await stack.waitFor(/Press Ctrl-C to stop/, 20_000);
     const [, projectId] = stack.stdout.match(DEMO_PROJECT) ?? assert.fail(`no demo project in the banner:\n${stack.stdout}`);
     const [, deploymentId, siteUrl] = stack.stdout.match(DEPLOYED_SITE) ?? assert.fail(`no deployed site in the banner:\n${stack.stdout}`);
-    const token = stack.stdout.match(OWNER_TOKEN)?.[1] ?? assert.fail('no owner token in the first start\'s banner');
+    const token = stack.stdout.match(OWNER_TOKEN)?.[1] ?? assert.fail("no owner token in the first start's banner");
 
     const deployments = await call('GET', `${apiUrl}/api/projects/${projectId}/deployments`, token);
     assert.equal(deployments.status, 200, JSON.stringify(deployments.body));
-    assert.deepEqual(deployments.body.data.map((d: any) => [d.id, d.environment, d.base_url]), [[deploymentId, 'production', siteUrl]]);
+    assert.deepEqual(
+      deployments.body.data.map((d: any) => [d.id, d.environment, d.base_url]),
+      [[deploymentId, 'production', siteUrl]],
+    );
     const settings = await call('GET', `${apiUrl}/api/commerce/projects/${projectId}/settings`, token);
     assert.deepEqual([settings.status, settings.body.override_mode, settings.body.configured], [200, 'inherit', true]);
 
@@ -63,16 +72,22 @@ describe('start --sandbox: the demo project', function () {
     assert.equal((await fetch(connect.body.authorize_url, { headers: { accept: 'application/json' } })).status, 200);
     const body = JSON.stringify({ id: 632910392, title: 'Demo tea' });
     const delivered = await fetch(`${apiUrl}/api/webhooks/commerce`, {
-      method: 'POST', body,
+      method: 'POST',
+      body,
       headers: {
-        'content-type': 'application/json', 'x-commerce-shop-domain': DEMO_SHOP, 'x-commerce-topic': 'products/update',
-        'x-commerce-webhook-id': randomUUID(), 'x-commerce-hmac-sha256': createHmac('sha256', app.client_secret).update(body).digest('base64'),
+        'content-type': 'application/json',
+        'x-commerce-shop-domain': DEMO_SHOP,
+        'x-commerce-topic': 'products/update',
+        'x-commerce-webhook-id': randomUUID(),
+        'x-commerce-hmac-sha256': createHmac('sha256', app.client_secret).update(body).digest('base64'),
       },
     });
     assert.equal(delivered.status, 200, await delivered.text());
     const received = await eventually(
       async () => (await (await fetch(`${siteUrl}/api/revalidations`)).json()) as { data: Array<{ tags: string[] }>; rejected: number },
-      (r) => r.data.length > 0, 60_000, 'the deployed site to receive the revalidation',
+      (r) => r.data.length > 0,
+      60_000,
+      'the deployed site to receive the revalidation',
     );
     assert.deepEqual([received.data.map((r) => r.tags), received.rejected], [[['commerce-products', 'commerce-collections']], 0]);
 

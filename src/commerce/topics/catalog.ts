@@ -17,19 +17,26 @@ export const CATALOG_CACHE_TAGS = ['commerce-products', 'commerce-collections'];
  * records one row with `target` null and `outcome` `no_deployed_sites`.
  */
 export async function handleCatalogChange(db: Knex, ctx: DeliveryContext, env: TopicEnv): Promise<HandlerOutcome> {
-  const record = (target: string | null, outcome: string) => insertCacheInvalidation(db, ctx.accountId, {
-    connectionId: ctx.connectionId, topic: ctx.topic, tags: CATALOG_CACHE_TAGS, target, outcome,
-  });
+  const record = (target: string | null, outcome: string) =>
+    insertCacheInvalidation(db, ctx.accountId, {
+      connectionId: ctx.connectionId,
+      topic: ctx.topic,
+      tags: CATALOG_CACHE_TAGS,
+      target,
+      outcome,
+    });
   const sites = await deployedSitesOfShop(db, ctx.accountId, ctx.connectionId);
   if (sites.length === 0) {
     await record(null, 'no_deployed_sites');
     return { outcome: 'processed', detail: { sites: 0 } };
   }
-  const outcomes = await Promise.all(sites.map(async (site) => {
-    const outcome = await revalidateDeployment({ db, config: env.config }, site, CATALOG_CACHE_TAGS);
-    await record(site.id, outcome);
-    return outcome;
-  }));
+  const outcomes = await Promise.all(
+    sites.map(async (site) => {
+      const outcome = await revalidateDeployment({ db, config: env.config }, site, CATALOG_CACHE_TAGS);
+      await record(site.id, outcome);
+      return outcome;
+    }),
+  );
   return { outcome: 'processed', detail: { sites: sites.length, revalidated: outcomes.filter((o) => o === 'revalidated').length } };
 }
 

@@ -6,9 +6,10 @@ export const MAX_BASE_URL_LENGTH = 2048;
 
 export type UrlPolicy = Pick<Config, 'FETCH_ALLOW_PRIVATE_HOSTS' | 'NODE_ENV'>;
 
-export const BASE_URL_RULE = `an absolute https URL of at most ${MAX_BASE_URL_LENGTH} characters, without credentials, query or fragment, on a `
-  + 'public host; revalidations go to `<base_url>/api/revalidate`. http and loopback or private hosts are accepted only when the service runs '
-  + 'with FETCH_ALLOW_PRIVATE_HOSTS (tests and the sandbox), and http only for a loopback host outside NODE_ENV=production.';
+export const BASE_URL_RULE =
+  `an absolute https URL of at most ${MAX_BASE_URL_LENGTH} characters, without credentials, query or fragment, on a ` +
+  'public host; revalidations go to `<base_url>/api/revalidate`. http and loopback or private hosts are accepted only when the service runs ' +
+  'with FETCH_ALLOW_PRIVATE_HOSTS (tests and the sandbox), and http only for a loopback host outside NODE_ENV=production.';
 
 const isLoopbackHost = (hostname: string) =>
   hostname === 'localhost' || hostname.endsWith('.localhost') || blockedAddressKind(hostname) === 'loopback';

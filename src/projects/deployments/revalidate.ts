@@ -24,7 +24,12 @@ export interface PostOptions {
 }
 
 /** POSTs `{ "tags": [...] }` to `<baseUrl>/api/revalidate`, signed with the deployment's secret. Never throws. */
-export async function postRevalidation(baseUrl: string, secret: string, tags: string[], options: PostOptions): Promise<RevalidationOutcome> {
+export async function postRevalidation(
+  baseUrl: string,
+  secret: string,
+  tags: string[],
+  options: PostOptions,
+): Promise<RevalidationOutcome> {
   const checked = checkBaseUrl(baseUrl, options.policy);
   if ('problem' in checked) return 'blocked_host';
   const timeoutMs = options.timeoutMs ?? REVALIDATION_TIMEOUT_MS;
@@ -38,7 +43,10 @@ export async function postRevalidation(baseUrl: string, secret: string, tags: st
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(revalidateUrl(checked.url), {
-      method: 'POST', body, dispatcher: agent, signal: deadline,
+      method: 'POST',
+      body,
+      dispatcher: agent,
+      signal: deadline,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Workyard-Revalidation/1.0',

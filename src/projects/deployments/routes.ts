@@ -22,8 +22,16 @@ const createBody = z.strictObject({
 });
 const patchBody = z.strictObject({ base_url: baseUrlField });
 
-const projectMissing = { status: 404, code: 'project_not_found', description: 'No project with this id in your account (also for a malformed id or another account\'s).' };
-const notServiceHosted = { status: 409, code: 'project_not_service_hosted', description: 'The project is `platform_hosted`: only service-hosted projects have deployments.' };
+const projectMissing = {
+  status: 404,
+  code: 'project_not_found',
+  description: "No project with this id in your account (also for a malformed id or another account's).",
+};
+const notServiceHosted = {
+  status: 409,
+  code: 'project_not_service_hosted',
+  description: 'The project is `platform_hosted`: only service-hosted projects have deployments.',
+};
 const deploymentMissing = { status: 404, code: 'deployment_not_found', description: 'No deployment with this id in this project.' };
 const badUrl = { status: 400, code: 'validation_failed', description: `\`body.base_url\` breaks the rule: ${docs.BASE_URL}` };
 
@@ -31,14 +39,18 @@ type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 /** A dashboard route (session; owner/admin for writes) and its agent twin (`projects:read|write`) from one declaration. */
 function twin<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  access: 'read' | 'write', spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
+  access: 'read' | 'write',
+  spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
   handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
 ): RouteDef[] {
   const session: AuthSpec = access === 'write' ? { kind: 'session', roles: ['owner', 'admin'] } : { kind: 'session' };
   const permission: Permission = access === 'write' ? 'projects:write' : 'projects:read';
   return [
     route<P, Q, B>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
-    route<P, Q, B>({ ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } }, handler),
+    route<P, Q, B>(
+      { ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } },
+      handler,
+    ),
   ];
 }
 
@@ -47,68 +59,118 @@ const base = '/projects/{id}/deployments';
 /** Deployments of a service-hosted project and their revalidation secrets (issue 13, doc3 "site revalidation_token"). */
 export function deploymentRoutes(): RouteDef[] {
   return [
-    ...twin('read', {
-      method: 'get', path: base, operationId: 'listProjectDeployments',
-      summary: 'List a project\'s deployments.', description: docs.LIST,
-      params: idParams,
-      responses: { 200: { description: 'The deployments', schema: deploymentListSchema } },
-      errors: [projectMissing, notServiceHosted],
-    }, async ({ params, auth, deps }) => ({
-      body: { data: (await deployments.listProjectDeployments(deps.db, accountOf(auth), params.id)).map(toDeploymentJson) },
-    })),
+    ...twin(
+      'read',
+      {
+        method: 'get',
+        path: base,
+        operationId: 'listProjectDeployments',
+        summary: "List a project's deployments.",
+        description: docs.LIST,
+        params: idParams,
+        responses: { 200: { description: 'The deployments', schema: deploymentListSchema } },
+        errors: [projectMissing, notServiceHosted],
+      },
+      async ({ params, auth, deps }) => ({
+        body: { data: (await deployments.listProjectDeployments(deps.db, accountOf(auth), params.id)).map(toDeploymentJson) },
+      }),
+    ),
 
-    ...twin('write', {
-      method: 'post', path: base, operationId: 'createProjectDeployment',
-      summary: 'Add a deployment; answers its revalidation secret once.', description: docs.CREATE,
-      params: idParams, body: createBody,
-      responses: { 201: { description: 'The deployment, with its revalidation secret', schema: deploymentWithSecretSchema } },
-      errors: [projectMissing, notServiceHosted, badUrl,
-        { status: 409, code: 'deployment_environment_taken', description: 'The project already has a deployment in this environment.' }],
-    }, async ({ params, body, auth, deps }) => {
-      const { deployment, secret } = await deployments.createDeployment(deps, accountOf(auth), params.id, body);
-      return { status: 201, body: { ...toDeploymentJson(deployment), secret } };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'post',
+        path: base,
+        operationId: 'createProjectDeployment',
+        summary: 'Add a deployment; answers its revalidation secret once.',
+        description: docs.CREATE,
+        params: idParams,
+        body: createBody,
+        responses: { 201: { description: 'The deployment, with its revalidation secret', schema: deploymentWithSecretSchema } },
+        errors: [
+          projectMissing,
+          notServiceHosted,
+          badUrl,
+          { status: 409, code: 'deployment_environment_taken', description: 'The project already has a deployment in this environment.' },
+        ],
+      },
+      async ({ params, body, auth, deps }) => {
+        const { deployment, secret } = await deployments.createDeployment(deps, accountOf(auth), params.id, body);
+        return { status: 201, body: { ...toDeploymentJson(deployment), secret } };
+      },
+    ),
 
-    ...twin('read', {
-      method: 'get', path: `${base}/{deploymentId}`, operationId: 'getProjectDeployment',
-      summary: 'Read a deployment (never its secret).', description: docs.GET,
-      params: deploymentParams,
-      responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-      errors: [projectMissing, notServiceHosted, deploymentMissing],
-    }, async ({ params, auth, deps }) => ({
-      body: toDeploymentJson(await deployments.getDeployment(deps.db, accountOf(auth), params.id, params.deploymentId)),
-    })),
+    ...twin(
+      'read',
+      {
+        method: 'get',
+        path: `${base}/{deploymentId}`,
+        operationId: 'getProjectDeployment',
+        summary: 'Read a deployment (never its secret).',
+        description: docs.GET,
+        params: deploymentParams,
+        responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
+        errors: [projectMissing, notServiceHosted, deploymentMissing],
+      },
+      async ({ params, auth, deps }) => ({
+        body: toDeploymentJson(await deployments.getDeployment(deps.db, accountOf(auth), params.id, params.deploymentId)),
+      }),
+    ),
 
-    ...twin('write', {
-      method: 'patch', path: `${base}/{deploymentId}`, operationId: 'updateProjectDeployment',
-      summary: 'Change a deployment\'s base URL.', description: docs.PATCH,
-      params: deploymentParams, body: patchBody,
-      responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-      errors: [projectMissing, notServiceHosted, deploymentMissing, badUrl],
-    }, async ({ params, body, auth, deps }) => ({
-      body: toDeploymentJson(await deployments.updateDeploymentBaseUrl(deps, accountOf(auth), params.id, params.deploymentId, body.base_url)),
-    })),
+    ...twin(
+      'write',
+      {
+        method: 'patch',
+        path: `${base}/{deploymentId}`,
+        operationId: 'updateProjectDeployment',
+        summary: "Change a deployment's base URL.",
+        description: docs.PATCH,
+        params: deploymentParams,
+        body: patchBody,
+        responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
+        errors: [projectMissing, notServiceHosted, deploymentMissing, badUrl],
+      },
+      async ({ params, body, auth, deps }) => ({
+        body: toDeploymentJson(
+          await deployments.updateDeploymentBaseUrl(deps, accountOf(auth), params.id, params.deploymentId, body.base_url),
+        ),
+      }),
+    ),
 
-    ...twin('write', {
-      method: 'delete', path: `${base}/{deploymentId}`, operationId: 'deleteProjectDeployment',
-      summary: 'Delete a deployment.', description: docs.DELETE,
-      params: deploymentParams,
-      responses: { 204: { description: 'Deleted' } },
-      errors: [projectMissing, notServiceHosted, deploymentMissing],
-    }, async ({ params, auth, deps }) => {
-      await deployments.deleteDeployment(deps.db, accountOf(auth), params.id, params.deploymentId);
-      return { status: 204 };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'delete',
+        path: `${base}/{deploymentId}`,
+        operationId: 'deleteProjectDeployment',
+        summary: 'Delete a deployment.',
+        description: docs.DELETE,
+        params: deploymentParams,
+        responses: { 204: { description: 'Deleted' } },
+        errors: [projectMissing, notServiceHosted, deploymentMissing],
+      },
+      async ({ params, auth, deps }) => {
+        await deployments.deleteDeployment(deps.db, accountOf(auth), params.id, params.deploymentId);
+        return { status: 204 };
+      },
+    ),
 
-    ...twin('write', {
-      method: 'post', path: `${base}/{deploymentId}/rotate-secret`, operationId: 'rotateProjectDeploymentSecret',
-      summary: 'Replace a deployment\'s revalidation secret; answers the new one once.', description: docs.ROTATE,
-      params: deploymentParams,
-      responses: { 200: { description: 'The deployment, with its new revalidation secret', schema: deploymentWithSecretSchema } },
-      errors: [projectMissing, notServiceHosted, deploymentMissing],
-    }, async ({ params, auth, deps }) => {
-      const { deployment, secret } = await deployments.rotateDeploymentSecret(deps, accountOf(auth), params.id, params.deploymentId);
-      return { body: { ...toDeploymentJson(deployment), secret } };
-    }),
+    ...twin(
+      'write',
+      {
+        method: 'post',
+        path: `${base}/{deploymentId}/rotate-secret`,
+        operationId: 'rotateProjectDeploymentSecret',
+        summary: "Replace a deployment's revalidation secret; answers the new one once.",
+        description: docs.ROTATE,
+        params: deploymentParams,
+        responses: { 200: { description: 'The deployment, with its new revalidation secret', schema: deploymentWithSecretSchema } },
+        errors: [projectMissing, notServiceHosted, deploymentMissing],
+      },
+      async ({ params, auth, deps }) => {
+        const { deployment, secret } = await deployments.rotateDeploymentSecret(deps, accountOf(auth), params.id, params.deploymentId);
+        return { body: { ...toDeploymentJson(deployment), secret } };
+      },
+    ),
   ];
 }

@@ -57,14 +57,20 @@ export async function getDeployment(db: Knex, accountId: string, projectId: stri
 
 /** A new deployment with its revalidation secret, which is answered here once and stored only sealed. */
 export async function createDeployment(
-  deps: DeploymentDeps, accountId: string, projectId: string, input: { environment: Environment; base_url: string },
+  deps: DeploymentDeps,
+  accountId: string,
+  projectId: string,
+  input: { environment: Environment; base_url: string },
 ): Promise<{ deployment: DeploymentRow; secret: string }> {
   await requireServiceHostedProject(deps.db, accountId, projectId);
   const baseUrl = normalisedBaseUrl(deps, input.base_url);
   const secret = newRevalidationSecret();
   try {
     const deployment = await store.insertDeployment(deps.db, accountId, projectId, {
-      environment: input.environment, base_url: baseUrl, secret_enc: sealRevalidationSecret(hashKey(deps), secret), secret_hint: secretHint(secret),
+      environment: input.environment,
+      base_url: baseUrl,
+      secret_enc: sealRevalidationSecret(hashKey(deps), secret),
+      secret_hint: secretHint(secret),
     });
     return { deployment, secret };
   } catch (err) {
@@ -76,7 +82,11 @@ export async function createDeployment(
 }
 
 export async function updateDeploymentBaseUrl(
-  deps: DeploymentDeps, accountId: string, projectId: string, deploymentId: string, rawBaseUrl: string,
+  deps: DeploymentDeps,
+  accountId: string,
+  projectId: string,
+  deploymentId: string,
+  rawBaseUrl: string,
 ): Promise<DeploymentRow> {
   await getDeployment(deps.db, accountId, projectId, deploymentId);
   const row = await store.updateDeployment(deps.db, accountId, projectId, deploymentId, { base_url: normalisedBaseUrl(deps, rawBaseUrl) });
@@ -86,12 +96,16 @@ export async function updateDeploymentBaseUrl(
 
 /** A new secret replaces the old one at once (answered once); the site must be given it before the next post verifies. */
 export async function rotateDeploymentSecret(
-  deps: DeploymentDeps, accountId: string, projectId: string, deploymentId: string,
+  deps: DeploymentDeps,
+  accountId: string,
+  projectId: string,
+  deploymentId: string,
 ): Promise<{ deployment: DeploymentRow; secret: string }> {
   await getDeployment(deps.db, accountId, projectId, deploymentId);
   const secret = newRevalidationSecret();
   const deployment = await store.updateDeployment(deps.db, accountId, projectId, deploymentId, {
-    secret_enc: sealRevalidationSecret(hashKey(deps), secret), secret_hint: secretHint(secret),
+    secret_enc: sealRevalidationSecret(hashKey(deps), secret),
+    secret_hint: secretHint(secret),
   });
   if (!deployment) throw deploymentNotFound();
   return { deployment, secret };
@@ -112,7 +126,10 @@ export async function serviceHostedDeployments(db: Knex, accountId: string): Pro
  * throws for the site's sake: `secret_unreadable` when SECRET_HASH_KEY changed since the secret was sealed.
  */
 export async function revalidateDeployment(
-  deps: DeploymentDeps, deployment: DeploymentRow, tags: string[], timeoutMs?: number,
+  deps: DeploymentDeps,
+  deployment: DeploymentRow,
+  tags: string[],
+  timeoutMs?: number,
 ): Promise<RevalidationOutcome | 'secret_unreadable'> {
   let secret: string;
   try {

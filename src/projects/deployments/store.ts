@@ -25,7 +25,12 @@ export async function listDeployments(db: Knex, accountId: string, projectId: st
   return deployments(db, accountId).where({ project_id: projectId }).orderByRaw(ENVIRONMENT_ORDER);
 }
 
-export async function findDeployment(db: Knex, accountId: string, projectId: string, deploymentId: string): Promise<DeploymentRow | undefined> {
+export async function findDeployment(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  deploymentId: string,
+): Promise<DeploymentRow | undefined> {
   return deployments(db, accountId).where({ project_id: projectId, id: deploymentId }).first();
 }
 
@@ -37,15 +42,23 @@ export interface NewDeployment {
 }
 
 export async function insertDeployment(db: Knex, accountId: string, projectId: string, fields: NewDeployment): Promise<DeploymentRow> {
-  const [row] = await db<DeploymentRow>('project_deployments').insert({ account_id: accountId, project_id: projectId, ...fields }).returning('*');
+  const [row] = await db<DeploymentRow>('project_deployments')
+    .insert({ account_id: accountId, project_id: projectId, ...fields })
+    .returning('*');
   return row;
 }
 
 export async function updateDeployment(
-  db: Knex, accountId: string, projectId: string, deploymentId: string, fields: Partial<Pick<DeploymentRow, 'base_url' | 'secret_enc' | 'secret_hint'>>,
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  deploymentId: string,
+  fields: Partial<Pick<DeploymentRow, 'base_url' | 'secret_enc' | 'secret_hint'>>,
 ): Promise<DeploymentRow | undefined> {
-  const [row] = await deployments(db, accountId).where({ project_id: projectId, id: deploymentId })
-    .update({ ...fields, updated_at: db.fn.now() } as never).returning('*');
+  const [row] = await deployments(db, accountId)
+    .where({ project_id: projectId, id: deploymentId })
+    .update({ ...fields, updated_at: db.fn.now() } as never)
+    .returning('*');
   return row;
 }
 
@@ -63,6 +76,7 @@ export async function serviceHostedDeployments(db: Knex, accountId: string): Pro
 }
 
 export async function recordRevalidation(db: Knex, accountId: string, deploymentId: string, outcome: string): Promise<void> {
-  await deployments(db, accountId).where({ id: deploymentId })
+  await deployments(db, accountId)
+    .where({ id: deploymentId })
     .update({ last_revalidation_outcome: outcome, last_revalidation_at: db.fn.now() } as never);
 }

@@ -8,7 +8,12 @@ export const TOLERANCE_SECONDS = 300;
  * with its secret and compare in constant time; written from the protocol, not from the sender's code, so a test
  * that passes proves the two agree.
  */
-export function verifySignature(header: string | undefined, body: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verifySignature(
+  header: string | undefined,
+  body: string,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   if (!header) return false;
   const parts = header.split(',').map((p) => p.trim().split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);

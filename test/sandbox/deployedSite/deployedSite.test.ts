@@ -9,15 +9,21 @@ const TAGS = ['commerce-products', 'commerce-collections'];
 
 async function post(site: DeployedSite, body: string, signature?: string) {
   const res = await fetch(`${site.baseUrl}/api/revalidate`, {
-    method: 'POST', body, headers: { 'content-type': 'application/json', ...(signature ? { 'workyard-signature': signature } : {}) },
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...(signature ? { 'workyard-signature': signature } : {}) },
   });
   return res.status;
 }
 
 describe('the loopback deployed site', () => {
   let site: DeployedSite;
-  beforeEach(async () => { site = await startDeployedSite({ secret: newRevalidationSecret() }); });
-  afterEach(async () => { await site.stop(); });
+  beforeEach(async () => {
+    site = await startDeployedSite({ secret: newRevalidationSecret() });
+  });
+  afterEach(async () => {
+    await site.stop();
+  });
 
   it('accepts a post signed with its secret and records the tags', async () => {
     assert.equal(await postRevalidation(site.baseUrl, site.secret!, TAGS, { policy }), 'revalidated');
@@ -46,7 +52,10 @@ describe('the loopback deployed site', () => {
   });
 
   it('a post to a loopback site is refused (blocked_host) when private hosts are not allowed, and nothing is sent', async () => {
-    assert.equal(await postRevalidation(site.baseUrl, site.secret!, TAGS, { policy: { ...policy, FETCH_ALLOW_PRIVATE_HOSTS: false } }), 'blocked_host');
+    assert.equal(
+      await postRevalidation(site.baseUrl, site.secret!, TAGS, { policy: { ...policy, FETCH_ALLOW_PRIVATE_HOSTS: false } }),
+      'blocked_host',
+    );
     assert.deepEqual([site.revalidations.length, site.rejected], [0, 0]);
   });
 });
