@@ -26,3 +26,6 @@ export const verifyCommerceConnectionDescription =
 
 export const registerCommerceWebhooksDescription =
   'Owner or admin. Subscribes the shop to every standard topic at `<PUBLIC_APP_URL>/api/webhooks/commerce` (keeping subscriptions already there, moving ones at an old URL). Answers the connection and `{ registered, failed }` topics; a failed topic can be retried by calling this again.';
+
+export const commerceRequestRejectedError =
+  'The platform refused the call (a 4xx other than 401 and 429); `upstreamStatus` carries its status.';

@@ -19,7 +19,7 @@ const upstream = [
   { status: 502, code: 'commerce_unauthorized', description: docs.commerceUnauthorizedError },
   { status: 502, code: 'commerce_unavailable', description: docs.commerceUnavailableError },
   { status: 429, code: 'commerce_rate_limited', description: docs.commerceRateLimitedError },
-  { status: 502, code: 'commerce_request_rejected', description: 'The platform refused the call (a 4xx other than 401 and 429); `upstreamStatus` carries its status.' },
+  { status: 502, code: 'commerce_request_rejected', description: docs.commerceRequestRejectedError },
 ];
 
 const detail = async (db: Parameters<typeof listSubscriptions>[0], accountId: string, row: Parameters<typeof toConnectionJson>[0]) => ({

@@ -33,17 +33,11 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/commerce/connect', operationId: 'startCommerceConnect', tags, auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: docs.startCommerceConnectSummary,
-      description: [
-        'Owner or admin. Answers `authorize_url` on the shop:',
-        '`<shop>/admin/oauth/authorize?client_id=…&scope=…&redirect_uri=<PUBLIC_APP_URL>/api/oauth/commerce/callback&state=…`',
-        `with the scopes \`${REQUESTED_SCOPES.join(',')}\` comma-separated and no \`grant_options[]\`, so the token is offline`,
-        '(long-lived until the app is uninstalled). `state` is signed by the service and names the account and the shop;',
-        'it expires after 10 minutes (`state_expires_at`). Nothing is stored until the callback.',
-      ].join('\n'),
+      description: docs.startCommerceConnectDescription,
       body: connectBody,
       responses: { 200: { description: 'Where to send the merchant', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string() }) } },
       errors: [
-        { status: 400, code: 'shop_domain_not_allowed', description: 'The shop domain is outside COMMERCE_SHOP_DOMAIN_SUFFIX; `errors` names `body.shop_domain`.' },
+        { status: 400, code: 'shop_domain_not_allowed', description: docs.shopDomainNotAllowedError },
         { status: 409, code: 'commerce_app_not_registered', description: 'Register the account\'s app first (PUT /api/commerce/app).' },
         { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
       ],
@@ -55,18 +49,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/oauth/commerce/callback', operationId: 'commerceOAuthCallback', tags, auth: { kind: 'none' },
       summary: docs.commerceOAuthCallbackSummary,
-      description: [
-        'Checks, in order: the `state` carries the service\'s signature (else 400 `invalid_oauth_state`); `hmac` is the',
-        'hex HMAC-SHA256, keyed by the app client_secret of the state\'s account, of every other query parameter except',
-        '`signature`, sorted and joined as `key=value` with `&`, compared in constant time (else 401 `invalid_hmac`); the',
-        'state has not expired and names this `shop` (else 400 `invalid_oauth_state`). Then the code is exchanged for an',
-        'offline token, the shop is read, the connection is stored (token sealed with AES-256-GCM, `disconnected_at`',
-        'cleared on a reconnect) and the standard webhook topics are registered at `<PUBLIC_APP_URL>/api/webhooks/commerce`.',
-        '',
-        'Answer: with `Accept: application/json`, `{ connection, webhooks: { registered, failed } }`; otherwise (a browser)',
-        'a small HTML page saying the shop is connected. Webhook topics that failed are listed, not fatal: retry them with',
-        'POST /api/commerce/connections/{id}/webhooks.',
-      ].join('\n'),
+      description: docs.commerceOAuthCallbackDescription,
       query: callbackQuery,
       responses: {
         200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: z.object({ connection: connectionDetailSchema, webhooks: webhookRegistrationSchema }) },
@@ -77,7 +60,7 @@ export function oauthRoutes(): RouteDef[] {
         { status: 400, code: 'invalid_oauth_code', description: 'The platform refused the code (already used or expired).' },
         { status: 409, code: 'shop_connected_to_another_account', description: 'The shop is already connected to another account.' },
         { status: 502, code: 'commerce_unavailable', description: 'The platform failed during the exchange (503 when it did not answer).' },
-        { status: 502, code: 'commerce_request_rejected', description: 'The platform refused a call of the connect (a 4xx other than 401 and 429); `upstreamStatus` carries its status.' },
+        { status: 502, code: 'commerce_request_rejected', description: docs.commerceRequestRejectedError },
         { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
       ],
     }, async ({ query, deps, ctx }): Promise<RouteResult> => {

@@ -21,3 +21,10 @@ export const getMediaFileDescription =
 
 export const imageTooLargeError =
   `The image is over ${MAX_IMAGE_PIXELS / 1_000_000} megapixels; \`width\`, \`height\` and \`max_pixels\` say by how much.`;
+
+export const uploadMarketingContentImageDescription =
+  [
+    'Send `multipart/form-data` with exactly one file part named `file` and, optionally, text fields `alt_text` (at most 1,000 characters) and `placement` (free text naming where the image goes, e.g. `hero` or a heading; at most 255). Any other part is 400.',
+    `Images only: JPEG, PNG, WebP, GIF or AVIF, at most 25 MB (26,214,400 bytes) and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (width × height as displayed). The type and size are read by decoding the image, never from the file name or declared type; every pixel is decoded once so a truncated file is refused now. SVG is refused (it can carry scripts). The original bytes are stored unchanged.`,
+    'The asset is tagged `content_image` and `content:<item id>` and served at its unguessable public `url`. Each upload creates a new asset (no de-duplication). Answers 201 `{ asset, content_id, placement }`.',
+    ].join('\n\n');
