@@ -4,10 +4,8 @@ import { idParams } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { bindingSchema, connectionSchema, siteSchema, toBindingJson, toConnectionJson, toSiteJson } from './json';
 import { oauthRoutes } from './oauthRoutes';
-import { requireOwnProject } from '../../projects/service';
 import { resolveCredentials } from './resolve';
-import { disconnect, requireConnection, setBinding } from './service';
-import { findBinding, listConnections, listSites } from './store';
+import { bindingOfProject, disconnect, listConnections, listSites, requireConnection, setBinding } from './service';
 
 const tags = ['Site platform'];
 const notFound = { status: 404, code: 'site_platform_connection_not_found', description: 'No connection with this id in your account (also for a malformed id).' };
@@ -100,8 +98,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       errors: [projectMissing, { status: 503, code: 'site_platform_token_unreadable', description: 'The stored token cannot be decrypted with the configured keys.' }],
     }, async ({ params, query, auth, deps }) => {
       const accountId = accountOf(auth);
-      await requireOwnProject(deps.db, accountId, params.projectId);
-      const binding = await findBinding(deps.db, accountId, params.projectId);
+      const binding = await bindingOfProject(deps, accountId, params.projectId);
       const resolved = await resolveCredentials(deps, accountId, { projectId: params.projectId, siteId: query.site_id });
       return {
         body: {

@@ -7,7 +7,7 @@ import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceF
 import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';
 import { openSealed } from './tokens';
-import { findConnection, findSite, saveBinding, updateConnection, type BindingFields, type BindingRow, type ConnectionRow } from './store';
+import { findBinding, findConnection, findSite, saveBinding, updateConnection, type BindingFields, type BindingRow, type ConnectionRow } from './store';
 
 export const connectionNotFound = () => new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
 
@@ -79,3 +79,11 @@ export async function setBinding(deps: SitePlatformDeps, accountId: string, proj
   bustCredentials(accountId);
   return row;
 }
+
+/** The binding of an own project (404 project_not_found otherwise), or undefined while it has none. */
+export async function bindingOfProject(deps: SitePlatformDeps, accountId: string, projectId: string): Promise<BindingRow | undefined> {
+  await requireOwnProject(deps.db, accountId, projectId);
+  return findBinding(deps.db, accountId, projectId);
+}
+
+export { listConnections, listSites } from './store';
