@@ -5,7 +5,6 @@ import { isShopDomain } from '../../platforms/commerce';
 import { connectionDetailSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson, webhookRegistrationSchema } from '../connections/json';
 import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';
-import { REQUESTED_SCOPES } from './scopes';
 import { completeConnect, startConnect } from './service';
 import * as docs from './docs';
 

@@ -6,7 +6,7 @@ import type { RouteDef } from '../../http/route';
 import { validatePart } from '../../http/validate';
 import { getContent } from '../content/service';
 import { twinRoutes } from '../twins';
-import { fieldError, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './errors';
+import { fieldError, MAX_IMAGE_BYTES } from './errors';
 import { parseMultipart } from './multipart';
 import { mediaAssetSchema, publicBaseUrl, toAssetJson } from './representation';
 import * as media from './service';
