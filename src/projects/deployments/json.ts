@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { iso } from '../../http/fields';
 import { SECRET_PREFIX } from './secret';
-import { ENVIRONMENTS, type DeploymentRow } from './store';
+import { ENVIRONMENTS } from './environments';
+import type { DeploymentRow } from './store';
 
 export const deploymentSchema = z.object({
   id: z.string(),

@@ -7,7 +7,7 @@ import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../../h
 import * as docs from './docs';
 import { deploymentListSchema, deploymentSchema, deploymentWithSecretSchema, toDeploymentJson } from './json';
 import * as deployments from './service';
-import { ENVIRONMENTS } from './store';
+import { ENVIRONMENTS } from './environments';
 
 const tags = ['Project deployments'];
 

@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
+import type { Environment } from './environments';
 
-export const ENVIRONMENTS = ['production', 'staging', 'dev'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+export type { Environment } from './environments';
 
 export interface DeploymentRow {
   id: string;
