@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
-import type { Permission } from '../auth/permissions';
-import type { AuthSpec } from '../auth/types';
 import { requiredText } from '../http/fields';
 import { idParams } from '../http/ids';
 import { pageQuery } from '../http/pagination';
-import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../http/route';
+import type { RouteDef } from '../http/route';
 import * as docs from './docs';
 import { hostField } from './host';
 import { PROJECT_KINDS, projectListSchema, projectSchema, toProjectJson } from './json';
 import * as projects from './service';
+import { projectTwin } from './twins';
 
 const tags = ['Projects'];
 
@@ -36,25 +35,7 @@ const inUse = {
   description: 'Content items link to the project through `cms_link` (`linked_content_items` counts them); nothing was deleted.',
 };
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-type Write = 'read' | 'write';
-
-/** A dashboard route (session; owner/admin for writes) and its agent twin (`projects:read|write`) from one declaration. */
-function twin<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  access: Write,
-  spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
-): RouteDef[] {
-  const session: AuthSpec = access === 'write' ? { kind: 'session', roles: ['owner', 'admin'] } : { kind: 'session' };
-  const permission: Permission = access === 'write' ? 'projects:write' : 'projects:read';
-  return [
-    route<P, Q, B>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
-    route<P, Q, B>(
-      { ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } },
-      handler,
-    ),
-  ];
-}
+const twin = projectTwin(tags);
 
 /** Website projects of the account (issue 13): list, create, read, change, delete. */
 export function projectRoutes(): RouteDef[] {
