@@ -1,6 +1,6 @@
 import { makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { startSweepBudget } from '../src/commerce/sweeps/budget';
+import { startSweepBudget } from './sweepBudget';
 import type { ComplianceSweepInput, ComplianceSweepSummary } from './commerceComplianceSweep.contract';
 import { startPrivacyRequestWorkflow } from './commercePrivacyRequest';
 import { trackProgress } from './progress';

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { startSweepBudget } from '../src/commerce/sweeps/budget';
+import { startSweepBudget } from './sweepBudget';
 import type { DeliveryPurgeInput, DeliveryPurgeResult } from './commerceDeliveryPurge.contract';
 import { trackProgress } from './progress';
 

@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowFailure, executeChild, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { BackfillConnection } from '../src/commerce/backfill/store';
-import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../src/temporal/searchAttributes';
+import { AccountIdKey, ConnectionIdKey, JobKindKey } from './searchAttributes';
 import type { OrderBackfillInput, OrderBackfillSummary, SkippedShop } from './commerceOrderBackfill.contract';
 import { commerceShopBackfill, emptyShopResult } from './commerceShopBackfill';
 import { commerceShopBackfillContract, type ShopBackfillResult } from './commerceShopBackfill.contract';

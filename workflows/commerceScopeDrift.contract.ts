@@ -1,4 +1,4 @@
-import type { SweepInput } from '../src/commerce/sweeps/budget';
+import type { SweepInput } from './sweepBudget';
 import { defineWorkflow } from './defineWorkflow';
 
 /** The contract of the `commerce-scope-drift` sweep (commerceScopeDrift.ts). No I/O. */

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import { reportConnection, startSweepBudget, type SweepInput } from './sweepBudget';
 import type { ScopeDriftSummary } from './commerceScopeDrift.contract';
 import type { ScopeDriftPageResult } from '../src/commerce/sweeps/scopeDrift';
 import { trackProgress } from './progress';

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget, type SweepInput } from '../src/commerce/sweeps/budget';
+import { reportConnection, startSweepBudget, type SweepInput } from './sweepBudget';
 import type { WebhookHealthSummary } from './commerceWebhookHealth.contract';
 import type { HealthPageResult } from '../src/commerce/sweeps/webhookHealth';
 import { trackProgress } from './progress';

@@ -1,4 +1,4 @@
-import type { SweepInput } from '../src/commerce/sweeps/budget';
+import type { SweepInput } from './sweepBudget';
 import type { UrlReconcileResult } from '../src/commerce/sweeps/urlReconcile';
 import { defineWorkflow } from './defineWorkflow';
 

@@ -1,6 +1,6 @@
 import { ActivityFailure, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget } from '../src/commerce/sweeps/budget';
+import { reportConnection, startSweepBudget } from './sweepBudget';
 import type { UrlReconcileInput, UrlReconcileSummary } from './commerceWebhookUrlReconcile.contract';
 import type { ConnectionRef, UrlReconcileResult } from '../src/commerce/sweeps/urlReconcile';
 import { trackProgress } from './progress';

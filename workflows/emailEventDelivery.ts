@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, isCancellation, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { AccountIdKey, JobKindKey } from '../src/temporal/searchAttributes';
+import { AccountIdKey, JobKindKey } from './searchAttributes';
 import {
   DEFAULT_DELIVERY_RETRY, emailEventDeliveryContract, emailEventWorkflowId,
   type DeliveryRetryPolicy, type EmailEventDeliveryInput, type EmailEventDeliveryResult, type PreparedDelivery,

@@ -14,9 +14,8 @@ import { toQuery, type OperationInvoker } from './agentRouteClient';
 export function inProcessInvoker(deps: AppDeps, auth: Extract<AuthContext, { kind: 'agent' }>, requestId: string): OperationInvoker {
   return async (op, args) => {
     const method = routeVerb(op);
-    const raw: Record<string, unknown> = method === 'GET'
-      ? Object.fromEntries(toQuery(op.name, args))
-      : JSON.parse(JSON.stringify({ ...args, action: op.name }));
+    const raw: Record<string, unknown> =
+      method === 'GET' ? Object.fromEntries(toQuery(op.name, args)) : JSON.parse(JSON.stringify({ ...args, action: op.name }));
     try {
       const input = validateAgentInput(method, raw);
       const res = await runAgentOperation(deps, auth, { method, input });

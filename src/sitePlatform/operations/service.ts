@@ -40,7 +40,14 @@ export interface Dispatch {
 export async function dispatch(d: Dispatch): Promise<RouteResult> {
   const run = async (): Promise<RouteResult> => ({
     status: 200,
-    body: await runOperation(d.deps, { accountId: d.accountId, projectId: d.projectId, method: d.method, action: d.input.action, params: d.input.params, actor: d.actor }),
+    body: await runOperation(d.deps, {
+      accountId: d.accountId,
+      projectId: d.projectId,
+      method: d.method,
+      action: d.input.action,
+      params: d.input.params,
+      actor: d.actor,
+    }),
   });
   const op = typeof d.input.action === 'string' ? getOperation(d.input.action) : undefined;
   if (!d.slotRoute || !op?.claimsIdempotencySlot || d.method !== 'POST') return run();
@@ -68,9 +75,15 @@ export async function runAgentOperation(deps: AppDeps, auth: AgentAuth, call: Ag
   const input = inputOf(call.method, call.input, call.input);
   if (input.projectId) await requireOwnProject(deps.db, auth.accountId, input.projectId);
   return dispatch({
-    deps, accountId: auth.accountId, projectId: input.projectId, method: call.method, input,
+    deps,
+    accountId: auth.accountId,
+    projectId: input.projectId,
+    method: call.method,
+    input,
     actor: () => actorOf(deps.db, auth, undefined),
-    slotRoute: AGENT_SLOT_ROUTE, idempotencyKey: call.idempotencyKey, rawRequest: call.input,
+    slotRoute: AGENT_SLOT_ROUTE,
+    idempotencyKey: call.idempotencyKey,
+    rawRequest: call.input,
   });
 }
 

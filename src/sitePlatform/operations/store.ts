@@ -10,11 +10,22 @@ export async function insertAudit(db: Knex, accountId: string, action: string, a
 
 // CMS snapshots
 
-export interface SnapshotKey { account_id: string; site_id: string; kind: string; collection_id: string; variant: string }
+export interface SnapshotKey {
+  account_id: string;
+  site_id: string;
+  kind: string;
+  collection_id: string;
+  variant: string;
+}
 
 /** The snapshot under `key` fetched less than `ttlMs` ago. */
-export async function findFreshSnapshot(db: Knex, key: SnapshotKey, ttlMs: number): Promise<{ body: unknown; fetched_at: Date } | undefined> {
-  return db('site_platform_cms_snapshots').where(key)
+export async function findFreshSnapshot(
+  db: Knex,
+  key: SnapshotKey,
+  ttlMs: number,
+): Promise<{ body: unknown; fetched_at: Date } | undefined> {
+  return db('site_platform_cms_snapshots')
+    .where(key)
     .andWhere('fetched_at', '>', db.raw(`now() - make_interval(secs => ?)`, [ttlMs / 1000]))
     .first('body', 'fetched_at');
 }
@@ -30,14 +41,29 @@ export async function databaseNow(db: Knex): Promise<Date> {
  */
 export async function storeSnapshot(db: Knex, key: SnapshotKey, body: unknown, startedAt: Date, pruneAfterMs: number): Promise<void> {
   await db.transaction(async (trx) => {
-    await trx('site_platform_cms_snapshots').where({ account_id: key.account_id, site_id: key.site_id })
-      .andWhere('fetched_at', '<', trx.raw(`now() - make_interval(secs => ?)`, [pruneAfterMs / 1000])).delete();
-    await trx.raw(`
+    await trx('site_platform_cms_snapshots')
+      .where({ account_id: key.account_id, site_id: key.site_id })
+      .andWhere('fetched_at', '<', trx.raw(`now() - make_interval(secs => ?)`, [pruneAfterMs / 1000]))
+      .delete();
+    await trx.raw(
+      `
       insert into site_platform_cms_snapshots (account_id, site_id, kind, collection_id, variant, body, fetched_at)
       select ?, ?, ?, ?, ?, ?::jsonb, ?
       where not exists (select 1 from site_platform_cms_stale_marks where scope in (?, ?) and marked_at >= ?)
       on conflict (account_id, site_id, kind, collection_id, variant) do update set body = excluded.body, fetched_at = excluded.fetched_at`,
-    [key.account_id, key.site_id, key.kind, key.collection_id, key.variant, JSON.stringify(body ?? null), startedAt, `site:${key.site_id}`, `collection:${key.collection_id}`, startedAt]);
+      [
+        key.account_id,
+        key.site_id,
+        key.kind,
+        key.collection_id,
+        key.variant,
+        JSON.stringify(body ?? null),
+        startedAt,
+        `site:${key.site_id}`,
+        `collection:${key.collection_id}`,
+        startedAt,
+      ],
+    );
   });
 }
 
@@ -45,10 +71,15 @@ export async function storeSnapshot(db: Knex, key: SnapshotKey, body: unknown, s
 export async function markStale(db: Knex, siteId: string, collectionId?: string): Promise<void> {
   const scopes = [`site:${siteId}`, ...(collectionId ? [`collection:${collectionId}`] : [])];
   await db.transaction(async (trx) => {
-    await trx('site_platform_cms_stale_marks').insert(scopes.map((scope) => ({ scope, marked_at: trx.fn.now() })))
-      .onConflict('scope').merge(['marked_at']);
+    await trx('site_platform_cms_stale_marks')
+      .insert(scopes.map((scope) => ({ scope, marked_at: trx.fn.now() })))
+      .onConflict('scope')
+      .merge(['marked_at']);
     await trx('site_platform_cms_snapshots')
-      .where((q) => { q.where({ site_id: siteId }); if (collectionId) q.orWhere({ collection_id: collectionId }); })
+      .where((q) => {
+        q.where({ site_id: siteId });
+        if (collectionId) q.orWhere({ collection_id: collectionId });
+      })
       .delete();
   });
 }
@@ -107,21 +138,36 @@ export async function restorePublishClaim(db: Knex, siteId: string, stamp: strin
   if (previous === null) {
     await db.raw(`delete from site_platform_publish_claims where site_id = ? and claimed_at::text = ?`, [siteId, stamp]);
   } else {
-    await db.raw(`update site_platform_publish_claims set claimed_at = ?::timestamptz where site_id = ? and claimed_at::text = ?`, [previous, siteId, stamp]);
+    await db.raw(`update site_platform_publish_claims set claimed_at = ?::timestamptz where site_id = ? and claimed_at::text = ?`, [
+      previous,
+      siteId,
+      stamp,
+    ]);
   }
 }
 
 export async function lastPublishRequestedStamp(db: Knex, accountId: string, siteId: string): Promise<string | null> {
-  const row = await db('site_platform_sites').where({ account_id: accountId, site_id: siteId }).first(db.raw('last_publish_requested_at::text as stamp'));
+  const row = await db('site_platform_sites')
+    .where({ account_id: accountId, site_id: siteId })
+    .first(db.raw('last_publish_requested_at::text as stamp'));
   return row?.stamp ?? null;
 }
 
 export async function setLastPublishRequested(db: Knex, accountId: string, siteId: string, stamp: string): Promise<void> {
-  await db.raw(`update site_platform_sites set last_publish_requested_at = ?::timestamptz, updated_at = now() where account_id = ? and site_id = ?`, [stamp, accountId, siteId]);
+  await db.raw(
+    `update site_platform_sites set last_publish_requested_at = ?::timestamptz, updated_at = now() where account_id = ? and site_id = ?`,
+    [stamp, accountId, siteId],
+  );
 }
 
 /** Puts the account's site stamp back to `previous`, only if it still holds `stamp`. */
-export async function restoreLastPublishRequested(db: Knex, accountId: string, siteId: string, stamp: string, previous: string | null): Promise<void> {
+export async function restoreLastPublishRequested(
+  db: Knex,
+  accountId: string,
+  siteId: string,
+  stamp: string,
+  previous: string | null,
+): Promise<void> {
   await db.raw(
     `update site_platform_sites set last_publish_requested_at = ?::timestamptz
      where account_id = ? and site_id = ? and last_publish_requested_at::text = ?`,

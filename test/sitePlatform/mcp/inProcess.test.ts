@@ -35,13 +35,19 @@ const text = (result: any): any => JSON.parse(result.content[0].text);
 describe('site-platform MCP: tools run the operations in process', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   it('a tool call is one request to the API: the agent operation route is never called back', async () => {
     const client = await mcpClient(world.app.baseUrl, t.account.agentKey);
     try {
       const before = await servedByRoute(world);
-      const read: any = await client.callTool({ name: 'platform_cms_item_list', arguments: { site_id: t.siteId, collection_id: t.collectionId } });
+      const read: any = await client.callTool({
+        name: 'platform_cms_item_list',
+        arguments: { site_id: t.siteId, collection_id: t.collectionId },
+      });
       const write: any = await client.callTool({
         name: 'platform_cms_item_update',
         arguments: { site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0], fieldData: { name: 'In process' } },
@@ -53,10 +59,12 @@ describe('site-platform MCP: tools run the operations in process', () => {
       const after = await servedByRoute(world);
       assert.equal((after.get('/mcp') ?? 0) - (before.get('/mcp') ?? 0), 2);
       assert.equal(after.get(OPS) ?? 0, 0);
-    } finally { await client.close(); }
+    } finally {
+      await client.close();
+    }
   });
 
-  it('an MCP write shares the agent route\'s idempotency slot and audit actor', async () => {
+  it("an MCP write shares the agent route's idempotency slot and audit actor", async () => {
     const params = { site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[1], fieldData: { name: 'Shared slot' } };
     const mark = world.sim.requests().length;
     const client = await mcpClient(world.app.baseUrl, t.account.agentKey);
@@ -68,9 +76,16 @@ describe('site-platform MCP: tools run the operations in process', () => {
       assert.equal(viaRoute.headers.get('idempotent-replayed'), 'true');
       assert.deepEqual(viaRoute.body, text(viaMcp));
       assert.equal(platformCallsSince(world, mark).filter((c) => c.startsWith('PATCH')).length, 1);
-      const audited = (await auditRows(t.account.accountId)).filter((r) => r.action === 'platform.cms_item_update' && r.target === t.itemIds[1]);
-      assert.deepEqual(audited.map((r) => r.actor), ['agent:default']);
-    } finally { await client.close(); }
+      const audited = (await auditRows(t.account.accountId)).filter(
+        (r) => r.action === 'platform.cms_item_update' && r.target === t.itemIds[1],
+      );
+      assert.deepEqual(
+        audited.map((r) => r.actor),
+        ['agent:default'],
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('an MCP error is the coded body the agent route answers', async () => {
@@ -83,16 +98,27 @@ describe('site-platform MCP: tools run the operations in process', () => {
       assert.equal(error.code, 'confirm_required');
       assert.equal(error.status, 412);
       assert.equal(typeof error.request_id, 'string');
-    } finally { await client.close(); }
+    } finally {
+      await client.close();
+    }
   });
 
-  it('a read-only key\'s write is refused by the operation service itself (403 read_only_key), not only hidden', async () => {
+  it("a read-only key's write is refused by the operation service itself (403 read_only_key), not only hidden", async () => {
     const { deps } = harness();
     const auth = await authenticateAgentKey(deps.db, deps.secretHashKey, await newAgentKey(t.account.accountId, [], true));
     assert.ok(auth?.kind === 'agent');
     const mark = world.sim.requests().length;
     await assert.rejects(
-      runAgentOperation(deps, auth, { method: 'POST', input: { action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[2], fieldData: { name: 'No' } } }),
+      runAgentOperation(deps, auth, {
+        method: 'POST',
+        input: {
+          action: 'cms_item_update',
+          site_id: t.siteId,
+          collection_id: t.collectionId,
+          item_id: t.itemIds[2],
+          fieldData: { name: 'No' },
+        },
+      }),
       (err: unknown) => err instanceof ApiError && err.status === 403 && err.code === 'read_only_key',
     );
     assert.equal(world.sim.requests().length, mark);
