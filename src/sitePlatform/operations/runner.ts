@@ -51,7 +51,7 @@ function validate(op: OperationDef, params: Record<string, unknown>): Record<str
 /**
  * The one runner behind both operation routes and the MCP tools (and, later, chat and workflow nodes): action → verb → site
  * ownership → credentials → gates (scope, confirm, auth kind, locale) → parameter validation → publish cooldown →
- * target lock → platform call → audit. Idempotency slots are the route's concern (they depend on the route).
+ * target lock → platform call → audit. Idempotency slots are the caller's concern (service.ts: they depend on the route).
  */
 export async function runOperation(deps: SitePlatformDeps, req: OperationRequest): Promise<OperationResult> {
   const op = operationFor(req.action, req.method);
