@@ -18,14 +18,16 @@ export const SCHEDULES: ScheduleEntry[] = [
     cron: '0 * * * *',
     args: [],
     overlap: 'SKIP',
-    description: 'Recovers missed shop orders: per active connection, the orders updated since its newest logged one (or the last 48 hours), ingested with topic orders/updated.',
+    description:
+      'Recovers missed shop orders: per active connection, the orders updated since its newest logged one (or the last 48 hours), ingested with topic orders/updated.',
   }),
   defineSchedule(emailEventRedispatchContract, {
     name: 'email-event-redispatch',
     cron: '* * * * *',
     args: [],
     overlap: 'SKIP',
-    description: 'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
+    description:
+      'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
   }),
   ...COMMERCE_SWEEP_SCHEDULES,
 ];

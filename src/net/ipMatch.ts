@@ -51,7 +51,10 @@ function toBytes(address: string, version: 4 | 6): number[] {
   left = expand(left);
   right = expand(right);
   const all = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return all.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 0xff]; });
+  return all.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
 }
 
 function v4Groups(dotted: string): string[] {
@@ -64,7 +67,10 @@ function formatV6(bytes: number[]): string {
   const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
   let best = { start: -1, length: 0 };
   for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
     if (j - i > best.length) best = { start: i, length: j - i };

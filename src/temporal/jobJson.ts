@@ -4,12 +4,14 @@ import { z } from 'zod';
 export const JOB_STATUSES = ['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const JobProgressSchema = z.object({
-  phase: z.string(),
-  done: z.number(),
-  total: z.number().nullable(),
-  warnings: z.array(z.string()),
-}).describe('What the job reports while it runs (its `progress` query).');
+export const JobProgressSchema = z
+  .object({
+    phase: z.string(),
+    done: z.number(),
+    total: z.number().nullable(),
+    warnings: z.array(z.string()),
+  })
+  .describe('What the job reports while it runs (its `progress` query).');
 
 const jobFields = {
   id: z.string().describe('The job id, which is also the Temporal workflow id: `<kind>:<account>:<key>`.'),
@@ -28,14 +30,20 @@ const jobFields = {
 
 export const JobSummarySchema = z.object(jobFields).describe('A job as listed; fetch it by id for progress, result and error.');
 
-export const JobSchema = z.object({
-  ...jobFields,
-  cancel_requested: z.boolean().describe('Cancellation was requested (the job may still be winding down).'),
-  progress: JobProgressSchema.nullable().describe('Live while running (null when the job reports none or does not answer within 1.5 s); null once closed.'),
-  result: z.unknown().describe('The workflow result when completed; null otherwise.'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable()
-    .describe('When failed: the stable code and message the job failed with (`job_failed` for anything without a code); null otherwise.'),
-}).describe('A job: one Temporal workflow execution started for an account.');
+export const JobSchema = z
+  .object({
+    ...jobFields,
+    cancel_requested: z.boolean().describe('Cancellation was requested (the job may still be winding down).'),
+    progress: JobProgressSchema.nullable().describe(
+      'Live while running (null when the job reports none or does not answer within 1.5 s); null once closed.',
+    ),
+    result: z.unknown().describe('The workflow result when completed; null otherwise.'),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .describe('When failed: the stable code and message the job failed with (`job_failed` for anything without a code); null otherwise.'),
+  })
+  .describe('A job: one Temporal workflow execution started for an account.');
 
 export type Job = z.infer<typeof JobSchema>;
 export type JobSummary = z.infer<typeof JobSummarySchema>;

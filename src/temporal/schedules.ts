@@ -18,7 +18,8 @@ export interface ScheduleEntry {
  * against it, so a schedule naming a workflow that does not exist, or giving it wrong arguments, fails the typecheck.
  */
 export function defineSchedule<C extends WorkflowContract>(
-  contract: C, entry: Omit<ScheduleEntry, 'workflowType' | 'args'> & { args: ArgsOf<C> },
+  contract: C,
+  entry: Omit<ScheduleEntry, 'workflowType' | 'args'> & { args: ArgsOf<C> },
 ): ScheduleEntry {
   return { ...entry, workflowType: contract.workflowType };
 }
