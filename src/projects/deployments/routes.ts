@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import type { Permission } from '../../auth/permissions';
-import type { AuthSpec } from '../../auth/types';
 import { idParams } from '../../http/ids';
-import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../../http/route';
+import type { RouteDef } from '../../http/route';
+import { projectTwin } from '../twins';
 import * as docs from './docs';
 import { deploymentListSchema, deploymentSchema, deploymentWithSecretSchema, toDeploymentJson } from './json';
 import * as deployments from './service';
@@ -35,24 +34,7 @@ const notServiceHosted = {
 const deploymentMissing = { status: 404, code: 'deployment_not_found', description: 'No deployment with this id in this project.' };
 const badUrl = { status: 400, code: 'validation_failed', description: `\`body.base_url\` breaks the rule: ${docs.BASE_URL}` };
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-
-/** A dashboard route (session; owner/admin for writes) and its agent twin (`projects:read|write`) from one declaration. */
-function twin<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  access: 'read' | 'write',
-  spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path' | 'tags'> & { path: string },
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
-): RouteDef[] {
-  const session: AuthSpec = access === 'write' ? { kind: 'session', roles: ['owner', 'admin'] } : { kind: 'session' };
-  const permission: Permission = access === 'write' ? 'projects:write' : 'projects:read';
-  return [
-    route<P, Q, B>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
-    route<P, Q, B>(
-      { ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } },
-      handler,
-    ),
-  ];
-}
+const twin = projectTwin(tags);
 
 const base = '/projects/{id}/deployments';
 
