@@ -21,7 +21,7 @@ export type ResultOf<C> = C extends WorkflowContract<unknown[], infer R> ? R : n
 export type WorkflowOf<C> = (...args: ArgsOf<C>) => Promise<ResultOf<C>>;
 
 /** A workflow's signals by name, each taking one payload. */
-export type SignalMap = Record<string, SignalDefinition<[any]>>;
+export type SignalMap = Record<string, SignalDefinition<[unknown]>>;
 
 /** A contract whose workflow handles `signals` (set with `withSignals`). */
 export type SignalledContract<S extends SignalMap = SignalMap> = WorkflowContract & { readonly signals: S };
