@@ -10,7 +10,9 @@ export const ACCESS =
 
 export const ONLY_SERVICE_HOSTED =
   'Only a `service_hosted` project has deployments: a `platform_hosted` one answers 409 ' +
-  "`project_not_service_hosted` (the site platform deploys and caches it). Another account's project, or a malformed or unknown id, answers 404 `project_not_found`.";
+  '`project_not_service_hosted` (the site platform deploys and caches it); a project switched to `platform_hosted` keeps its ' +
+  'deployments, unreachable here and sent no revalidations, until it is switched back. ' +
+  "Another account's project, or a malformed or unknown id, answers 404 `project_not_found`.";
 
 /** The revalidation protocol a deployed site implements (also in the README). */
 export const PROTOCOL =
