@@ -1,5 +1,5 @@
 import { defineSignal } from '@temporalio/workflow';
-import { defineWorkflow } from './defineWorkflow';
+import { defineWorkflow, withSignals } from './defineWorkflow';
 
 /** The contract of a shop's entity workflow (commerceShop.ts). No I/O: `src/` imports it. */
 
@@ -29,9 +29,12 @@ export interface CommerceShopResult {
   processed: number;
 }
 
-export const commerceShopContract = defineWorkflow<[CommerceShopInput], CommerceShopResult>('commerceShopWorkflow', 'commerce-shop');
+export const deliveriesSignal = defineSignal<[DeliveriesSignal]>('deliveries');
+
+export const commerceShopContract = withSignals(
+  defineWorkflow<[CommerceShopInput], CommerceShopResult>('commerceShopWorkflow', 'commerce-shop'),
+  { deliveries: deliveriesSignal },
+);
 
 /** One entity workflow per connected shop: every delivery of that shop goes through it, in arrival order. */
 export const commerceShopWorkflowId = (connectionId: string) => `commerce-shop:${connectionId}`;
-
-export const deliveriesSignal = defineSignal<[DeliveriesSignal]>('deliveries');

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair, SignalDefinition } from '@temporalio/common';
-import type { ArgsOf, WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
+import type { SearchAttributePair } from '@temporalio/common';
+import type { ArgsOf, SignalledContract, SignalPayloadOf, WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import type { TemporalDeps } from '../deps';
 import type { Metrics } from '../http/metrics';
 import { jobId } from './jobIds';
@@ -82,13 +82,14 @@ export async function startJob<C extends WorkflowContract>(
   }
 }
 
-export interface SignalWithStartJobInput<Args extends unknown[], Payload> {
+export interface SignalWithStartJobInput<C extends SignalledContract, K extends keyof C['signals']> {
   /** An entity workflow's id (one per entity), not a request-scoped `<kind>:<account>:<key>`. */
   workflowId: string;
   accountId: string;
-  args: Args;
-  signal: SignalDefinition<[Payload]>;
-  payload: Payload;
+  args: ArgsOf<C>;
+  /** One of the signals the contract names, and its payload. */
+  signal: K;
+  payload: SignalPayloadOf<C, K>;
   searchAttributes?: JobSearchAttributes;
 }
 
@@ -96,14 +97,14 @@ export interface SignalWithStartJobInput<Args extends unknown[], Payload> {
  * Signals an entity workflow, starting it with `args` first when no run is open (a webhook receiver's hand-over).
  * Temporal's defaults apply (no id policies, memo or start metric): a signal to an open run is the common case.
  */
-export async function signalWithStartJob<C extends WorkflowContract, Payload>(
-  temporal: TemporalDeps, contract: C, input: SignalWithStartJobInput<ArgsOf<C>, Payload>,
+export async function signalWithStartJob<C extends SignalledContract, K extends keyof C['signals'] & string>(
+  temporal: TemporalDeps, contract: C, input: SignalWithStartJobInput<C, K>,
 ): Promise<WorkflowHandle<WorkflowOf<C>>> {
-  const handle = await temporal.client.workflow.signalWithStart<WorkflowOf<WorkflowContract>, [Payload]>(contract.workflowType, {
+  const handle = await temporal.client.workflow.signalWithStart<WorkflowOf<WorkflowContract>, [unknown]>(contract.workflowType, {
     workflowId: input.workflowId,
     taskQueue: temporal.taskQueue,
     args: input.args,
-    signal: input.signal,
+    signal: contract.signals[input.signal],
     signalArgs: [input.payload],
     typedSearchAttributes: jobSearchAttributes(contract.jobKind, input.accountId, input.searchAttributes),
   });

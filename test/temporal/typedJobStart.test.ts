@@ -4,11 +4,10 @@ import type { Metrics } from '../../src/http/metrics';
 import { signalWithStartJob, startJob } from '../../src/temporal/jobs';
 import { defineSchedule } from '../../src/temporal/schedules';
 import { startAndWait } from '../../src/temporal/startAndWait';
-import { commerceShopContract, deliveriesSignal } from '../../workflows/commerceShop.contract';
+import { commerceShopContract } from '../../workflows/commerceShop.contract';
 import type { WorkflowOf } from '../../workflows/defineWorkflow';
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
 import { emailBatchDelivery } from '../../workflows/emailBatchDelivery';
-import { progressQuery } from '../../workflows/progress.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 import { researchContract, type ResearchInput, type ResearchResult } from '../../workflows/research.contract';
 
@@ -42,11 +41,13 @@ async function startsTheTypecheckRefuses(temporal: TemporalDeps, metrics: Metric
   await startAndWait(deps, researchContract, { ...base, args: [{ topic: 't' }] }, { waitSeconds: 1 });
 
   const shop = { workflowId: 'w', accountId: 'a', args: [{ accountId: 'a', connectionId: 'c' }] as [{ accountId: string; connectionId: string }] };
-  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: deliveriesSignal, payload: { webhookIds: ['1'] } });
+  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { webhookIds: ['1'] } });
   // @ts-expect-error the payload is the signal's
-  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: deliveriesSignal, payload: { ids: ['1'] } });
-  // @ts-expect-error a query is not a signal
-  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: progressQuery, payload: {} });
+  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { ids: ['1'] } });
+  // @ts-expect-error only a signal the contract names
+  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'progress', payload: {} });
+  // @ts-expect-error a workflow without signals cannot be signalled
+  await signalWithStartJob(temporal, researchContract, { workflowId: 'w', accountId: 'a', args: [research], signal: 'deliveries', payload: { webhookIds: [] } });
 
   const schedule = { name: 'n', cron: '* * * * *', overlap: 'SKIP' as const, description: 'd' };
   defineSchedule(purgeIdempotencyKeysContract, { ...schedule, args: [] });

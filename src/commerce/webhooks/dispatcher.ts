@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
 import { withTemporal } from '../../temporal/rpc';
-import { commerceShopContract, commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
+import { commerceShopContract, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
 
 /** Most deliveries one relay pass claims. */
@@ -137,7 +137,7 @@ export class DeliveryDispatcher {
       workflowId: commerceShopWorkflowId(connectionId),
       accountId,
       args: [{ accountId, connectionId }],
-      signal: deliveriesSignal,
+      signal: 'deliveries',
       payload: { webhookIds: deliveries.map((d) => d.webhookId) },
       searchAttributes: { ConnectionId: connectionId },
     }), SIGNAL_DEADLINE_MS);
