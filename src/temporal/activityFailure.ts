@@ -11,6 +11,13 @@ function retryableOutcome(status: number): boolean {
   return status < 400 || status >= 500 || status === 408 || status === 429;
 }
 
+/**
+ * The service's own setup is wrong (a key or URL not set, a stored secret the configured keys cannot open, a
+ * client built with bad options, a 501): a 5xx, but the same on every attempt until an operator acts.
+ */
+const SETUP_CODE = /_(not_configured|misconfigured|unreadable)$/;
+const fixedBySetupOnly = (err: ApiError) => err.status === 501 || SETUP_CODE.test(err.code);
+
 function failure(type: string, message: string, retryable: boolean, retryAfterSeconds: number | undefined, details?: unknown[]): ApplicationFailure {
   return ApplicationFailure.create({
     type, message, nonRetryable: !retryable, details,
@@ -21,13 +28,15 @@ function failure(type: string, message: string, retryable: boolean, retryAfterSe
 /**
  * What an activity throws in place of `err`: a coded ApiError or provider error becomes an ApplicationFailure whose
  * `type` is its code (a coded ApiError's `details[0].status` is its HTTP status), retryable for 5xx, timeouts and
- * rate limits (with the platform's Retry-After as the next delay), non-retryable for other 4xx-like outcomes.
+ * rate limits (with the platform's Retry-After as the next delay), non-retryable for other 4xx-like outcomes and
+ * for the service's own setup errors.
  * Anything else comes back unchanged, so Temporal retries it.
  */
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApiError) {
     const outcome = err.extra.upstreamStatus ?? err.status;
-    return failure(err.code, err.message, retryableOutcome(outcome), err.extra.retryAfterSeconds, [{ status: err.status }]);
+    const retryable = !fixedBySetupOnly(err) && retryableOutcome(outcome);
+    return failure(err.code, err.message, retryable, err.extra.retryAfterSeconds, [{ status: err.status }]);
   }
   if (err instanceof ProviderError) return failure(err.code, err.message, err.retryable, err.retryAfterSeconds);
   return err;

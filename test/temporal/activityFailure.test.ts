@@ -23,6 +23,13 @@ describe('activity failure mapping', () => {
     assert.deepEqual([failure.type, failure.nonRetryable, failure.details], ['commerce_unavailable', false, [{ status: 503 }]]);
   });
 
+  it('a setup error of the service (not configured, misconfigured, unreadable secret, 501) fails at once', () => {
+    for (const err of [
+      new ApiError(503, 'commerce_not_configured', 'x'), new ApiError(503, 'commerce_token_unreadable', 'x'),
+      new ApiError(500, 'platform_client_misconfigured', 'x'), new ApiError(501, 'provisioning_not_implemented', 'x'),
+    ]) assert.equal(asFailure(err).nonRetryable, true, err.code);
+  });
+
   it('a platform refusal (an upstream 4xx behind a 502) fails at once', () => {
     assert.equal(asFailure(commerceErrors.unauthorized('GET /orders.json', 401)).nonRetryable, true);
     assert.equal(asFailure(commerceErrors.rejected('GET /orders.json', 422, 'bad')).nonRetryable, true);
