@@ -1,8 +1,7 @@
 import { handleOrders, ORDER_TOPICS } from '../src/commerce/topics/orders';
 import { routeDelivery } from '../src/commerce/topics/router';
 import type { DeliveryContext, HandlerOutcome } from '../src/commerce/topics/types';
-import { recordDeliveryOutcome, recordDeliveryOutcomes } from '../src/commerce/webhooks/outcomes';
-import { loadDeliveries } from '../src/commerce/webhooks/store';
+import { loadDeliveries, recordDeliveryOutcome, recordDeliveryOutcomes } from '../src/commerce/webhooks/outcomes';
 import type { ActivityDeps } from './deps';
 
 export interface DeliverySummary {

@@ -1,7 +1,7 @@
 import { alertOverduePrivacyRequests, listUnfulfilledPrivacyRequests } from '../src/commerce/sweeps/compliance';
 import { purgeExpiredDeliveries } from '../src/commerce/sweeps/deliveryPurge';
 import { checkScopeDriftPage } from '../src/commerce/sweeps/scopeDrift';
-import type { PageRequest } from '../src/commerce/sweeps/store';
+import type { PageRequest } from '../src/commerce/sweeps/compliance';
 import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl, type ConnectionRef } from '../src/commerce/sweeps/urlReconcile';
 import { checkWebhookHealthPage } from '../src/commerce/sweeps/webhookHealth';
 import type { ActivityDeps } from './deps';

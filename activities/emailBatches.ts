@@ -1,10 +1,10 @@
 import { ApiError } from '../src/http/errors';
-import { getKey } from '../src/email/keys/store';
+import { getKey } from '../src/email/keys/service';
 import { refundDailyQuota } from '../src/email/limits/dailyCap';
 import { recordOutcomes, relayAll, type Delivery } from '../src/email/send/deliver';
-import * as store from '../src/email/send/store';
+import * as sending from '../src/email/send/service';
 import { UsageRecorder } from '../src/email/usage/recorder';
-import { insertEvents } from '../src/email/webhooks/store';
+import { insertEvents } from '../src/email/webhooks/service';
 import type { BatchSliceInput, BatchSliceOutcome } from '../workflows/emailBatchDelivery.contract';
 import type { ActivityDeps } from './deps';
 
@@ -16,7 +16,7 @@ export function createEmailBatchActivities(deps: ActivityDeps) {
   const { db, config } = deps;
   return {
     async listQueuedEmailBatch(input: { accountId: string; batchId: string }): Promise<string[]> {
-      return store.queuedIds(db, input.accountId, input.batchId);
+      return sending.queuedIds(db, input.accountId, input.batchId);
     },
 
     /**
@@ -26,7 +26,7 @@ export function createEmailBatchActivities(deps: ActivityDeps) {
     async deliverEmailBatchSlice(input: BatchSliceInput): Promise<BatchSliceOutcome> {
       const [key, messages] = await Promise.all([
         getKey(db, input.accountId, input.keyId),
-        store.claimQueued(db, input.accountId, input.batchId, input.ids),
+        sending.claimQueued(db, input.accountId, input.batchId, input.ids),
       ]);
       const revoked = !key || key.revoked_at !== null;
       const failAll = (error: ApiError) => messages.map((message): Delivery => ({ message, outcome: 'failed', error }));

@@ -2,7 +2,7 @@ import { postWebhook } from '../src/email/webhooks/deliver';
 import { eventBody, TEST_EVENT_TYPE } from '../src/email/webhooks/events';
 import { openWebhookSecret } from '../src/email/webhooks/secretBox';
 import { signedHeaders } from '../src/email/webhooks/signing';
-import * as store from '../src/email/webhooks/store';
+import * as webhooks from '../src/email/webhooks/service';
 import type { AttemptInput, AttemptOutcome, PreparedDelivery } from '../workflows/emailEventDelivery.contract';
 import type { ActivityDeps } from './deps';
 
@@ -12,22 +12,22 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
   return {
     /** Stamps the event dispatched and makes one delivery row per target endpoint; answers those still pending. */
     async prepareEmailEventDeliveries(input: { accountId: string; eventId: string }): Promise<PreparedDelivery[]> {
-      const event = await store.claimEvent(db, input.accountId, input.eventId);
+      const event = await webhooks.claimEvent(db, input.accountId, input.eventId);
       if (!event) return [];
       const target = event.type === TEST_EVENT_TYPE
-        ? await store.endpointIdIfExists(db, input.accountId, event.data.webhook_endpoint_id)
-        : await store.subscribedEndpointIds(db, input.accountId, event.type);
-      const pending = await store.pendingDeliveries(db, input.accountId, input.eventId, target);
+        ? await webhooks.endpointIdIfExists(db, input.accountId, event.data.webhook_endpoint_id)
+        : await webhooks.subscribedEndpointIds(db, input.accountId, event.type);
+      const pending = await webhooks.pendingDeliveries(db, input.accountId, input.eventId, target);
       return pending.map((d) => ({ deliveryId: d.id, endpointId: d.endpoint_id }));
     },
 
     /** One signed POST to the endpoint, recorded on the delivery row (a retried activity never re-sends a settled delivery). */
     async attemptEmailWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome & { attempts: number }> {
-      const context = await store.attemptContext(db, input.accountId, input.deliveryId);
+      const context = await webhooks.attemptContext(db, input.accountId, input.deliveryId);
       if (!context) return { status: 'gone', httpStatus: null, attempts: 0 };
       if (context.status !== 'pending') return { status: context.status, httpStatus: null, attempts: context.attempts };
       const record = async (status: 'pending' | 'delivered' | 'failed', httpStatus: number | null, error: string | null, counted = true) => {
-        const attempts = await store.recordAttempt(db, input.accountId, input.deliveryId, { status, httpStatus, error, counted });
+        const attempts = await webhooks.recordAttempt(db, input.accountId, input.deliveryId, { status, httpStatus, error, counted });
         return { status: status === 'pending' ? 'retry' as const : status, httpStatus, attempts };
       };
       if (!context.enabled) return record('failed', null, 'endpoint disabled', false);
@@ -48,12 +48,12 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
 
     /** Events whose workflow never started (Temporal was down), for the re-dispatch sweep. */
     async listUndispatchedEmailEvents(input: { minAgeMs: number; limit: number }): Promise<Array<{ accountId: string; eventId: string }>> {
-      const rows = await store.undispatchedEvents(db, input.minAgeMs, input.limit);
+      const rows = await webhooks.undispatchedEvents(db, input.minAgeMs, input.limit);
       return rows.map((r) => ({ accountId: r.account_id, eventId: r.id }));
     },
 
     async markEmailEventsDispatched(eventIds: string[]): Promise<void> {
-      await store.markEventsDispatched(db, eventIds);
+      await webhooks.markEventsDispatched(db, eventIds);
     },
   };
 }

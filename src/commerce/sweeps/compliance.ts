@@ -3,6 +3,8 @@ import { raiseInboxItem } from '../../inbox/service';
 import * as store from './store';
 import type { PageRequest } from './store';
 
+export type { PageRequest };
+
 /** doc3 "privacy-request fulfilment deadline": 30 days, then an urgent alert. */
 export const PRIVACY_DEADLINE_DAYS = 30;
 export const PRIVACY_OVERDUE_KIND = 'commerce_privacy_request_overdue';

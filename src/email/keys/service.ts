@@ -37,6 +37,9 @@ export interface EmailKeyPatch {
 
 export const DEFAULT_RATE_PER_SECOND = 10;
 
+// A queued batch reads its key as stored before each slice (activities/emailBatches.ts).
+export { getKey } from './store';
+
 const keyNotFound = () => new ApiError(404, 'email_key_not_found', 'email key not found');
 
 /** Creates a key; the token (`svc_test_…` / `svc_live_…`) is in this answer only: only its hash is stored. */

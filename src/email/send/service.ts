@@ -13,6 +13,9 @@ import * as store from './store';
 import type { MessageRow } from './store';
 import { parseMessage, type FieldError, type MessageInput } from './schema';
 
+// Steps of the batch delivery workflow (activities/emailBatches.ts), as stored.
+export { claimQueued, queuedIds } from './store';
+
 export const MAX_BATCH = 100;
 
 export interface SentEmail {

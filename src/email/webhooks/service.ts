@@ -15,6 +15,11 @@ import type { DeliveryRow, EndpointRow } from './store';
 
 export type { EmailEventInput, EmailEventType } from './events';
 export { EMAIL_EVENT_TYPES } from './events';
+// Steps of the delivery and redispatch workflows (activities/emailWebhooks.ts, activities/emailBatches.ts), as stored.
+export {
+  attemptContext, claimEvent, endpointIdIfExists, insertEvents, markEventsDispatched, pendingDeliveries, recordAttempt,
+  subscribedEndpointIds, undispatchedEvents,
+} from './store';
 
 export const endpointNotFound = () => new ApiError(404, 'webhook_endpoint_not_found', 'webhook endpoint not found');
 
