@@ -1,5 +1,6 @@
 import type { Knex } from '../db/knex';
 import { ApiError } from '../http/errors';
+import { offsetOf, type Page } from '../http/pagination';
 import { PERMISSIONS, type Permission } from './permissions';
 import { CREDENTIAL_PREFIX, hashSecret, newCredential, parseCredential, secretMatches } from './secrets';
 import * as store from './store';
@@ -65,6 +66,17 @@ export async function accountExists(db: Knex, accountId: string): Promise<boolea
   return (await store.findAccount(db, accountId)) !== undefined;
 }
 
+/**
+ * Serialises writers of one account's rows in other areas (e.g. two first shop connects): locks the account's row
+ * for the rest of the transaction `trx`.
+ */
+export const lockAccount = (trx: Knex, accountId: string) => store.lockAccount(trx, accountId);
+
+/** Whether `userId` is a user of the account; when so, the user cannot be deleted before `trx` ends. */
+export async function holdUserOfAccount(trx: Knex, accountId: string, userId: string): Promise<boolean> {
+  return (await store.lockUserOfAccount(trx, accountId, userId)) !== undefined;
+}
+
 /** The caller's user and account; a user removed since authentication is treated as an invalid credential. */
 export async function describeCaller(db: Knex, accountId: string, userId: string) {
   const [account, user] = await Promise.all([store.findAccount(db, accountId), store.findUser(db, accountId, userId)]);
@@ -72,8 +84,7 @@ export async function describeCaller(db: Knex, accountId: string, userId: string
   return { account, user };
 }
 
-export interface Page { page: number; limit: number }
-const windowOf = (p: Page) => ({ limit: p.limit, offset: (p.page - 1) * p.limit });
+const windowOf = (p: Page) => ({ limit: p.limit, offset: offsetOf(p) });
 
 export const pageUsers = (db: Knex, accountId: string, page: Page) => store.pageUsers(db, accountId, windowOf(page));
 export const pageAgentKeys = (db: Knex, accountId: string, page: Page) => store.pageAgentKeys(db, accountId, windowOf(page));

@@ -49,6 +49,16 @@ export async function findAccount(db: Knex, accountId: string): Promise<AccountR
   return db('accounts').where({ id: accountId }).first();
 }
 
+/** Locks the account's row (no key update) for the rest of the transaction `trx`. */
+export async function lockAccount(trx: Knex, accountId: string): Promise<void> {
+  await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first('id');
+}
+
+/** The user of the account, its row locked against deletion for the rest of the transaction `trx`. */
+export async function lockUserOfAccount(trx: Knex, accountId: string, userId: string): Promise<{ id: string } | undefined> {
+  return trx('users').where({ account_id: accountId, id: userId }).forKeyShare().first('id');
+}
+
 export async function insertSession(db: Knex, accountId: string, row: { id: string; user_id: string; secret_hash: string }): Promise<void> {
   await db('session_tokens').insert({ account_id: accountId, ...row });
 }

@@ -66,3 +66,7 @@ export async function addActivities(db: Knex, accountId: string, inputs: Array<A
     created_by: input.createdBy ?? null,
   })));
 }
+
+/** Privacy: replaces body and metadata of the writer's activities named by external id; answers how many changed. */
+export const redactActivities = (db: Knex, accountId: string, redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>) =>
+  store.redactActivities(db, accountId, redactions);

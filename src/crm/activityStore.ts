@@ -55,3 +55,17 @@ export async function insertActivities(db: Knex, accountId: string, rows: Activi
     .returning('id');
   return inserted.length;
 }
+
+/** Replaces body and metadata of the activities with these external ids; answers how many were changed. */
+export async function redactActivities(
+  db: Knex, accountId: string, redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>,
+): Promise<number> {
+  if (redactions.length === 0) return 0;
+  const result = await db.raw(
+    `update crm_contact_activities a set body = r.body, metadata = r.metadata
+     from jsonb_to_recordset(?::jsonb) as r(external_id text, body text, metadata jsonb)
+     where a.account_id = ? and a.external_id = r.external_id`,
+    [JSON.stringify(redactions.map((r) => ({ external_id: r.externalId, body: r.body, metadata: r.metadata }))), accountId],
+  );
+  return result.rowCount ?? 0;
+}

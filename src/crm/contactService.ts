@@ -149,3 +149,10 @@ export async function upsertContactsByEmail(
 export async function setCommerceRollups(db: Knex, accountId: string, rollups: Array<CommerceRollup & { id: string }>): Promise<void> {
   await store.setCommerceRollups(db, accountId, rollups);
 }
+
+/**
+ * Contacts by id or holding `email` (case-insensitively), in id order; with `lock`, locked until the caller's
+ * transaction ends (privacy requests read and settle them).
+ */
+export const findContactsByIdsOrEmail = (db: Knex, accountId: string, ids: string[], email: string | null, lock = false) =>
+  store.findContactsByIdsOrEmail(db, accountId, ids, email, lock);

@@ -179,3 +179,14 @@ export async function setCommerceRollups(db: Knex, accountId: string, rollups: A
     [JSON.stringify(rollups), accountId],
   );
 }
+
+/** Contacts by id or holding `email` (case-insensitively), id order, locked for the caller's transaction when `lock` is set. */
+export async function findContactsByIdsOrEmail(db: Knex, accountId: string, ids: string[], email: string | null, lock: boolean): Promise<ContactRow[]> {
+  if (ids.length === 0 && !email) return [];
+  const q = db('crm_contacts').where({ account_id: accountId }).where((w) => {
+    if (ids.length) w.orWhereIn('id', ids);
+    if (email) w.orWhereRaw('lower(email) = lower(?)', [email]);
+  }).select('id', 'name', 'email', 'phone', 'company', 'tags', 'notes', 'source', 'commerce_total_spent_cents', 'commerce_order_count',
+    'commerce_first_order_at', 'commerce_first_order_id', 'commerce_last_order_at', 'created_at', 'updated_at').orderBy('id');
+  return lock ? q.forUpdate() : q;
+}

@@ -1,3 +1,4 @@
+import { holdUserOfAccount } from '../auth/service';
 import type { Knex } from '../db/knex';
 import * as contactStore from './contactStore';
 import { taskNotFound } from './errors';
@@ -20,7 +21,7 @@ export interface TaskInput {
 /** Checks the ids a task references against the account (400 invalid_reference naming the field), and locks them. */
 async function checkReferences(trx: Knex, accountId: string, input: TaskInput): Promise<void> {
   if (input.contactId && !(await contactStore.lockContact(trx, accountId, input.contactId))) throw invalidReference('contactId', 'contact');
-  if (input.assignedTo && !(await store.lockUser(trx, accountId, input.assignedTo))) throw invalidReference('assignedTo', 'user');
+  if (input.assignedTo && !(await holdUserOfAccount(trx, accountId, input.assignedTo))) throw invalidReference('assignedTo', 'user');
 }
 
 function columns(input: TaskInput): TaskFields {

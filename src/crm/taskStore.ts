@@ -65,8 +65,3 @@ export async function updateTask(db: Knex, accountId: string, id: string, fields
   const [row] = await db('crm_tasks').where({ account_id: accountId, id }).update(changes).returning('*');
   return row;
 }
-
-/** A user of the account (tasks are assigned to users), locked against deletion for the transaction. */
-export async function lockUser(db: Knex, accountId: string, userId: string): Promise<{ id: string } | undefined> {
-  return db('users').where({ account_id: accountId, id: userId }).forKeyShare().first('id');
-}

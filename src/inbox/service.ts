@@ -47,3 +47,11 @@ export async function resolveInboxItem(db: Knex, accountId: string, id: string):
   if (!row) throw inboxItemNotFound();
   return row;
 }
+
+/** Privacy: empties the items of `kind` raised for these requests, keeping which request each was for and why (`hint`). */
+export const emptyRequestItems = (db: Knex, accountId: string, kind: string, requestIds: string[], hint: string) =>
+  store.emptyRequestItems(db, accountId, kind, requestIds, hint);
+
+/** Privacy: the connection's items lose the customer id they name and, for items of `errorKind`, their error text. */
+export const scrubConnectionItems = (db: Knex, accountId: string, connectionId: string, errorKind: string) =>
+  store.scrubConnectionItems(db, accountId, connectionId, errorKind);

@@ -66,3 +66,29 @@ export async function resolveItem(db: Knex, accountId: string, id: string): Prom
     .update({ resolved_at: db.raw('coalesce(resolved_at, now())') }).returning('*');
   return row;
 }
+
+/** Empties the bodies of the items of `kind` made for these requests (`body.compliance_request_id`), keeping which request each was for. */
+export async function emptyRequestItems(db: Knex, accountId: string, kind: string, requestIds: string[], hint: string): Promise<void> {
+  if (requestIds.length === 0) return;
+  await db.raw(
+    `update inbox_items set body = jsonb_build_object('compliance_request_id', body->'compliance_request_id', 'shop_domain', body->'shop_domain',
+       'redacted', true, 'hint', ?::text)
+     where account_id = ? and kind = ? and body->>'compliance_request_id' = any(?::text[])`,
+    [hint, accountId, kind, requestIds],
+  );
+}
+
+/**
+ * Nulls `customer_id` in the bodies of the connection's items (`body.connection_id`) and the `error` of its items of
+ * `errorKind` (an error may quote a person); everything else in them stays.
+ */
+export async function scrubConnectionItems(db: Knex, accountId: string, connectionId: string, errorKind: string): Promise<void> {
+  await db.raw(
+    `update inbox_items set body = body
+       || case when jsonb_exists(body, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
+       || case when jsonb_exists(body, 'error') and kind = ? then '{"error": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and body->>'connection_id' = ?
+       and (body->>'customer_id' is not null or (kind = ? and body->>'error' is not null))`,
+    [errorKind, accountId, connectionId, errorKind],
+  );
+}

@@ -1,5 +1,5 @@
 import type { Knex } from '../db/knex';
-import { insertTriggerOnce } from './outboxStore';
+import { insertTriggerOnce, insertTriggersOnce, nullConnectionTriggerCustomers, nullOrderTriggerEmails } from './outboxStore';
 
 /**
  * Workflow triggers the service emits (doc3 "Emitted workflow triggers"), written to `workflow_trigger_outbox`
@@ -25,3 +25,16 @@ export interface TriggerInput {
 export async function writeTrigger(db: Knex, accountId: string, input: TriggerInput): Promise<{ created: boolean }> {
   return { created: await insertTriggerOnce(db, accountId, input) };
 }
+
+/** `writeTrigger` for many triggers in one statement; answers the (trigger, dedup key) pairs newly written. */
+export async function writeTriggers(db: Knex, accountId: string, inputs: TriggerInput[]): Promise<Array<{ trigger: TriggerName; dedupKey: string }>> {
+  return (await insertTriggersOnce(db, accountId, inputs)) as Array<{ trigger: TriggerName; dedupKey: string }>;
+}
+
+/** Privacy: the connection's order triggers (all, or those of `orderIds`) no longer carry the customer email. */
+export const scrubOrderTriggers = (db: Knex, accountId: string, connectionId: string, orderIds?: string[]) =>
+  nullOrderTriggerEmails(db, accountId, connectionId, orderIds);
+
+/** Privacy: the connection's triggers no longer carry a customer email or id; what the event was stays. */
+export const scrubConnectionTriggers = (db: Knex, accountId: string, connectionId: string) =>
+  nullConnectionTriggerCustomers(db, accountId, connectionId);

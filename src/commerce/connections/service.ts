@@ -1,9 +1,10 @@
+import { lockAccount } from '../../auth/service';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { commerceClientOf, type CommerceDeps } from './deps';
 import {
-  deactivateSubscriptions, demoteOtherDefaults, findConnection, listSubscriptions, lockAccountConnections,
+  accountConnections, deactivateSubscriptions, demoteOtherDefaults, findConnection, listSubscriptions,
   updateConnection, upsertInstalledConnection, type ConnectionPurpose, type ConnectionRow,
 } from './store';
 import { shopAccessOf } from './tokens';
@@ -35,7 +36,9 @@ export interface InstalledShop {
  */
 export async function saveInstalledShop(db: Knex, accountId: string, shop: InstalledShop): Promise<ConnectionRow> {
   return db.transaction(async (trx) => {
-    const mine = await lockAccountConnections(trx, accountId);
+    // The account's lock serialises its connects, so two first connects cannot both become the default.
+    await lockAccount(trx, accountId);
+    const mine = await accountConnections(trx, accountId);
     const existing = mine.find((c) => c.shop_domain === shop.shopDomain);
     const otherActiveDefault = mine.some((c) => c.shop_domain !== shop.shopDomain && c.purpose === 'account_default' && !c.disconnected_at);
     const purpose: ConnectionPurpose = existing?.purpose === 'account_default' || !otherActiveDefault ? 'account_default' : 'project_override';

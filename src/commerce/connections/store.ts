@@ -58,9 +58,8 @@ export async function findActiveDefault(db: Knex, accountId: string): Promise<Co
   return connections(db, accountId).where({ purpose: 'account_default' }).whereNull('disconnected_at').first();
 }
 
-/** Serialises connects of one account, so two first connects cannot both become the default. */
-export async function lockAccountConnections(trx: Knex, accountId: string): Promise<ConnectionRow[]> {
-  await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first('id');
+/** Every connection of the account (the caller holds the account's lock, see `lockAccount`). */
+export async function accountConnections(trx: Knex, accountId: string): Promise<ConnectionRow[]> {
   return connections(trx, accountId).select('*');
 }
 

@@ -138,22 +138,3 @@ export async function clearBridgeErrors(db: Knex, accountId: string, logIds: str
   if (logIds.length === 0) return;
   await db('commerce_orders_log').where({ account_id: accountId }).whereIn('id', logIds).update({ bridge_error: null, bridge_failed_at: null });
 }
-
-/**
- * Writes many triggers to the outbox in one statement, each unless one with the same (trigger, dedup key) exists
- * for the account — the set-based `writeTrigger` of `src/triggers/outbox.ts`. Answers the (trigger, dedup key)
- * pairs newly written.
- */
-export async function insertTriggers(
-  db: Knex, accountId: string, triggers: Array<{ trigger: string; dedupKey: string; payload: Record<string, unknown> }>,
-): Promise<Array<{ trigger: string; dedupKey: string }>> {
-  if (triggers.length === 0) return [];
-  const result = await db.raw(
-    `insert into workflow_trigger_outbox (account_id, trigger, dedup_key, payload)
-     select ?::uuid, t.trigger, t.dedup_key, t.payload from jsonb_to_recordset(?::jsonb) as t(trigger text, dedup_key text, payload jsonb)
-     on conflict (account_id, trigger, dedup_key) where dedup_key is not null do nothing
-     returning trigger, dedup_key`,
-    [accountId, JSON.stringify(triggers.map((t) => ({ trigger: t.trigger, dedup_key: t.dedupKey, payload: t.payload })))],
-  );
-  return (result.rows as Array<{ trigger: string; dedup_key: string }>).map((r) => ({ trigger: r.trigger, dedupKey: r.dedup_key }));
-}

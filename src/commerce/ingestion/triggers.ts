@@ -1,6 +1,5 @@
 import type { Knex } from '../../db/knex';
-import type { TriggerName } from '../../triggers/outbox';
-import * as store from './store';
+import { writeTriggers, type TriggerName } from '../../triggers/outbox';
 import type { OrderLogRow } from './store';
 
 export type OrderTopic = 'orders/create' | 'orders/updated';
@@ -28,7 +27,7 @@ export async function writeOrderTriggers(
       });
     }
   }
-  const created = new Set((await store.insertTriggers(trx, accountId, wanted)).map((t) => `${t.trigger} ${t.dedupKey}`));
+  const created = new Set((await writeTriggers(trx, accountId, wanted)).map((t) => `${t.trigger} ${t.dedupKey}`));
   const written = new Map<string, TriggerName[]>(rows.map(({ row }) => [row.order_id, []]));
   for (const w of wanted) if (created.has(`${w.trigger} ${w.dedupKey}`)) written.get(w.orderId)!.push(w.trigger);
   return written;

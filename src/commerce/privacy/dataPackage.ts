@@ -1,9 +1,10 @@
+import { findContactsByIdsOrEmail } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import { raiseInboxItem } from '../../inbox/service';
 import { isObject } from '../topics/types';
 import { customerMatchOf } from './request';
 import { withoutSecrets } from './scrub';
-import { countCustomerOrders, findContacts, findCustomerOrders, type ContactRecord, type PrivacyRequestRow } from './store';
+import { countCustomerOrders, findCustomerOrders, type ContactRecord, type PrivacyRequestRow } from './store';
 import type { OrderLogRow } from '../ingestion/store';
 
 export const PRIVACY_DATA_REQUEST_KIND = 'commerce_privacy_data_request';
@@ -49,7 +50,7 @@ export async function packageCustomerData(db: Knex, request: PrivacyRequestRow):
     ])
     : [[], 0];
   const linked = [...new Set(orders.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
-  const contacts = await findContacts(db, accountId, linked, request.customer_email);
+  const contacts = await findContactsByIdsOrEmail(db, accountId, linked, request.customer_email);
   const payload = isObject(request.raw_payload) ? request.raw_payload : {};
   const dataRequest = isObject(payload.data_request) ? payload.data_request : {};
 

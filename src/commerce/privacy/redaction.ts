@@ -1,5 +1,7 @@
-import { setCommerceRollup } from '../../crm/service';
+import { deleteContact, findContactsByIdsOrEmail, redactActivities, setCommerceRollup } from '../../crm/service';
 import type { Knex } from '../../db/knex';
+import { emptyRequestItems, scrubConnectionItems } from '../../inbox/service';
+import { scrubConnectionTriggers, scrubOrderTriggers } from '../../triggers/outbox';
 import { deactivateSubscriptions, findConnection, updateConnection } from '../connections/store';
 import { lockAccountOrders, rollupOfContact } from '../ingestion/store';
 import { PRIVACY_DATA_REQUEST_KIND } from './dataPackage';
@@ -7,6 +9,21 @@ import { customerMatchOf } from './request';
 import { scrubOrderPayload } from './scrub';
 import * as store from './store';
 import type { PrivacyRequestRow } from './store';
+
+/** What an emptied data package says instead of the customer data it held. */
+const PACKAGE_REDACTED_HINT = 'The shop was redacted (shop/redact): the packaged customer data was removed.';
+
+/** The inbox item kind of a failed CRM bridge: its error may quote a contact. */
+const BRIDGE_FAILED_KIND = 'commerce_order_bridge_failed';
+
+/** Scrubs the order notes (`commerce:order:<orderId>`) of these orders: body replaced, metadata reduced to the order id. */
+function scrubOrderNotes(trx: Knex, accountId: string, orderIds: string[]): Promise<number> {
+  return redactActivities(trx, accountId, orderIds.map((orderId) => ({
+    externalId: `commerce:order:${orderId}`,
+    body: store.ORDER_NOTE_REDACTED,
+    metadata: { source: 'commerce', redacted: true, order_id: orderId },
+  })));
+}
 
 export interface CustomerRedaction {
   orders_scrubbed: number;
@@ -31,11 +48,11 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
   await lockAccountOrders(trx, accountId);
   const orders = request.connection_id ? await store.findCustomerOrders(trx, accountId, request.connection_id, customerMatchOf(request)) : [];
   const linked = [...new Set(orders.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
-  const contacts = await store.findContacts(trx, accountId, linked, request.customer_email, true);
+  const contacts = await findContactsByIdsOrEmail(trx, accountId, linked, request.customer_email, true);
 
   for (const order of orders) await store.scrubOrderRow(trx, accountId, order.id, scrubOrderPayload(order.raw_payload), true);
-  const notes = await store.scrubOrderNotes(trx, accountId, orders.map((o) => o.order_id));
-  if (request.connection_id) await store.scrubOrderTriggers(trx, accountId, request.connection_id, orders.map((o) => o.order_id));
+  const notes = await scrubOrderNotes(trx, accountId, orders.map((o) => o.order_id));
+  if (request.connection_id) await scrubOrderTriggers(trx, accountId, request.connection_id, orders.map((o) => o.order_id));
 
   return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...await settleContacts(trx, accountId, contacts) };
 }
@@ -51,7 +68,7 @@ async function settleContacts(trx: Knex, accountId: string, contacts: store.Cont
   for (const contact of contacts) {
     const r = await rollupOfContact(trx, accountId, contact.id);
     if (contact.source === 'commerce' && r.count === 0) {
-      await store.deleteContact(trx, accountId, contact.id);
+      await deleteContact(trx, accountId, contact.id);
       result.contacts_deleted++;
       continue;
     }
@@ -117,9 +134,9 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
     await db.transaction(async (trx) => {
       await lockAccountOrders(trx, accountId);
       const linked = [...new Set(page.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
-      const contacts = await store.findContacts(trx, accountId, linked, null, true);
+      const contacts = await findContactsByIdsOrEmail(trx, accountId, linked, null, true);
       for (const row of page) await store.scrubOrderRow(trx, accountId, row.id, scrubOrderPayload(row.raw_payload), true);
-      result.notes_scrubbed += await store.scrubOrderNotes(trx, accountId, page.map((o) => o.order_id));
+      result.notes_scrubbed += await scrubOrderNotes(trx, accountId, page.map((o) => o.order_id));
       const settled = await settleContacts(trx, accountId, contacts);
       result.contacts_deleted += settled.contacts_deleted;
       result.contacts_reset += settled.contacts_reset;
@@ -133,8 +150,9 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
   await db.transaction(async (trx) => {
     const requests = await store.shopPrivacyRequests(trx, accountId, connection.id, request.id, request.created_at);
     for (const r of requests) await store.scrubPrivacyRequest(trx, accountId, r.id, scrubOrderPayload(r.raw_payload));
-    await store.emptyDataPackages(trx, accountId, PRIVACY_DATA_REQUEST_KIND, requests.map((r) => r.id));
-    await store.scrubShopTriggersAndInbox(trx, accountId, connection.id);
+    await emptyRequestItems(trx, accountId, PRIVACY_DATA_REQUEST_KIND, requests.map((r) => r.id), PACKAGE_REDACTED_HINT);
+    await scrubConnectionTriggers(trx, accountId, connection.id);
+    await scrubConnectionItems(trx, accountId, connection.id, BRIDGE_FAILED_KIND);
     await store.dropWaitingDeliveryBodies(trx, accountId, connection.id, request.created_at);
   });
   return result;

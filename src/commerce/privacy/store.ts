@@ -95,52 +95,6 @@ export async function scrubPrivacyRequest(db: Knex, accountId: string, id: strin
   await requests(db, accountId).where({ id }).update({ customer_email: null, customer_id: null, raw_payload: JSON.stringify(scrubbedPayload) });
 }
 
-/** Empties the data packages (inbox items of `kind`) of these privacy requests, keeping which request each was for. */
-export async function emptyDataPackages(db: Knex, accountId: string, kind: string, requestIds: string[]): Promise<void> {
-  if (requestIds.length === 0) return;
-  await db.raw(
-    `update inbox_items set body = jsonb_build_object('compliance_request_id', body->'compliance_request_id', 'shop_domain', body->'shop_domain',
-       'redacted', true, 'hint', 'The shop was redacted (shop/redact): the packaged customer data was removed.')
-     where account_id = ? and kind = ? and body->>'compliance_request_id' = any(?::text[])`,
-    [accountId, kind, requestIds],
-  );
-}
-
-/** The shop's order triggers (all, or those of `orderIds`) in the workflow outbox without the customer email they carried. */
-export async function scrubOrderTriggers(db: Knex, accountId: string, connectionId: string, orderIds?: string[]): Promise<void> {
-  if (orderIds?.length === 0) return;
-  await db.raw(
-    `update workflow_trigger_outbox set payload = payload || '{"customer_email": null}'::jsonb
-     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_email' is not null
-       and (?::text[] is null or payload->>'order_id' = any(?::text[]))`,
-    [accountId, connectionId, orderIds ?? null, orderIds ?? null],
-  );
-}
-
-/**
- * What the shop's triggers and inbox items say about a person: `customer_email` and `customer_id` of its triggers
- * and `customer_id` of its inbox items are nulled, and the CRM-bridge error of its items (it may quote a contact)
- * removed. What the event was — contract, order, amounts, codes — stays.
- */
-export async function scrubShopTriggersAndInbox(db: Knex, accountId: string, connectionId: string): Promise<void> {
-  await db.raw(
-    `update workflow_trigger_outbox set payload = payload
-       || case when jsonb_exists(payload, 'customer_email') then '{"customer_email": null}'::jsonb else '{}'::jsonb end
-       || case when jsonb_exists(payload, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
-     where account_id = ? and payload->>'connection_id' = ?
-       and (payload->>'customer_email' is not null or payload->>'customer_id' is not null)`,
-    [accountId, connectionId],
-  );
-  await db.raw(
-    `update inbox_items set body = body
-       || case when jsonb_exists(body, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
-       || case when jsonb_exists(body, 'error') and kind = 'commerce_order_bridge_failed' then '{"error": null}'::jsonb else '{}'::jsonb end
-     where account_id = ? and body->>'connection_id' = ?
-       and (body->>'customer_id' is not null or (kind = 'commerce_order_bridge_failed' and body->>'error' is not null))`,
-    [accountId, connectionId],
-  );
-}
-
 /**
  * Drops the body of the shop's deliveries received up to `before` that still hold one (not processed yet): they are
  * marked processed (`ignored`), so the shop's workflow skips them.
@@ -151,36 +105,7 @@ export async function dropWaitingDeliveryBodies(db: Knex, accountId: string, con
     .update({ payload: null, outcome: db.raw(`coalesce(outcome, 'ignored')`), processed_at: db.raw('coalesce(processed_at, now())') });
 }
 
-// CRM rows. The CRM's service has no lookup by email and no redaction of activities yet, so the privacy rules read
-// and scrub these two tables here, always by account; rollups still go through the CRM service.
-
-/** The CRM's own contact row type: the privacy rules read what the CRM stores, field for field. */
+/** A CRM contact as the privacy rules read it (the CRM's own row type). */
 export type ContactRecord = ContactRow;
 
-/** Contacts by id or holding `email` (case-insensitively), locked for the caller's transaction when `lock` is set. */
-export async function findContacts(db: Knex, accountId: string, ids: string[], email: string | null, lock = false): Promise<ContactRecord[]> {
-  if (ids.length === 0 && !email) return [];
-  const q = db('crm_contacts').where({ account_id: accountId }).where((w) => {
-    if (ids.length) w.orWhereIn('id', ids);
-    if (email) w.orWhereRaw('lower(email) = lower(?)', [email]);
-  }).select('id', 'name', 'email', 'phone', 'company', 'tags', 'notes', 'source', 'commerce_total_spent_cents', 'commerce_order_count',
-    'commerce_first_order_at', 'commerce_first_order_id', 'commerce_last_order_at', 'created_at', 'updated_at').orderBy('id');
-  return lock ? q.forUpdate() : q;
-}
-
 export const ORDER_NOTE_REDACTED = 'Order details removed at the customer\'s request (privacy request).';
-
-/** Scrubs the order notes (`commerce:order:<orderId>`) of these orders: body replaced, metadata reduced to the order id. */
-export async function scrubOrderNotes(db: Knex, accountId: string, orderIds: string[]): Promise<number> {
-  if (orderIds.length === 0) return 0;
-  const result = await db.raw(
-    `update crm_contact_activities set body = ?, metadata = jsonb_build_object('source', 'commerce', 'redacted', true, 'order_id', substr(external_id, 16))
-     where account_id = ? and external_id = any(?::text[])`,
-    [ORDER_NOTE_REDACTED, accountId, orderIds.map((id) => `commerce:order:${id}`)],
-  );
-  return result.rowCount ?? 0;
-}
-
-export async function deleteContact(db: Knex, accountId: string, id: string): Promise<void> {
-  await db('crm_contacts').where({ account_id: accountId, id }).delete();
-}
