@@ -3,6 +3,7 @@ import { authRoutes } from '../auth/routes';
 import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { cronRoutes } from '../cron/routes';
+import { inboxRoutes } from '../inbox/routes';
 import { emailKeyRoutes } from '../email/keys/routes';
 import { emailDomainRoutes } from '../email/domains/routes';
 import { emailSendRoutes } from '../email/send/routes';
@@ -32,7 +33,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(),
     ...cronRoutes(),
-    ...commerceRoutes(),
+    ...commerceRoutes(), ...inboxRoutes(),
     ...projectRoutes(),
     ...deploymentRoutes(),
     ...sitePlatformConnectionRoutes(),

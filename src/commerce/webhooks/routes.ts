@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../../http/route';
-import { inboxRoutes } from '../../inbox/routes';
 import { DISPATCH_BUSY_MS, DISPATCH_IDLE_MS } from './dispatcher';
 import { GROUP_COMMIT_MAX_ROWS } from './groupCommit';
 import { ReceiverState, receiveDelivery } from './receiver';
@@ -67,7 +66,7 @@ export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries())
   ];
 }
 
-/** Every route of the receiver helper: the webhook endpoint and the inbox its failures and alerts are raised in. */
+/** Every route of the receiver: the webhook endpoint (the inbox its failures are raised in is mounted by src/app). */
 export function receiverRoutes(): RouteDef[] {
-  return [...webhookRoutes(), ...inboxRoutes()];
+  return webhookRoutes();
 }
