@@ -1,10 +1,10 @@
-import { findContactsByIdsOrEmail } from '../../crm/service';
+import { findContactsByIdsOrEmail, type ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import { raiseInboxItem } from '../../inbox/service';
 import { isObject } from '../topics/types';
 import { customerMatchOf } from './request';
 import { withoutSecrets } from './scrub';
-import { countCustomerOrders, findCustomerOrders, type ContactRecord, type PrivacyRequestRow } from './store';
+import { countCustomerOrders, findCustomerOrders, type PrivacyRequestRow } from './store';
 import type { OrderLogRow } from '../ingestion/store';
 
 export const PRIVACY_DATA_REQUEST_KIND = 'commerce_privacy_data_request';
@@ -18,7 +18,7 @@ const orderJson = (o: OrderLogRow) => ({
   payload: withoutSecrets(o.raw_payload),
 });
 
-const contactJson = (c: ContactRecord) => ({
+const contactJson = (c: ContactRow) => ({
   id: c.id, name: c.name, email: c.email, phone: c.phone, company: c.company, tags: c.tags, notes: c.notes, source: c.source,
   commerce: {
     total_spent_cents: Number(c.commerce_total_spent_cents), order_count: c.commerce_order_count, first_order_at: c.commerce_first_order_at,

@@ -1,4 +1,4 @@
-import { deleteContact, findContactsByIdsOrEmail, redactActivities, setCommerceRollup } from '../../crm/service';
+import { deleteContact, findContactsByIdsOrEmail, redactActivities, setCommerceRollup, type ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import { emptyRequestItems, scrubConnectionItems } from '../../inbox/service';
 import { scrubConnectionTriggers, scrubOrderTriggers } from '../../triggers/outbox';
@@ -63,7 +63,7 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
  * exists only because of the shop's data. A contact the account created itself, or one that still carries orders
  * of another shop, is kept with its own fields. The caller holds the account's order lock and the contact locks.
  */
-async function settleContacts(trx: Knex, accountId: string, contacts: store.ContactRecord[]): Promise<{ contacts_deleted: number; contacts_reset: number }> {
+async function settleContacts(trx: Knex, accountId: string, contacts: ContactRow[]): Promise<{ contacts_deleted: number; contacts_reset: number }> {
   const result = { contacts_deleted: 0, contacts_reset: 0 };
   for (const contact of contacts) {
     const r = await rollupOfContact(trx, accountId, contact.id);

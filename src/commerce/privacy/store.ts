@@ -1,4 +1,3 @@
-import type { ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
 import type { OrderLogRow } from '../ingestion/store';
 
@@ -104,8 +103,5 @@ export async function dropWaitingDeliveryBodies(db: Knex, accountId: string, con
     .where('received_at', '<=', before)
     .update({ payload: null, outcome: db.raw(`coalesce(outcome, 'ignored')`), processed_at: db.raw('coalesce(processed_at, now())') });
 }
-
-/** A CRM contact as the privacy rules read it (the CRM's own row type). */
-export type ContactRecord = ContactRow;
 
 export const ORDER_NOTE_REDACTED = 'Order details removed at the customer\'s request (privacy request).';
