@@ -7,7 +7,7 @@ import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { createLogger } from '../../../src/logger';
 import { resolveCredentials } from '../../../src/sitePlatform/connections';
 import {
-  ALL_SCOPES, addClient, addSite, authorize, depsOf, openCallback, registerClient, startSiteWorld, uuid, type SiteWorld,
+  ALL_SCOPES, addClient, addSite, authorize, depsOf, openCallback, registerClient, startSiteWorld, type SiteWorld,
 } from './fixtures';
 
 describe('site platform OAuth connect', () => {

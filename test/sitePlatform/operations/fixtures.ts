@@ -3,7 +3,7 @@ import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { newProjectId } from '../../helpers/projects';
-import { ALL_SCOPES, addSite, startSiteWorld, uuid, type SiteWorld } from '../connections/fixtures';
+import { ALL_SCOPES, addSite, startSiteWorld, type SiteWorld } from '../connections/fixtures';
 
 export const OPS = '/api/agent/web/site-platform-ops';
 export const builderOps = (projectId: string) => `/api/builder/site-platform/${projectId}/ops`;
