@@ -4,6 +4,7 @@ import { requestHash } from '../../src/http/idempotency';
 import { newAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
+import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 
 const createKey = (token: string, key: string, name = 'ci') =>
   call('POST', '/api/agent-keys', { token, body: { name, permissions: ['crm:read'] }, headers: { 'idempotency-key': key } });
@@ -58,7 +59,7 @@ describe('idempotency storage', () => {
     });
     await db('idempotency_keys').insert([row('old', '25 hours'), row('fresh', '1 hour')]);
 
-    const result = await client.workflow.execute('purgeIdempotencyKeys', { taskQueue, workflowId: `purge-${randomUUID()}`, args: [] });
+    const result = await client.workflow.execute(purgeIdempotencyKeysContract.workflowType, { taskQueue, workflowId: `purge-${randomUUID()}`, args: [] });
 
     assert.ok((result as { deleted: number }).deleted >= 1);
     const left = await db('idempotency_keys').where({ account_id: accountId }).pluck('key');

@@ -4,6 +4,7 @@ import { call } from '../helpers/http';
 import { harness } from '../helpers/harness';
 import { jobSearchAttributes } from '../../src/temporal/jobs';
 import { eventually, getJob, jobUrl, settled, startTestJob } from './jobTestKit';
+import { quickJobContract } from '../workflows/quickJob.contract';
 
 describe('jobs API: GET /api/jobs/{id} and cancel', () => {
   let owner: TestAccount;
@@ -87,7 +88,7 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
   it('ownership comes from the AccountId search attribute, not the id: an id naming another account answers 404 to it', async () => {
     // A workflow whose id names the stranger's account but whose AccountId is the owner's.
     const id = `test_quick:${stranger.accountId}:forged-${Date.now()}`;
-    await harness().client.workflow.start('quickJobWorkflow', {
+    await harness().client.workflow.start(quickJobContract.workflowType, {
       workflowId: id, taskQueue: harness().taskQueue, args: [{ value: 'x' }],
       typedSearchAttributes: jobSearchAttributes('test_quick', owner.accountId),
     });
@@ -99,7 +100,7 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
 
   it('a workflow without an AccountId (not a job) answers 404', async () => {
     const id = `plain-workflow-${Date.now()}`;
-    await harness().client.workflow.start('quickJobWorkflow', { workflowId: id, taskQueue: harness().taskQueue, args: [{ value: 'x' }] });
+    await harness().client.workflow.start(quickJobContract.workflowType, { workflowId: id, taskQueue: harness().taskQueue, args: [{ value: 'x' }] });
     assert.equal((await getJob(owner.ownerToken, id)).status, 404);
   });
 

@@ -6,14 +6,17 @@ import { progressQuery } from '../../workflows/progress.contract';
 import { createWorker } from '../../src/temporal/worker';
 import { harness } from '../helpers/harness';
 import { eventually } from '../jobs/jobTestKit';
+import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
+import { steppedJobContract } from '../workflows/steppedJob.contract';
+import { quickJobContract } from '../workflows/quickJob.contract';
 
 describe('workflow durability', () => {
   it('replaying recorded histories with the current bundle reproduces them (determinism guard)', async () => {
     const { client, taskQueue, bundle } = harness();
     const runs = [
-      client.workflow.start('purgeIdempotencyKeys', { taskQueue, workflowId: `replay-purge-${randomUUID()}`, args: [] }),
-      client.workflow.start('steppedJobWorkflow', { taskQueue, workflowId: `replay-stepped-${randomUUID()}`, args: [{ steps: 3, stepMs: 50 }] }),
-      client.workflow.start('quickJobWorkflow', { taskQueue, workflowId: `replay-quick-${randomUUID()}`, args: [{ value: 'x' }] }),
+      client.workflow.start(purgeIdempotencyKeysContract.workflowType, { taskQueue, workflowId: `replay-purge-${randomUUID()}`, args: [] }),
+      client.workflow.start(steppedJobContract.workflowType, { taskQueue, workflowId: `replay-stepped-${randomUUID()}`, args: [{ steps: 3, stepMs: 50 }] }),
+      client.workflow.start(quickJobContract.workflowType, { taskQueue, workflowId: `replay-quick-${randomUUID()}`, args: [{ value: 'x' }] }),
     ];
     const handles = await Promise.all(runs);
     await Promise.all(handles.map((h) => h.result()));
@@ -38,7 +41,7 @@ describe('workflow durability', () => {
 
     const first = await start();
     const firstRun = first.worker.run();
-    const handle = await client.workflow.start('steppedJobWorkflow', { taskQueue, workflowId: `durable-${randomUUID()}`, args: [{ steps: 6, stepMs: 200 }] });
+    const handle = await client.workflow.start(steppedJobContract.workflowType, { taskQueue, workflowId: `durable-${randomUUID()}`, args: [{ steps: 6, stepMs: 200 }] });
     const midway = await eventually(() => handle.query(progressQuery), (p) => p.done >= 2, 15_000, 'two steps done');
     first.worker.shutdown();
     await firstRun;

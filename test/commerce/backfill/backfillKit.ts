@@ -7,8 +7,8 @@ import type { SimOrder } from '../../../src/sandbox/commerce';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
-import type { OrderBackfillInput, OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
-import type { ShopBackfillInput, ShopBackfillResult } from '../../../workflows/commerceShopBackfill.contract';
+import { commerceOrderBackfillContract, type OrderBackfillInput, type OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
+import { commerceShopBackfillContract, type ShopBackfillInput, type ShopBackfillResult } from '../../../workflows/commerceShopBackfill.contract';
 
 export interface BackfillWorker {
   worker: Worker;
@@ -67,7 +67,7 @@ export async function retireConnectedShops(): Promise<void> {
 /** Runs the sweep on the task queue and waits for its summary. */
 export async function runSweep(taskQueue: string, input: OrderBackfillInput = {}, timeoutMs = 60_000): Promise<OrderBackfillSummary> {
   const { client } = harness();
-  return client.withDeadline(Date.now() + timeoutMs, () => client.workflow.execute('commerceOrderBackfill', {
+  return client.withDeadline(Date.now() + timeoutMs, () => client.workflow.execute(commerceOrderBackfillContract.workflowType, {
     taskQueue, workflowId: `test-order-backfill:${randomUUID()}`, args: [input],
   }));
 }
@@ -75,7 +75,7 @@ export async function runSweep(taskQueue: string, input: OrderBackfillInput = {}
 /** Runs one connection's backfill directly (its own workflow id), waiting for the end of its last run. */
 export async function runShopBackfill(taskQueue: string, shop: ConnectedShop, options: Partial<ShopBackfillInput> = {}) {
   const { client } = harness();
-  const handle = await client.workflow.start('commerceShopBackfill', {
+  const handle = await client.workflow.start(commerceShopBackfillContract.workflowType, {
     taskQueue, workflowId: `test-shop-backfill:${shop.connectionId}:${randomUUID()}`,
     args: [{ accountId: shop.accountId, connectionId: shop.connectionId, shopDomain: shop.shopDomain, ...options }],
   });

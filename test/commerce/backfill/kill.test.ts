@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
+import { commerceOrderBackfillContract, type OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
 import { harness } from '../../helpers/harness';
 import { eventually } from '../../jobs/jobTestKit';
 import { loggedCount, newConnectedShop, resultOf, retireConnectedShops, startBackfillWorker, startCommerceWorld, type CommerceWorld } from './backfillKit';
@@ -25,7 +25,7 @@ describe('commerce order backfill survives a killed worker', () => {
 
     const first = await startBackfillWorker(world, taskQueue);
     const started = Date.now();
-    const handle = await client.workflow.start('commerceOrderBackfill', {
+    const handle = await client.workflow.start(commerceOrderBackfillContract.workflowType, {
       taskQueue, workflowId: `test-order-backfill-kill:${randomUUID()}`, args: [{ pageSize: 250, pagesPerRun: 8 }],
     });
     const seen = await eventually(() => loggedCount(shop.connectionId), (n) => n >= 1000, 60_000, '1,000 orders logged');

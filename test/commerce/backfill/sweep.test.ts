@@ -14,6 +14,7 @@ import { callAt } from '../../helpers/http';
 import {
   loggedCount, newConnectedShop, resultOf, retireConnectedShops, runShopBackfill, runSweep, startBackfillWorker, startCommerceWorld, type BackfillWorker, type CommerceWorld, type ConnectedShop,
 } from './backfillKit';
+import { commerceShopBackfillContract } from '../../../workflows/commerceShopBackfill.contract';
 
 describe('commerce-order-backfill sweep', () => {
   let world: CommerceWorld;
@@ -85,7 +86,7 @@ describe('commerce-order-backfill sweep', () => {
     const shop = await newConnectedShop(world);
     const { client } = harness();
     // The same workflow id, open on a queue no worker polls: the sweep's child cannot start beside it.
-    const blocker = await client.workflow.start('commerceShopBackfill', {
+    const blocker = await client.workflow.start(commerceShopBackfillContract.workflowType, {
       taskQueue: `nobody-${randomUUID()}`, workflowId: `commerce-order-backfill:${shop.accountId}:${shop.connectionId}`,
       args: [{ accountId: shop.accountId, connectionId: shop.connectionId, shopDomain: shop.shopDomain }],
     });

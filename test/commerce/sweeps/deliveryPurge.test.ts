@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { harness } from '../../helpers/harness';
 import { newShop } from '../webhooks/receiverKit';
 import { runSweep } from './sweepKit';
+import { commerceDeliveryPurgeContract } from '../../../workflows/commerceDeliveryPurge.contract';
 
 async function deliveryAged(shop: { accountId: string; connectionId: string }, hoursAgo: number, processed = true): Promise<string> {
   const { db } = harness();
@@ -24,7 +25,7 @@ describe('commerce-delivery-purge sweep', () => {
     const shop = await newShop();
     const old = [await deliveryAged(shop, 7 * 24 + 1), await deliveryAged(shop, 30 * 24)];
     const kept = [await deliveryAged(shop, 7 * 24 - 1), await deliveryAged(shop, 47)];
-    const summary = await runSweep('commerceDeliveryPurge', { batchSize: 1 });
+    const summary = await runSweep(commerceDeliveryPurgeContract, { batchSize: 1 });
     assert.equal(summary.partial, false);
     assert.ok(summary.deleted >= old.length);
     assert.deepEqual(await remaining(shop.connectionId), kept.sort());
@@ -33,14 +34,14 @@ describe('commerce-delivery-purge sweep', () => {
   it('a delivery never processed (Temporal down for days) is kept, however old: purging it would lose it', async () => {
     const shop = await newShop();
     const waiting = await deliveryAged(shop, 30 * 24, false);
-    await runSweep('commerceDeliveryPurge', {});
+    await runSweep(commerceDeliveryPurgeContract, {});
     assert.deepEqual(await remaining(shop.connectionId), [waiting]);
   });
 
   it('a run out of budget stops cleanly between batches and answers partial: true', async () => {
     const shop = await newShop();
     for (let i = 0; i < 3; i++) await deliveryAged(shop, 200);
-    const summary = await runSweep('commerceDeliveryPurge', { budgetMs: 1, batchSize: 1 });
+    const summary = await runSweep(commerceDeliveryPurgeContract, { budgetMs: 1, batchSize: 1 });
     assert.equal(summary.partial, true);
     assert.ok(summary.deleted >= 1);
   });

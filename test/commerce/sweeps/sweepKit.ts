@@ -4,12 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../src/app/app';
 import { createMetrics } from '../../../src/http/metrics';
 import { SCHEDULES } from '../../../src/app/schedules';
+import type { ArgsOf, WorkflowContract } from '../../../workflows/defineWorkflow';
 import { harness } from '../../helpers/harness';
 import { callAt, type CallResult } from '../../helpers/http';
 
-/** Runs a sweep workflow on the harness worker and answers its result (bounded wait). */
-export async function runSweep<T = any>(workflowType: string, input: Record<string, unknown> = {}, timeoutMs = 20_000): Promise<T> {
+/** Runs a sweep workflow on the harness worker with a contract-checked input and answers its result (bounded wait). */
+export async function runSweep<T = any, C extends WorkflowContract = WorkflowContract>(contract: C, input: ArgsOf<C>[0] = {}, timeoutMs = 20_000): Promise<T> {
   const { client, taskQueue } = harness();
+  const { workflowType } = contract;
   const handle = await client.workflow.start(workflowType, { taskQueue, workflowId: `test-${workflowType}-${randomUUID()}`, args: [input] });
   return client.withDeadline(Date.now() + timeoutMs, () => handle.result()) as Promise<T>;
 }

@@ -8,6 +8,7 @@ import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
 import { newShop } from '../webhooks/receiverKit';
 import { inboxItems } from './sweepKit';
+import { commerceWebhookUrlReconcileContract } from '../../../workflows/commerceWebhookUrlReconcile.contract';
 
 const OLD_URL = 'https://old-host.example';
 const KIND = 'commerce_webhook_url_reconcile_failed';
@@ -42,7 +43,7 @@ describe('commerce-webhook-url-reconcile sweep', () => {
 
   async function sweep(input: Record<string, unknown> = {}) {
     const { client } = harness();
-    const handle = await client.workflow.start('commerceWebhookUrlReconcile', { taskQueue, workflowId: `test-url-reconcile-${randomUUID()}`, args: [input] });
+    const handle = await client.workflow.start(commerceWebhookUrlReconcileContract.workflowType, { taskQueue, workflowId: `test-url-reconcile-${randomUUID()}`, args: [input] });
     return client.withDeadline(Date.now() + 30_000, () => handle.result());
   }
 

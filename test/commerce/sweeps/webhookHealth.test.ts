@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { newShop } from '../webhooks/receiverKit';
 import { age, inboxItems, runSweep } from './sweepKit';
+import { commerceWebhookHealthContract } from '../../../workflows/commerceWebhookHealth.contract';
 
 const KIND = 'commerce_webhooks_silent';
 const topics = ['orders/create', 'orders/updated'];
@@ -12,7 +13,7 @@ describe('commerce-webhook-health sweep', () => {
     await age(silent.connectionId, 100, 73);
     const never = await newShop({ subscriptions: topics });
     await age(never.connectionId, 100, null);
-    const summary = await runSweep('commerceWebhookHealth');
+    const summary = await runSweep(commerceWebhookHealthContract);
     for (const shop of [silent, never]) {
       const items = await inboxItems(shop.accountId, KIND);
       assert.equal(items.length, 1);
@@ -31,7 +32,7 @@ describe('commerce-webhook-health sweep', () => {
     const onlyInactive = await newShop({ subscriptions: ['orders/create'] });
     await age(onlyInactive.connectionId, 80, 1);
     await harness().db('commerce_webhook_subscriptions').where({ connection_id: onlyInactive.connectionId }).update({ is_active: false });
-    await runSweep('commerceWebhookHealth');
+    await runSweep(commerceWebhookHealthContract);
     assert.equal((await inboxItems(none.accountId, KIND)).length, 1);
     assert.equal((await inboxItems(onlyInactive.accountId, KIND)).length, 1);
   });
@@ -46,15 +47,15 @@ describe('commerce-webhook-health sweep', () => {
     const gone = await newShop({ subscriptions: topics });
     await age(gone.connectionId, 100, 100);
     await harness().db('commerce_connections').where({ id: gone.connectionId }).update({ disconnected_at: new Date() });
-    await runSweep('commerceWebhookHealth');
+    await runSweep(commerceWebhookHealthContract);
     for (const shop of [lively, fresh, gone]) assert.deepEqual(await inboxItems(shop.accountId, KIND), []);
   });
 
   it('a second run finds the same silent shop again and raises no second item while the first is open', async () => {
     const shop = await newShop({ subscriptions: topics });
     await age(shop.connectionId, 200, 150);
-    await runSweep('commerceWebhookHealth');
-    const again = await runSweep('commerceWebhookHealth');
+    await runSweep(commerceWebhookHealthContract);
+    const again = await runSweep(commerceWebhookHealthContract);
     const entry = again.connections.find((c: { connection_id: string }) => c.connection_id === shop.connectionId);
     assert.deepEqual([entry.status, entry.inbox_item_created], ['silent', false]);
     assert.equal((await inboxItems(shop.accountId, KIND)).length, 1);
@@ -63,7 +64,7 @@ describe('commerce-webhook-health sweep', () => {
   it('a run out of budget stops cleanly and answers partial: true', async () => {
     const shop = await newShop();
     await age(shop.connectionId, 100, null);
-    const summary = await runSweep('commerceWebhookHealth', { budgetMs: 1, pageSize: 1 });
+    const summary = await runSweep(commerceWebhookHealthContract, { budgetMs: 1, pageSize: 1 });
     assert.equal(summary.partial, true);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jobSearchAttributes } from '../../../src/temporal/jobs';
-import { commerceShopWorkflowId, type CommerceShopInput } from '../../../workflows/commerceShop.contract';
+import { commerceShopContract, type CommerceShopInput, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { harness } from '../../helpers/harness';
 import { eventually, newShop, orderPayload, type TestShop } from './receiverKit';
 
@@ -19,7 +19,7 @@ async function runThroughWorkflow(shop: TestShop, deliveries: Array<[string, unk
     ids.push(webhookId);
   }
   const input: CommerceShopInput = { accountId: shop.accountId, connectionId: shop.connectionId, pending: ids, maxDeliveriesPerRun };
-  await client.workflow.start('commerceShopWorkflow', {
+  await client.workflow.start(commerceShopContract.workflowType, {
     workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],
     typedSearchAttributes: jobSearchAttributes('commerce-shop', shop.accountId, { ConnectionId: shop.connectionId }),
   });

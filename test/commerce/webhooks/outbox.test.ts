@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DeliveryDispatcher } from '../../../src/commerce/webhooks/dispatcher';
 import { createApp } from '../../../src/app/app';
 import { GROUP_COMMIT_MAX_ROWS } from '../../../src/commerce/webhooks/groupCommit';
-import { commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
+import { commerceShopContract, commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
 import { progressQuery } from '../../../workflows/progress.contract';
 import { harness } from '../../helpers/harness';
 import { deliver, deliveryRecords, eventually, newShop, processed, type TestShop } from './receiverKit';
@@ -107,7 +107,7 @@ describe('commerce webhook outbox: group commit and relay', () => {
       for (let i = 0; i < 4; i++) ids.push((await deliver(shop, 'products/update', { id: i })).webhookId);
       assert.equal(await undispatched(shop), 4);
       // The crashed relay had signalled the first two but its commit never happened.
-      await client.workflow.signalWithStart('commerceShopWorkflow', {
+      await client.workflow.signalWithStart(commerceShopContract.workflowType, {
         workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue,
         args: [{ accountId: shop.accountId, connectionId: shop.connectionId }],
         signal: deliveriesSignal, signalArgs: [{ webhookIds: ids.slice(0, 2) }],

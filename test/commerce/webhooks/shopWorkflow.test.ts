@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { jobSearchAttributes } from '../../../src/temporal/jobs';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from '../../../src/temporal/searchAttributes';
-import { commerceShopWorkflowId, type CommerceShopInput } from '../../../workflows/commerceShop.contract';
+import { commerceShopContract, type CommerceShopInput, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { progressQuery } from '../../../workflows/progress.contract';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
@@ -27,7 +27,7 @@ describe('the shop entity workflow', () => {
       accountId: shop.accountId, connectionId: shop.connectionId, maxDeliveriesPerRun: 2,
       pending: [await productDelivery(shop, 1), await productDelivery(shop, 2), await productDelivery(shop, 3), await productDelivery(shop, 4)],
     };
-    const first = await client.workflow.start('commerceShopWorkflow', {
+    const first = await client.workflow.start(commerceShopContract.workflowType, {
       workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],
       typedSearchAttributes: jobSearchAttributes('commerce-shop', shop.accountId, { ConnectionId: shop.connectionId }),
     });

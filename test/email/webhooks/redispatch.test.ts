@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 import type { AppDeps } from '../../../src/deps';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
 import { SCHEDULES } from '../../../src/app/schedules';
-import type { RedispatchSummary } from '../../../workflows/emailEventRedispatch.contract';
+import { emailEventRedispatchContract, type RedispatchSummary } from '../../../workflows/emailEventRedispatch.contract';
 import { harness } from '../../helpers/harness';
 import { createEndpoint, deliveryResult, keyedAccount, startWebhookWorld, type WebhookWorld } from './fixtures';
 import { Receiver, verifyStandardWebhook } from './receiver';
@@ -27,7 +27,7 @@ describe('email event re-dispatch and durability', function () {
 
   const runSweep = async (): Promise<RedispatchSummary> => {
     const { client } = harness();
-    return client.withDeadline(Date.now() + 30_000, () => client.workflow.execute('emailEventRedispatch', {
+    return client.withDeadline(Date.now() + 30_000, () => client.workflow.execute(emailEventRedispatchContract.workflowType, {
       taskQueue: world.taskQueue, workflowId: `test-email-redispatch:${randomUUID()}`, args: [{}],
     }));
   };
