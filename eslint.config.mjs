@@ -14,6 +14,11 @@ const sqlOutsideStore = [
   },
   {
     selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:db|trx|knex)$/][arguments.0.type=/^(?:Literal|TemplateLiteral)$/]",
+    message: "SQL only in stores: move this query into the area's store.ts (or a *Store.ts file).",
+  },
+  {
+    selector:
       "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(?:raw|whereRaw|orWhereRaw|havingRaw|orderByRaw|joinRaw|fromRaw|selectRaw|groupByRaw)$/]",
     message: "SQL only in stores: move this raw SQL into the area's store.ts (or a *Store.ts file).",
   },
