@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { commerceShopBackfill } from '../../workflows/commerceShopBackfill';
+import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfill.contract';
+import type { WorkflowOf } from '../../workflows/defineWorkflow';
 import { loadConfig, type Config } from '../../src/config';
 import type { Knex } from '../../src/db/knex';
 import { saveInstalledShop } from '../../src/commerce/connections/service';
@@ -44,7 +45,7 @@ async function connect(db: Knex, sim: CommerceSimulator, config: Config, app: Be
 /** Ours: the per-shop backfill workflow on the product's worker — pages listed from the simulator, each ingested through the shared path. */
 async function backfillThroughTemporal(env: BenchEnv, taskQueue: string, app: BenchCommerceAccount, connectionId: string, shopDomain: string) {
   const started = performance.now();
-  const result = await env.client.workflow.execute<typeof commerceShopBackfill>('commerceShopBackfill', {
+  const result = await env.client.workflow.execute<WorkflowOf<typeof commerceShopBackfillContract>>(commerceShopBackfillContract.workflowType, {
     workflowId: `bench-backfill-${connectionId}`, taskQueue, args: [{ accountId: app.accountId, connectionId, shopDomain, pageSize: PAGE }],
   });
   return { result, ms: performance.now() - started };

@@ -7,7 +7,8 @@ import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchSt
 import { startModelSimulator } from '../../src/sandbox/model';
 import { articleHtml, startPageServer, type PageServer } from '../../src/sandbox/pages';
 import { startSearchSimulator, type SearchSimulator } from '../../src/sandbox/search';
-import type { PageOutcome, ResearchInput, ResearchResult } from '../../workflows/research.contract';
+import type { WorkflowOf } from '../../workflows/defineWorkflow';
+import { researchContract, type PageOutcome, type ResearchInput, type ResearchResult } from '../../workflows/research.contract';
 import type { BenchEnv } from '../lib/env';
 import type { ScenarioResult } from '../lib/report';
 import { BENCH_HASH_KEY } from '../lib/servers';
@@ -85,7 +86,7 @@ export async function researchRun(env: BenchEnv): Promise<ScenarioResult[]> {
   const deps: StepDeps = { config, db: env.db };
   const runThroughTemporal = async (topic: string): Promise<ResearchResult> => {
     const input: ResearchInput = { accountId: account.id, contentId: null, topic, keyword: null, maxSources: SOURCES, requestId: randomUUID() };
-    return env.client.workflow.execute<(i: ResearchInput) => Promise<ResearchResult>>('research', {
+    return env.client.workflow.execute<WorkflowOf<typeof researchContract>>(researchContract.workflowType, {
       taskQueue, workflowId: `bench-research:${randomUUID()}`, args: [input],
     });
   };
