@@ -10,7 +10,7 @@ import { completeConnect, startConnect } from './oauthService';
 import { REQUESTED_SCOPES } from './scopes';
 import { connectSiteToken, MIN_SITE_TOKEN_LENGTH } from './siteTokenService';
 import { INTENTS } from './state';
-import { listOAuthClients, listSitesOfConnection } from './store';
+import { listOAuthClients, listSitesOfConnection } from './service';
 
 const tags = ['Site platform'];
 const adminOnly: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };

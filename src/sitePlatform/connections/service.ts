@@ -86,4 +86,4 @@ export async function bindingOfProject(deps: SitePlatformDeps, accountId: string
   return findBinding(deps.db, accountId, projectId);
 }
 
-export { listConnections, listSites } from './store';
+export { listConnections, listOAuthClients, listSites, listSitesOfConnection } from './store';
