@@ -22,4 +22,7 @@ export interface ComplianceSweepInput extends SweepInput {
   summary?: ComplianceSweepSummary;
 }
 
-export const commerceComplianceSweepContract = defineWorkflow<[ComplianceSweepInput?], ComplianceSweepSummary>('commerceComplianceSweep', 'commerce-compliance-sweep');
+export const commerceComplianceSweepContract = defineWorkflow<[ComplianceSweepInput?], ComplianceSweepSummary>(
+  'commerceComplianceSweep',
+  'commerce-compliance-sweep',
+);

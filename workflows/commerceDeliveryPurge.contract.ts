@@ -14,4 +14,7 @@ export interface DeliveryPurgeResult {
   deleted: number;
 }
 
-export const commerceDeliveryPurgeContract = defineWorkflow<[DeliveryPurgeInput?], DeliveryPurgeResult>('commerceDeliveryPurge', 'commerce-delivery-purge');
+export const commerceDeliveryPurgeContract = defineWorkflow<[DeliveryPurgeInput?], DeliveryPurgeResult>(
+  'commerceDeliveryPurge',
+  'commerce-delivery-purge',
+);

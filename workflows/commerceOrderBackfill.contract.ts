@@ -31,6 +31,11 @@ export interface OrderBackfillSummary {
 }
 
 /** A connection the sweep did not backfill: the budget was spent, or a backfill of it was still running. */
-export type SkippedShop = Pick<ShopBackfillResult, 'connection_id' | 'account_id' | 'shop_domain'> & { status: 'skipped' | 'already_running' };
+export type SkippedShop = Pick<ShopBackfillResult, 'connection_id' | 'account_id' | 'shop_domain'> & {
+  status: 'skipped' | 'already_running';
+};
 
-export const commerceOrderBackfillContract = defineWorkflow<[OrderBackfillInput?], OrderBackfillSummary>('commerceOrderBackfill', 'commerce-order-backfill');
+export const commerceOrderBackfillContract = defineWorkflow<[OrderBackfillInput?], OrderBackfillSummary>(
+  'commerceOrderBackfill',
+  'commerce-order-backfill',
+);

@@ -9,7 +9,10 @@ export interface PrivacyRequestInput {
   connectionId?: string | null;
 }
 
-export const commercePrivacyRequestContract = defineWorkflow<[PrivacyRequestInput], PrivacyFulfilment>('commercePrivacyRequest', 'commerce-privacy');
+export const commercePrivacyRequestContract = defineWorkflow<[PrivacyRequestInput], PrivacyFulfilment>(
+  'commercePrivacyRequest',
+  'commerce-privacy',
+);
 
 /** One workflow per logged request, so a repeated start never fulfils it twice. */
 export const commercePrivacyWorkflowId = (requestId: string) => `${commercePrivacyRequestContract.jobKind}:${requestId}`;

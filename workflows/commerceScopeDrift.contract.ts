@@ -10,7 +10,15 @@ export interface ScopeDriftSummary {
   drifted: number;
   inbox_items_created: number;
   failed: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain?: string; status: 'missing_scopes' | 'failed'; missing?: string[]; inbox_item_created?: boolean; code?: string }>;
+  connections: Array<{
+    connection_id: string;
+    account_id: string;
+    shop_domain?: string;
+    status: 'missing_scopes' | 'failed';
+    missing?: string[];
+    inbox_item_created?: boolean;
+    code?: string;
+  }>;
   connections_truncated: boolean;
 }
 

@@ -38,4 +38,7 @@ export interface ShopBackfillResult {
 }
 
 /** `commerce-order-backfill:<account>:<connection>`: the kind is the sweep's, whose children these runs are. */
-export const commerceShopBackfillContract = defineWorkflow<[ShopBackfillInput], ShopBackfillResult>('commerceShopBackfill', 'commerce-order-backfill');
+export const commerceShopBackfillContract = defineWorkflow<[ShopBackfillInput], ShopBackfillResult>(
+  'commerceShopBackfill',
+  'commerce-order-backfill',
+);

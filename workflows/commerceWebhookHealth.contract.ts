@@ -11,8 +11,18 @@ export interface WebhookHealthSummary {
   /** New inbox items; a connection already flagged by an open item is counted in `silent` only. */
   inbox_items_created: number;
   failed: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain?: string; status: 'silent' | 'failed'; inbox_item_created?: boolean; code?: string }>;
+  connections: Array<{
+    connection_id: string;
+    account_id: string;
+    shop_domain?: string;
+    status: 'silent' | 'failed';
+    inbox_item_created?: boolean;
+    code?: string;
+  }>;
   connections_truncated: boolean;
 }
 
-export const commerceWebhookHealthContract = defineWorkflow<[SweepInput?], WebhookHealthSummary>('commerceWebhookHealth', 'commerce-webhook-health');
+export const commerceWebhookHealthContract = defineWorkflow<[SweepInput?], WebhookHealthSummary>(
+  'commerceWebhookHealth',
+  'commerce-webhook-health',
+);

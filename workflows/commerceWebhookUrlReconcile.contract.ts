@@ -15,7 +15,15 @@ export interface UrlReconcileSummary {
   reregistered: number;
   failed: number;
   skipped: number;
-  connections: Array<{ connection_id: string; account_id: string; shop_domain: string; status: UrlReconcileResult['status']; registered: number; failed_topics: number; code?: string }>;
+  connections: Array<{
+    connection_id: string;
+    account_id: string;
+    shop_domain: string;
+    status: UrlReconcileResult['status'];
+    registered: number;
+    failed_topics: number;
+    code?: string;
+  }>;
   connections_truncated: boolean;
 }
 
@@ -25,4 +33,7 @@ export interface UrlReconcileInput extends SweepInput {
   summary?: UrlReconcileSummary;
 }
 
-export const commerceWebhookUrlReconcileContract = defineWorkflow<[UrlReconcileInput?], UrlReconcileSummary>('commerceWebhookUrlReconcile', 'commerce-webhook-url-reconcile');
+export const commerceWebhookUrlReconcileContract = defineWorkflow<[UrlReconcileInput?], UrlReconcileSummary>(
+  'commerceWebhookUrlReconcile',
+  'commerce-webhook-url-reconcile',
+);

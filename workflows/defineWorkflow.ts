@@ -27,7 +27,8 @@ export type SignalMap = Record<string, SignalDefinition<[unknown]>>;
 export type SignalledContract<S extends SignalMap = SignalMap> = WorkflowContract & { readonly signals: S };
 
 /** The payload of the contract's signal `name`. */
-export type SignalPayloadOf<C extends SignalledContract, K extends keyof C['signals']> = C['signals'][K] extends SignalDefinition<[infer P]> ? P : never;
+export type SignalPayloadOf<C extends SignalledContract, K extends keyof C['signals']> =
+  C['signals'][K] extends SignalDefinition<[infer P]> ? P : never;
 
 export function defineWorkflow<Args extends unknown[], Result>(workflowType: string, jobKind: string): WorkflowContract<Args, Result> {
   return { workflowType, jobKind };

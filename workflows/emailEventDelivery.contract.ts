@@ -52,7 +52,10 @@ export interface EmailEventDeliveryResult {
   deliveries: Array<{ delivery_id: string; endpoint_id: string; status: DeliveryStatus | 'gone'; attempts: number }>;
 }
 
-export const emailEventDeliveryContract = defineWorkflow<[EmailEventDeliveryInput], EmailEventDeliveryResult>('emailEventDelivery', 'email-event');
+export const emailEventDeliveryContract = defineWorkflow<[EmailEventDeliveryInput], EmailEventDeliveryResult>(
+  'emailEventDelivery',
+  'email-event',
+);
 
 /** One workflow per event: a repeated start (the re-dispatch sweep) attaches to it instead of delivering twice. */
 export const emailEventWorkflowId = (eventId: string) => `${emailEventDeliveryContract.jobKind}:${eventId}`;

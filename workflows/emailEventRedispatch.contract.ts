@@ -16,4 +16,7 @@ export interface RedispatchSummary {
   already_running: number;
 }
 
-export const emailEventRedispatchContract = defineWorkflow<[RedispatchInput?], RedispatchSummary>('emailEventRedispatch', 'email-event-redispatch');
+export const emailEventRedispatchContract = defineWorkflow<[RedispatchInput?], RedispatchSummary>(
+  'emailEventRedispatch',
+  'email-event-redispatch',
+);

@@ -16,13 +16,20 @@ import { researchContract, type ResearchInput, type ResearchResult } from '../..
  * `@ts-expect-error` line must fail to compile; if a helper stopped checking its arguments, the directive would be
  * unused and the typecheck would fail.
  */
-async function startsTheTypecheckRefuses(temporal: TemporalDeps, metrics: Metrics, deps: Parameters<typeof startAndWait>[0]): Promise<void> {
+async function startsTheTypecheckRefuses(
+  temporal: TemporalDeps,
+  metrics: Metrics,
+  deps: Parameters<typeof startAndWait>[0],
+): Promise<void> {
   const research: ResearchInput = { accountId: 'a', contentId: null, topic: 't', keyword: null, maxSources: 5, requestId: 'r' };
   const base = { accountId: 'a', requestId: 'r' };
 
   await startJob(temporal, metrics, researchContract, { ...base, args: [research] });
   // @ts-expect-error research takes a ResearchInput, not an email batch's input
-  await startJob(temporal, metrics, researchContract, { ...base, args: [{ accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null }] });
+  await startJob(temporal, metrics, researchContract, {
+    ...base,
+    args: [{ accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null }],
+  });
   // @ts-expect-error a field of the wrong type
   await startJob(temporal, metrics, researchContract, { ...base, args: [{ ...research, maxSources: '5' }] });
   // @ts-expect-error the input is required
@@ -35,19 +42,30 @@ async function startsTheTypecheckRefuses(temporal: TemporalDeps, metrics: Metric
     const result: ResearchResult = outcome.result;
     // @ts-expect-error the result is the contract's ResearchResult
     const wrong: number = outcome.result.claims;
-    void result; void wrong;
+    void result;
+    void wrong;
   }
   // @ts-expect-error startAndWait checks the arguments too
   await startAndWait(deps, researchContract, { ...base, args: [{ topic: 't' }] }, { waitSeconds: 1 });
 
-  const shop = { workflowId: 'w', accountId: 'a', args: [{ accountId: 'a', connectionId: 'c' }] as [{ accountId: string; connectionId: string }] };
+  const shop = {
+    workflowId: 'w',
+    accountId: 'a',
+    args: [{ accountId: 'a', connectionId: 'c' }] as [{ accountId: string; connectionId: string }],
+  };
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { webhookIds: ['1'] } });
   // @ts-expect-error the payload is the signal's
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { ids: ['1'] } });
   // @ts-expect-error only a signal the contract names
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'progress', payload: {} });
   // @ts-expect-error a workflow without signals cannot be signalled
-  await signalWithStartJob(temporal, researchContract, { workflowId: 'w', accountId: 'a', args: [research], signal: 'deliveries', payload: { webhookIds: [] } });
+  await signalWithStartJob(temporal, researchContract, {
+    workflowId: 'w',
+    accountId: 'a',
+    args: [research],
+    signal: 'deliveries',
+    payload: { webhookIds: [] },
+  });
 
   const schedule = { name: 'n', cron: '* * * * *', overlap: 'SKIP' as const, description: 'd' };
   defineSchedule(purgeIdempotencyKeysContract, { ...schedule, args: [] });
