@@ -21,8 +21,8 @@ function sourceFiles(dir: string): string[] {
 function codesInSource(): Map<string, Set<string>> {
   const patterns = [
     /new ApiError\(\s*[^,()]+,\s*['"`]([a-z][a-z0-9_]*)['"`]/g,
-    /\bnotFound\([^,()]+,\s*['"`]([a-z][a-z0-9_]*)['"`]\)/g,
-    /\bconst code = [^;\n]*?['"`]([a-z][a-z0-9_]*)['"`];/g,
+    /\bnotFound\([^,()]+,\s*['"`]([a-z][a-z0-9_]*)['"`]\s*,?\s*\)/g,
+    /\bconst code =[^;]*?['"`]([a-z][a-z0-9_]*)['"`];/g,
   ];
   const found = new Map<string, Set<string>>();
   for (const file of [...sourceFiles(path.join(root, 'src')), ...sourceFiles(path.join(root, 'activities'))]) {
