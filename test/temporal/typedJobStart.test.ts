@@ -25,11 +25,10 @@ async function startsTheTypecheckRefuses(
   const base = { accountId: 'a', requestId: 'r' };
 
   await startJob(temporal, metrics, researchContract, { ...base, args: [research] });
+  const batch = { accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null };
+  await startJob(temporal, metrics, emailBatchDeliveryContract, { ...base, args: [batch] });
   // @ts-expect-error research takes a ResearchInput, not an email batch's input
-  await startJob(temporal, metrics, researchContract, {
-    ...base,
-    args: [{ accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null }],
-  });
+  await startJob(temporal, metrics, researchContract, { ...base, args: [batch] });
   // @ts-expect-error a field of the wrong type
   await startJob(temporal, metrics, researchContract, { ...base, args: [{ ...research, maxSources: '5' }] });
   // @ts-expect-error the input is required
@@ -58,14 +57,9 @@ async function startsTheTypecheckRefuses(
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { ids: ['1'] } });
   // @ts-expect-error only a signal the contract names
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'progress', payload: {} });
+  const researchRun = { workflowId: 'w', accountId: 'a', args: [research] as [ResearchInput] };
   // @ts-expect-error a workflow without signals cannot be signalled
-  await signalWithStartJob(temporal, researchContract, {
-    workflowId: 'w',
-    accountId: 'a',
-    args: [research],
-    signal: 'deliveries',
-    payload: { webhookIds: [] },
-  });
+  await signalWithStartJob(temporal, researchContract, { ...researchRun, signal: 'deliveries', payload: {} });
 
   const schedule = { name: 'n', cron: '* * * * *', overlap: 'SKIP' as const, description: 'd' };
   defineSchedule(purgeIdempotencyKeysContract, { ...schedule, args: [] });
