@@ -4,7 +4,7 @@ import { isUuid } from '../http/ids';
 import type { Page } from '../http/pagination';
 import * as store from './store';
 import type { ContentSource, NewProject, ProjectChanges, ProjectRow } from './store';
-import { contentItemsLinkedTo } from './usageStore';
+import { isForeignKeyViolation } from '../db/errors';
 
 export type { ContentSource, ProjectKind, ProjectRow } from './store';
 
@@ -45,13 +45,15 @@ export async function updateProject(db: Knex, accountId: string, projectId: stri
  */
 export async function deleteProject(db: Knex, accountId: string, projectId: string): Promise<void> {
   await requireOwnProject(db, accountId, projectId);
-  const linked = await contentItemsLinkedTo(db, accountId, projectId);
-  if (linked > 0) {
-    throw new ApiError(409, 'project_in_use', `${linked} content item(s) link to this project through cms_link; unlink them first`, {
-      details: { linked_content_items: linked },
-    });
+  try {
+    if (!(await store.deleteProject(db, accountId, projectId))) throw projectNotFound();
+  } catch (err) {
+    // content_items.cms_project_id references the project: the delete itself is the check, so no link can slip in between.
+    if (isForeignKeyViolation(err, 'content_items_cms_project_fk')) {
+      throw new ApiError(409, 'project_in_use', 'content items link to this project through cms_link; unlink them first');
+    }
+    throw err;
   }
-  if (!(await store.deleteProject(db, accountId, projectId))) throw projectNotFound();
 }
 
 /** The project's content source (native until project_cms_provider_set switches it); undefined when not the account's. */

@@ -171,9 +171,22 @@ describe('Projects: create, read, list, change, delete', () => {
     const refused = await call('DELETE', `/api/projects/${id}`, { token: acct.ownerToken });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'project_in_use');
-    assert.equal(refused.body.linked_content_items, 1);
     assert.equal((await call('GET', `/api/projects/${id}`, { token: acct.ownerToken })).status, 200);
     await db('content_items').where({ id: item.id }).update({ cms_link: null });
     assert.equal((await call('DELETE', `/api/projects/${id}`, { token: acct.ownerToken })).status, 204);
+  });
+
+  it('a content item cannot link to another account\'s project, even written below the API (the link carries a foreign key)', async () => {
+    const { db } = harness();
+    const other = await newAccount('Other Co');
+    const foreign = await newProjectId(other.accountId);
+    await assert.rejects(
+      db('content_items').insert({
+        account_id: acct.accountId,
+        title: 'Foreign link',
+        cms_link: JSON.stringify({ project_id: foreign, collection_id: 'c', item_id: null }),
+      }),
+      (err: { code?: string; constraint?: string }) => err.code === '23503' && err.constraint === 'content_items_cms_project_fk',
+    );
   });
 });

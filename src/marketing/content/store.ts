@@ -1,4 +1,6 @@
 import type { Knex } from '../../db/knex';
+import { isForeignKeyViolation } from '../../db/errors';
+import { invalidReference } from './errors';
 
 /** A content_items row as Postgres returns it. */
 export interface ContentRow {
@@ -71,12 +73,18 @@ export type ContentColumns = Partial<Omit<ContentRow, 'id' | 'account_id' | 'cms
 };
 
 export async function insertContent(trx: Knex.Transaction, accountId: string, columns: ContentColumns): Promise<string> {
-  const [row] = await trx('content_items').insert({ ...columns, account_id: accountId }).returning('id');
+  const [row] = await trx('content_items').insert({ ...columns, account_id: accountId }).returning('id').catch(linkedProjectGone);
   return row.id;
 }
 
 export async function updateContentColumns(trx: Knex.Transaction, accountId: string, id: string, columns: ContentColumns): Promise<void> {
-  await trx('content_items').where({ account_id: accountId, id }).update({ ...columns, updated_at: trx.fn.now() });
+  await trx('content_items').where({ account_id: accountId, id }).update({ ...columns, updated_at: trx.fn.now() }).catch(linkedProjectGone);
+}
+
+/** The cms_link project was deleted after the link was checked (content_items.cms_project_id carries a foreign key). */
+function linkedProjectGone(err: unknown): never {
+  if (isForeignKeyViolation(err, 'content_items_cms_project_fk')) throw invalidReference('cms_link.project_id', 'website project');
+  throw err;
 }
 
 export async function deleteContentRow(db: Knex, accountId: string, id: string): Promise<number> {

@@ -140,7 +140,7 @@ describe('cms_link names a project of the account and a collection on the site i
   });
 
   it('a link echoed back unchanged is not re-checked (an editor save never waits on the platform)', async () => {
-    const legacyLink = { project_id: uuid(), collection_id: 'legacy', item_id: 'cms-1' };
+    const legacyLink = { project_id: await newProjectId(t.account.accountId), collection_id: 'legacy', item_id: 'cms-1' };
     const [row] = await harness().db('content_items')
       .insert({ account_id: t.account.accountId, title: 'Linked before the check existed', cms_link: JSON.stringify(legacyLink) }).returning('id');
     const item = (await world.app.call('GET', `/api/marketing/content/${row.id}`, { token: t.account.ownerToken })).body;
