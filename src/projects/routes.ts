@@ -32,7 +32,7 @@ const notFound = {
 const inUse = {
   status: 409,
   code: 'project_in_use',
-  description: 'Content items link to the project through `cms_link` (`linked_content_items` counts them); nothing was deleted.',
+  description: 'Content items link to the project through `cms_link`; nothing was deleted. Unlink them (or delete them) first.',
 };
 
 const twin = projectTwin(tags);
