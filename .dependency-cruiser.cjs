@@ -39,7 +39,8 @@ module.exports = {
   forbidden: [
     {
       name: 'routes-not-to-store',
-      comment: 'routes → services → stores: a routes file reaches data through its service, never a store directly.',
+      comment:
+        'routes → services → stores: a routes file reaches data through its service, never a store directly (a row type may be imported as a type).',
       severity: 'error',
       from: { path: ROUTES },
       to: { path: STORE, dependencyTypesNot: ['type-only'] },
