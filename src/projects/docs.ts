@@ -2,6 +2,13 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination';
 
 /** Long OpenAPI prose of the project routes, kept out of the route declarations. */
 
+/** The OpenAPI error of every route that takes a project id: the answer of `projectNotFound()` (./service). */
+export const projectNotFoundError = {
+  status: 404,
+  code: 'project_not_found',
+  description: "No project with this id in your account (also for a malformed id or another account's).",
+};
+
 export const ACCESS =
   'Session token: any role reads, owner or admin writes (403 `forbidden_role` otherwise). ' +
   'Agent twin under `/api/agent/projects`: `projects:read` reads, `projects:write` writes; a read-only key only reads.';

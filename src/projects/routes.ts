@@ -24,11 +24,6 @@ const createBody = z.strictObject({ name: fields.name, host: fields.host.optiona
 const patchBody = z.strictObject({ name: fields.name.optional(), host: fields.host.optional(), kind: fields.kind.optional() });
 const listQuery = z.strictObject({ ...pageQuery });
 
-const notFound = {
-  status: 404,
-  code: 'project_not_found',
-  description: "No project with this id in your account (also for a malformed id or another account's).",
-};
 const inUse = {
   status: 409,
   code: 'project_in_use',
@@ -85,7 +80,7 @@ export function projectRoutes(): RouteDef[] {
         description: docs.GET,
         params: idParams,
         responses: { 200: { description: 'The project', schema: projectSchema } },
-        errors: [notFound],
+        errors: [docs.projectNotFoundError],
       },
       async ({ params, auth, deps }) => ({ body: toProjectJson(await projects.requireOwnProject(deps.db, accountOf(auth), params.id)) }),
     ),
@@ -101,7 +96,7 @@ export function projectRoutes(): RouteDef[] {
         params: idParams,
         body: patchBody,
         responses: { 200: { description: 'The project', schema: projectSchema } },
-        errors: [notFound],
+        errors: [docs.projectNotFoundError],
       },
       async ({ params, body, auth, deps }) => {
         const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -119,7 +114,7 @@ export function projectRoutes(): RouteDef[] {
         description: docs.DELETE,
         params: idParams,
         responses: { 204: { description: 'Deleted' } },
-        errors: [notFound, inUse],
+        errors: [docs.projectNotFoundError, inUse],
       },
       async ({ params, auth, deps }) => {
         await projects.deleteProject(deps.db, accountOf(auth), params.id);

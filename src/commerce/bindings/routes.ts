@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import { iso } from '../../http/fields';
 import { refId } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
+import { projectNotFoundError } from '../../projects/docs';
 import { connectionSchema, toConnectionJson } from '../connections/json';
 import { getProjectSettings, putProjectSettings, resolveProjectConnection } from './service';
 import type { ProjectSettingsRow } from './store';
@@ -49,7 +50,6 @@ const toSettingsJson = (projectId: string, row: ProjectSettingsRow | undefined):
   updated_at: iso(row?.updated_at ?? null),
 });
 
-const notFound = { status: 404, code: 'project_not_found', description: 'No project with this id in your account (malformed, unknown, or another account\'s); nothing is written.' };
 
 /** Per-project bindings: which shop a project uses. */
 export function bindingRoutes(): RouteDef[] {
@@ -61,7 +61,7 @@ export function bindingRoutes(): RouteDef[] {
       description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). The project must be one of your account\'s (`/api/projects`); another account\'s project answers 404 like a missing one.',
       params, body: settingsBody,
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
-      errors: [notFound, { status: 400, code: 'invalid_reference', description: '`connection_id` names no connection of your account (`field: connection_id`). Nothing is written.' }],
+      errors: [projectNotFoundError, { status: 400, code: 'invalid_reference', description: '`connection_id` names no connection of your account (`field: connection_id`). Nothing is written.' }],
     }, async ({ params, body, auth, deps }) => {
       const row = await putProjectSettings(deps.db, accountOf(auth), params.projectId, {
         override_mode: body.override_mode, connection_id: body.connection_id ?? null, storefront_api_version: body.storefront_api_version ?? null,
@@ -75,7 +75,7 @@ export function bindingRoutes(): RouteDef[] {
       description: 'A project without saved settings answers the defaults (`inherit`, `configured: false`).',
       params,
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
-      errors: [notFound],
+      errors: [projectNotFoundError],
     }, async ({ params, auth, deps }) => {
       const row = await getProjectSettings(deps.db, accountOf(auth), params.projectId);
       return { body: toSettingsJson(params.projectId, row) };
@@ -87,7 +87,7 @@ export function bindingRoutes(): RouteDef[] {
       description: '`inherit` → the account\'s connected default; `override` → the project\'s own connection while it is connected; `disabled` → none. `connection` is null with `reason` (`disabled`, `no_default_connection`, `connection_disconnected`) when there is none.',
       params,
       responses: { 200: { description: 'The resolution', schema: z.object({ mode, connection: connectionSchema.nullable(), reason: z.enum(['disabled', 'no_default_connection', 'connection_disconnected']).nullable() }) } },
-      errors: [notFound],
+      errors: [projectNotFoundError],
     }, async ({ params, auth, deps }) => {
       const resolved = await resolveProjectConnection(deps.db, accountOf(auth), params.projectId);
       return { body: { mode: resolved.mode, connection: resolved.connection ? toConnectionJson(resolved.connection) : null, reason: resolved.reason } };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
+import { projectNotFoundError } from '../docs';
 import { projectTwin } from '../twins';
 import * as docs from './docs';
 import { deploymentListSchema, deploymentSchema, deploymentWithSecretSchema, toDeploymentJson } from './json';
@@ -21,11 +22,6 @@ const createBody = z.strictObject({
 });
 const patchBody = z.strictObject({ base_url: baseUrlField });
 
-const projectMissing = {
-  status: 404,
-  code: 'project_not_found',
-  description: "No project with this id in your account (also for a malformed id or another account's).",
-};
 const notServiceHosted = {
   status: 409,
   code: 'project_not_service_hosted',
@@ -51,7 +47,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.LIST,
         params: idParams,
         responses: { 200: { description: 'The deployments', schema: deploymentListSchema } },
-        errors: [projectMissing, notServiceHosted],
+        errors: [projectNotFoundError, notServiceHosted],
       },
       async ({ params, auth, deps }) => ({
         body: { data: (await deployments.listProjectDeployments(deps.db, accountOf(auth), params.id)).map(toDeploymentJson) },
@@ -70,7 +66,7 @@ export function deploymentRoutes(): RouteDef[] {
         body: createBody,
         responses: { 201: { description: 'The deployment, with its revalidation secret', schema: deploymentWithSecretSchema } },
         errors: [
-          projectMissing,
+          projectNotFoundError,
           notServiceHosted,
           badUrl,
           { status: 409, code: 'deployment_environment_taken', description: 'The project already has a deployment in this environment.' },
@@ -92,7 +88,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.GET,
         params: deploymentParams,
         responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-        errors: [projectMissing, notServiceHosted, deploymentMissing],
+        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
       },
       async ({ params, auth, deps }) => ({
         body: toDeploymentJson(await deployments.getDeployment(deps.db, accountOf(auth), params.id, params.deploymentId)),
@@ -110,7 +106,7 @@ export function deploymentRoutes(): RouteDef[] {
         params: deploymentParams,
         body: patchBody,
         responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-        errors: [projectMissing, notServiceHosted, deploymentMissing, badUrl],
+        errors: [projectNotFoundError, notServiceHosted, deploymentMissing, badUrl],
       },
       async ({ params, body, auth, deps }) => ({
         body: toDeploymentJson(
@@ -129,7 +125,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.DELETE,
         params: deploymentParams,
         responses: { 204: { description: 'Deleted' } },
-        errors: [projectMissing, notServiceHosted, deploymentMissing],
+        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
       },
       async ({ params, auth, deps }) => {
         await deployments.deleteDeployment(deps.db, accountOf(auth), params.id, params.deploymentId);
@@ -147,7 +143,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.ROTATE,
         params: deploymentParams,
         responses: { 200: { description: 'The deployment, with its new revalidation secret', schema: deploymentWithSecretSchema } },
-        errors: [projectMissing, notServiceHosted, deploymentMissing],
+        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
       },
       async ({ params, auth, deps }) => {
         const { deployment, secret } = await deployments.rotateDeploymentSecret(deps, accountOf(auth), params.id, params.deploymentId);

@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import type { AuthSpec } from '../../auth/types';
 import { refId } from '../../http/ids';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
+import { projectNotFoundError } from '../../projects/docs';
 import { CALLBACK_PATH } from './authorizeUrl';
 import { connectionSchema, oauthClientSchema, siteSchema, toConnectionJson, toOAuthClientJson, toSiteJson } from './json';
 import { registerOAuthClient } from './oauthClients';
@@ -15,7 +16,6 @@ import { listOAuthClients, listSitesOfConnection } from './service';
 const tags = ['Site platform'];
 const adminOnly: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
 const notConfigured = { status: 503, code: 'site_platform_not_configured', description: 'SITE_PLATFORM_TOKEN_ENCRYPTION_KEY (or PUBLIC_APP_URL for OAuth) is not set on the service; checked before anything else.' };
-const projectMissing = { status: 404, code: 'project_not_found', description: 'Not a project of your account (also for a malformed id or another account\'s project).' };
 const upstream = [
   { status: 502, code: 'platform_upstream', description: 'The platform failed (5xx, network, malformed body); `upstreamStatus` carries its status.' },
   { status: 504, code: 'platform_timeout', description: 'The platform did not answer within SITE_PLATFORM_TIMEOUT_MS.' },
@@ -94,7 +94,7 @@ export function oauthRoutes(): RouteDef[] {
       body: connectBody,
       responses: { 200: { description: 'Where to send the user', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string(), client: z.enum(['account', 'service']) }) } },
       errors: [
-        notConfigured, projectMissing,
+        notConfigured, projectNotFoundError,
         { status: 404, code: 'site_platform_oauth_client_not_found', description: '`oauth_app_id` is not one of the account\'s clients.' },
         { status: 404, code: 'site_platform_connection_not_found', description: 'site_reconnect: `connection_id` is not one of the account\'s connections.' },
         { status: 409, code: 'site_platform_connection_disconnected', description: 'site_reconnect of a disconnected connection.' },
@@ -117,7 +117,7 @@ export function oauthRoutes(): RouteDef[] {
       query: z.looseObject({ code: z.string().min(1, { error: 'is required' }), state: z.string().min(1, { error: 'is required' }) }),
       responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: connectedSchema } },
       errors: [
-        notConfigured, projectMissing, ...upstream,
+        notConfigured, projectNotFoundError, ...upstream,
         { status: 400, code: 'invalid_oauth_state', description: 'The state is not ours or has expired.' },
         { status: 400, code: 'invalid_oauth_code', description: 'The platform refused the code.' },
         { status: 409, code: 'site_platform_oauth_client_missing', description: 'The client the connect started with no longer belongs to the account.' },
@@ -140,7 +140,7 @@ export function oauthRoutes(): RouteDef[] {
       body: siteTokenBody,
       responses: { 201: { description: 'Connected', schema: connectedSchema } },
       errors: [
-        notConfigured, projectMissing, ...upstream,
+        notConfigured, projectNotFoundError, ...upstream,
         { status: 400, code: 'invalid_site_token', description: 'The platform did not accept the token.' },
         { status: 400, code: 'invalid_reference', description: '`site_id` is not a site the token reaches.' },
       ],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { idParams } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
+import { projectNotFoundError } from '../../projects/docs';
 import { bindingSchema, connectionSchema, siteSchema, toBindingJson, toConnectionJson, toSiteJson } from './json';
 import { oauthRoutes } from './oauthRoutes';
 import { resolveCredentials } from './resolve';
@@ -9,7 +10,6 @@ import { bindingOfProject, disconnect, listConnections, listSites, requireConnec
 
 const tags = ['Site platform'];
 const notFound = { status: 404, code: 'site_platform_connection_not_found', description: 'No connection with this id in your account (also for a malformed id).' };
-const projectMissing = { status: 404, code: 'project_not_found', description: 'Not a project of your account (also for a malformed id or another account\'s project).' };
 const projectParams = z.strictObject({ projectId: z.string().describe('A project of your account (uuid, see /api/projects); one binding per project.') });
 
 const bindingBody = z.strictObject({
@@ -76,7 +76,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       params: projectParams, body: bindingBody,
       responses: { 200: { description: 'The binding', schema: bindingSchema } },
       errors: [
-        projectMissing,
+        projectNotFoundError,
         { status: 400, code: 'invalid_reference', description: '`connection_id` or `site_id` is not the account\'s.' },
         { status: 409, code: 'site_platform_connection_disconnected', description: 'The named connection is disconnected.' },
       ],
@@ -95,7 +95,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       params: projectParams,
       query: z.strictObject({ site_id: z.string().min(1).max(200).optional() }),
       responses: { 200: { description: 'Binding (null when never set) and resolution (null: no connection)', schema: z.object({ binding: bindingSchema.nullable(), resolved: resolvedSchema }) } },
-      errors: [projectMissing, { status: 503, code: 'site_platform_token_unreadable', description: 'The stored token cannot be decrypted with the configured keys.' }],
+      errors: [projectNotFoundError, { status: 503, code: 'site_platform_token_unreadable', description: 'The stored token cannot be decrypted with the configured keys.' }],
     }, async ({ params, query, auth, deps }) => {
       const accountId = accountOf(auth);
       const binding = await bindingOfProject(deps, accountId, params.projectId);
