@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { iso } from '../http/fields';
+import { listEnvelopeSchema } from '../http/pagination';
 import type { ProjectRow } from './store';
 
 export const PROJECT_KINDS = ['service_hosted', 'platform_hosted'] as const;
@@ -27,9 +28,4 @@ export const toProjectJson = (row: ProjectRow): ProjectJson => ({
   updated_at: iso(row.updated_at)!,
 });
 
-export const projectListSchema = z.object({
-  data: z.array(projectSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const projectListSchema = listEnvelopeSchema(projectSchema);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
 import { requiredText } from '../http/fields';
 import { idParams } from '../http/ids';
-import { pageQuery } from '../http/pagination';
+import { listEnvelope, pageQuery } from '../http/pagination';
 import type { RouteDef } from '../http/route';
 import * as docs from './docs';
 import { hostField } from './host';
@@ -48,7 +48,7 @@ export function projectRoutes(): RouteDef[] {
       },
       async ({ query, auth, deps }) => {
         const { rows, total } = await projects.listProjects(deps.db, accountOf(auth), query);
-        return { body: { data: rows.map(toProjectJson), total, page: query.page, limit: query.limit } };
+        return { body: listEnvelope(rows.map(toProjectJson), total, query) };
       },
     ),
 
