@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
+import * as docs from './docs';
 import { inProcessInvoker } from './inProcess';
 import { createSitePlatformMcpServer } from './server';
 
@@ -15,7 +16,7 @@ export function sitePlatformMcpRoutes(): RouteDef[] {
     route({
       method: 'post', path: MCP_PATH, operationId: 'sitePlatformMcp', tags: ['site-platform'], auth: { kind: 'agent', readOnlyMayPost: true }, rawBody: true,
       summary: 'MCP (Streamable HTTP, stateless): one platform_<action> tool per site-platform operation.',
-      description: 'Authorization: Bearer <agent API key>. A read-only key lists and calls only read tools. Each tool call runs as /api/agent/web/site-platform-ops would run it for the same key: same checks, gates, idempotency slot and audit.',
+      description: docs.MCP,
       responses: { 200: { description: 'A JSON-RPC response' }, 202: { description: 'A notification was accepted' } },
     }, async ({ ctx, deps, auth, rawBody, requestId }): Promise<RouteResult> => {
       if (auth.kind !== 'agent') throw new Error('MCP route without an agent key');
