@@ -5,10 +5,10 @@ import { refId } from '../../http/ids';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
 import { projectNotFoundError } from '../../projects/docs';
 import { CALLBACK_PATH } from './authorizeUrl';
+import * as docs from './docs';
 import { connectionSchema, oauthClientSchema, siteSchema, toConnectionJson, toOAuthClientJson, toSiteJson } from './json';
 import { registerOAuthClient } from './oauthClients';
 import { completeConnect, startConnect } from './oauthService';
-import { REQUESTED_SCOPES } from './scopes';
 import { connectSiteToken, MIN_SITE_TOKEN_LENGTH } from './siteTokenService';
 import { INTENTS } from './state';
 import { listOAuthClients, listSitesOfConnection } from './service';
@@ -57,7 +57,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/site-platform/oauth-clients', operationId: 'registerSitePlatformOAuthClient', tags, auth: adminOnly,
       summary: 'Register one of the account\'s own OAuth clients for the site platform.',
-      description: 'Owner or admin. The secret is sealed (AES-256-GCM) and never answered. Its `id` is the `oauth_app_id` a connect may name.',
+      description: docs.REGISTER_CLIENT,
       body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), client_id: z.string().trim().min(1).max(200), client_secret: z.string().min(1).max(500) }),
       responses: { 201: { description: 'Registered', schema: oauthClientSchema } },
       errors: [notConfigured, { status: 409, code: 'site_platform_oauth_client_exists', description: 'This client_id is already registered on the account.' }],
@@ -72,7 +72,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/site-platform/connect-options', operationId: 'getSitePlatformConnectOptions', tags, auth: { kind: 'session' },
       summary: 'What connecting can offer: quick connect (the service-wide client), the account\'s clients, token storage.',
-      description: '`quick_connect` is true only when both SITE_PLATFORM_CLIENT_ID and SITE_PLATFORM_CLIENT_SECRET are set; `token_storage_configured` is false when SITE_PLATFORM_TOKEN_ENCRYPTION_KEY is unset (connects then answer 503).',
+      description: docs.CONNECT_OPTIONS,
       responses: { 200: { description: 'Options', schema: z.object({ quick_connect: z.boolean(), token_storage_configured: z.boolean(), oauth_clients: z.array(oauthClientSchema) }) } },
     }, async ({ auth, deps }) => ({
       body: {
@@ -85,12 +85,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/site-platform/connect', operationId: 'startSitePlatformConnect', tags, auth: adminOnly,
       summary: 'Start an OAuth connect: get the URL to send the user to.',
-      description: [
-        'Owner or admin. Answers `authorize_url` at `<SITE_PLATFORM_AUTH_URL>/oauth/authorize` (authorization-code grant, no PKCE)',
-        `with the scopes \`${REQUESTED_SCOPES.join(' ')}\`, redirect_uri \`<PUBLIC_APP_URL>${CALLBACK_PATH}\` and an HMAC-signed`,
-        '`state` valid 5 minutes (`state_expires_at`). Client: (a) `oauth_app_id` (or the reconnected connection\'s), (b) the',
-        'service-wide SITE_PLATFORM_CLIENT_ID/_SECRET when both are set, (c) the account\'s first registered client. Nothing is stored.',
-      ].join('\n'),
+      description: docs.CONNECT,
       body: connectBody,
       responses: { 200: { description: 'Where to send the user', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string(), client: z.enum(['account', 'service']) }) } },
       errors: [
@@ -108,12 +103,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'get', path: CALLBACK_PATH, operationId: 'sitePlatformOAuthCallback', tags, auth: { kind: 'none' },
       summary: 'OAuth callback: the platform redirects the user here after consent.',
-      description: [
-        'Step 1: the `state` is the service\'s (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.',
-        'Step 2: the code is exchanged, the token introspected and the sites listed; the sealed token, the connection, its sites',
-        'and (site_project_connect) the project binding are written in one transaction. Step 3: the row is re-read under the',
-        'account\'s scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.',
-      ].join('\n'),
+      description: docs.CALLBACK,
       query: z.looseObject({ code: z.string().min(1, { error: 'is required' }), state: z.string().min(1, { error: 'is required' }) }),
       responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: connectedSchema } },
       errors: [
@@ -136,7 +126,7 @@ export function oauthRoutes(): RouteDef[] {
     route({
       method: 'post', path: '/api/site-platform/site-token', operationId: 'connectSitePlatformSiteToken', tags, auth: adminOnly,
       summary: 'Connect with a pasted site API token.',
-      description: 'Owner or admin. The token (at least 20 characters) is validated with the platform (introspect, then sites) before it is stored sealed with `auth_kind: site_token`; it is never echoed. Without `project_id` it becomes (or refreshes) the account default; with it, the project\'s override.',
+      description: docs.SITE_TOKEN,
       body: siteTokenBody,
       responses: { 201: { description: 'Connected', schema: connectedSchema } },
       errors: [

@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import { idParams } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { projectNotFoundError } from '../../projects/docs';
+import * as docs from './docs';
 import { bindingSchema, connectionSchema, siteSchema, toBindingJson, toConnectionJson, toSiteJson } from './json';
 import { oauthRoutes } from './oauthRoutes';
 import { resolveCredentials } from './resolve';
@@ -46,12 +47,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
       method: 'post', path: '/api/site-platform/connections/{id}/disconnect', operationId: 'disconnectSitePlatformConnection', tags,
       auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials, revoke an OAuth token.',
-      description: 'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform '
-        + '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner '
-        + 'revokes in the platform). Projects whose content source was the platform CMS, that resolved to this connection and that no '
-        + 'remaining connection reaches fall back to the native CMS (`reverted_project_ids`); a project the account default still '
-        + 'reaches stays. A later connect reaching their site restores them. Idempotent: a '
-        + 'disconnected connection is answered unchanged.',
+      description: docs.DISCONNECT,
       params: idParams,
       responses: { 200: { description: 'The disconnected connection, plus `revocation` and `reverted_project_ids`.', schema: connectionSchema.extend({
         revocation: z.enum(['revoked', 'failed', 'not_applicable']),
@@ -89,9 +85,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/site-platform/projects/{projectId}/binding', operationId: 'getSitePlatformBinding', tags, auth: { kind: 'session' },
       summary: 'A project\'s binding and what it resolves to now (override, then account default, then none).',
-      description: 'The same resolution the operation runner and the MCP tools use: the override\'s own connection while it reaches the '
-        + 'site, then the account default when it reaches the site, then none. Several connections may share one site; each answers '
-        + 'with its own credentials, so `resolved.connection_id` is the connection whose token the runner sends.',
+      description: docs.GET_BINDING,
       params: projectParams,
       query: z.strictObject({ site_id: z.string().min(1).max(200).optional() }),
       responses: { 200: { description: 'Binding (null when never set) and resolution (null: no connection)', schema: z.object({ binding: bindingSchema.nullable(), resolved: resolvedSchema }) } },
