@@ -10,17 +10,17 @@ export const CONNECT_OPTIONS =
   '`quick_connect` is true only when both SITE_PLATFORM_CLIENT_ID and SITE_PLATFORM_CLIENT_SECRET are set; `token_storage_configured` is false when SITE_PLATFORM_TOKEN_ENCRYPTION_KEY is unset (connects then answer 503).';
 
 export const CONNECT = [
-    'Owner or admin. Answers `authorize_url` at `<SITE_PLATFORM_AUTH_URL>/oauth/authorize` (authorization-code grant, no PKCE)',
-    `with the scopes \`${REQUESTED_SCOPES.join(' ')}\`, redirect_uri \`<PUBLIC_APP_URL>${CALLBACK_PATH}\` and an HMAC-signed`,
-    '`state` valid 5 minutes (`state_expires_at`). Client: (a) `oauth_app_id` (or the reconnected connection\'s), (b) the',
-    'service-wide SITE_PLATFORM_CLIENT_ID/_SECRET when both are set, (c) the account\'s first registered client. Nothing is stored.',
+  'Owner or admin. Answers `authorize_url` at `<SITE_PLATFORM_AUTH_URL>/oauth/authorize` (authorization-code grant, no PKCE)',
+  `with the scopes \`${REQUESTED_SCOPES.join(' ')}\`, redirect_uri \`<PUBLIC_APP_URL>${CALLBACK_PATH}\` and an HMAC-signed`,
+  '`state` valid 5 minutes (`state_expires_at`). Client: (a) `oauth_app_id` (or the reconnected connection\'s), (b) the',
+  'service-wide SITE_PLATFORM_CLIENT_ID/_SECRET when both are set, (c) the account\'s first registered client. Nothing is stored.',
 ].join('\n');
 
 export const CALLBACK = [
-    'Step 1: the `state` is the service\'s (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.',
-    'Step 2: the code is exchanged, the token introspected and the sites listed; the sealed token, the connection, its sites',
-    'and (site_project_connect) the project binding are written in one transaction. Step 3: the row is re-read under the',
-    'account\'s scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.',
+  'Step 1: the `state` is the service\'s (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.',
+  'Step 2: the code is exchanged, the token introspected and the sites listed; the sealed token, the connection, its sites',
+  'and (site_project_connect) the project binding are written in one transaction. Step 3: the row is re-read under the',
+  'account\'s scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.',
 ].join('\n');
 
 export const SITE_TOKEN =
