@@ -9,6 +9,12 @@ export const projectNotFoundError = {
   description: "No project with this id in your account (also for a malformed id or another account's).",
 };
 
+export const projectInUseError = {
+  status: 409,
+  code: 'project_in_use',
+  description: 'Content items link to the project through `cms_link`; nothing was deleted. Unlink them (or delete them) first.',
+};
+
 export const ACCESS =
   'Session token: any role reads, owner or admin writes (403 `forbidden_role` otherwise). ' +
   'Agent twin under `/api/agent/projects`: `projects:read` reads, `projects:write` writes; a read-only key only reads.';

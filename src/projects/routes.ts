@@ -24,12 +24,6 @@ const createBody = z.strictObject({ name: fields.name, host: fields.host.optiona
 const patchBody = z.strictObject({ name: fields.name.optional(), host: fields.host.optional(), kind: fields.kind.optional() });
 const listQuery = z.strictObject({ ...pageQuery });
 
-const inUse = {
-  status: 409,
-  code: 'project_in_use',
-  description: 'Content items link to the project through `cms_link`; nothing was deleted. Unlink them (or delete them) first.',
-};
-
 const twin = projectTwin(tags);
 
 /** Website projects of the account (issue 13): list, create, read, change, delete. */
@@ -114,7 +108,7 @@ export function projectRoutes(): RouteDef[] {
         description: docs.DELETE,
         params: idParams,
         responses: { 204: { description: 'Deleted' } },
-        errors: [docs.projectNotFoundError, inUse],
+        errors: [docs.projectNotFoundError, docs.projectInUseError],
       },
       async ({ params, auth, deps }) => {
         await projects.deleteProject(deps.db, accountOf(auth), params.id);

@@ -5,6 +5,7 @@ import { refId } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { projectNotFoundError } from '../../projects/docs';
 import { connectionSchema, toConnectionJson } from '../connections/json';
+import * as docs from './docs';
 import { getProjectSettings, putProjectSettings, resolveProjectConnection } from './service';
 import type { ProjectSettingsRow } from './store';
 
@@ -50,7 +51,6 @@ const toSettingsJson = (projectId: string, row: ProjectSettingsRow | undefined):
   updated_at: iso(row?.updated_at ?? null),
 });
 
-
 /** Per-project bindings: which shop a project uses. */
 export function bindingRoutes(): RouteDef[] {
   return [
@@ -58,7 +58,7 @@ export function bindingRoutes(): RouteDef[] {
       method: 'put', path: '/api/commerce/projects/{projectId}/settings', operationId: 'putProjectCommerceSettings', tags,
       auth: { kind: 'session', roles: ['owner', 'admin'] },
       summary: 'Bind a project: inherit the account default, override with its own connection, or disable.',
-      description: 'Owner or admin. Replaces the whole settings object (an absent `storefront_api_version` clears it). The project must be one of your account\'s (`/api/projects`); another account\'s project answers 404 like a missing one.',
+      description: docs.PUT_SETTINGS,
       params, body: settingsBody,
       responses: { 200: { description: 'The settings', schema: settingsSchema } },
       errors: [projectNotFoundError, { status: 400, code: 'invalid_reference', description: '`connection_id` names no connection of your account (`field: connection_id`). Nothing is written.' }],
@@ -84,7 +84,7 @@ export function bindingRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/api/commerce/projects/{projectId}/connection', operationId: 'getProjectCommerceConnection', tags, auth: { kind: 'session' },
       summary: 'The connection a project resolves to.',
-      description: '`inherit` → the account\'s connected default; `override` → the project\'s own connection while it is connected; `disabled` → none. `connection` is null with `reason` (`disabled`, `no_default_connection`, `connection_disconnected`) when there is none.',
+      description: docs.CONNECTION,
       params,
       responses: { 200: { description: 'The resolution', schema: z.object({ mode, connection: connectionSchema.nullable(), reason: z.enum(['disabled', 'no_default_connection', 'connection_disconnected']).nullable() }) } },
       errors: [projectNotFoundError],
