@@ -5,8 +5,8 @@ import type { RouteDef } from '../../src/http/route';
 import { insertProject } from '../../src/projects/store';
 import { harness } from '../helpers/harness';
 import { newAgentKey } from '../helpers/accounts';
-import { ALL_SCOPES, startSiteWorld, type SiteWorld } from '../sitePlatform/connections/fixtures';
-import { OPS, builderOps, newTenant, query, type Tenant } from '../sitePlatform/operations/fixtures';
+import { ALL_SCOPES, type SiteWorld } from '../sitePlatform/connections/fixtures';
+import { OPS, builderOps, query, type Tenant, useTwoTenantWorld } from '../sitePlatform/operations/fixtures';
 
 type Answer = { status: number; body: any; text: string };
 
@@ -18,13 +18,10 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
   let world: SiteWorld;
   let a: Tenant;
   let b: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    a = await newTenant(world);
-    b = await newTenant(world);
-  });
-  after(async () => {
-    await world.close();
+  useTwoTenantWorld((w, tenantA, tenantB) => {
+    world = w;
+    a = tenantA;
+    b = tenantB;
   });
 
   const asB = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>

@@ -45,6 +45,16 @@ export function useTenantWorld(onReady: (world: SiteWorld, tenant: Tenant) => vo
   after(async () => { await world?.close(); });
 }
 
+/** Mocha hooks of a tenancy suite: one simulator world with two tenants, A and B, started before the suite, closed after it. */
+export function useTwoTenantWorld(onReady: (world: SiteWorld, a: Tenant, b: Tenant) => void): void {
+  let world: SiteWorld | undefined;
+  before(async () => {
+    world = await startSiteWorld();
+    onReady(world, await newTenant(world), await newTenant(world));
+  });
+  after(async () => { await world?.close(); });
+}
+
 export const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
 /** Sim requests to the platform since a mark, as `METHOD path`. */

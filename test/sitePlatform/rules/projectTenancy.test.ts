@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { newProjectId } from '../../helpers/projects';
-import { ALL_SCOPES, depsOf, startSiteWorld, type SiteWorld } from '../connections/fixtures';
-import { OPS, builderOps, newTenant, query, type Tenant } from '../operations/fixtures';
+import { ALL_SCOPES, depsOf, type SiteWorld } from '../connections/fixtures';
+import { OPS, builderOps, query, type Tenant, useTwoTenantWorld } from '../operations/fixtures';
 import { resolveCredentials } from '../../../src/sitePlatform/connections';
 
 /**
@@ -14,12 +14,7 @@ describe('tenancy rule: a project id belongs to one account; another account\'s 
   let world: SiteWorld;
   let a: Tenant;
   let b: Tenant;
-  before(async () => {
-    world = await startSiteWorld();
-    a = await newTenant(world);
-    b = await newTenant(world);
-  });
-  after(async () => { await world.close(); });
+  useTwoTenantWorld((w, tenantA, tenantB) => { world = w; a = tenantA; b = tenantB; });
 
   const binding = (t: Tenant, projectId: string) => world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: t.account.ownerToken });
   const bind = (t: Tenant, projectId: string, body: Record<string, unknown>) =>
