@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
-import { withDatabaseName } from '../../src/runtime/database';
-import { harness } from '../helpers/harness';
-import { childEnv, removeTempDirs, RunningMain, tempDir } from './child';
+import { tempDir } from './child';
+import { API_LINE, APP_STEP, call, DEMO_SHOP, OWNER_TOKEN, sandboxRuns } from './sandboxKit';
 
-const API_LINE = /^ {2}API +(http:\/\/\S+)/m;
 const SIMULATOR_LINE = /^ {2}Simulator +(http:\/\/127\.0\.0\.1:\d+) +\(COMMERCE_SHOP_URL_TEMPLATE=(\S+)\)/m;
-const OWNER_TOKEN = /Owner session token[^\n]*?(wys_\S+)/;
-const APP_STEP = /curl -X PUT \S+\/api\/commerce\/app .* -d '(\{[^']+\})'/;
-const DEMO_SHOP = 'demo-shop.commerce.test';
 const SITE_SIMULATOR_LINE = /^ {2}Site platform +(http:\/\/127\.0\.0\.1:\d+) /m;
 const DEMO_SITE_LINE = /^ {2}Demo site +.*\(site_id (\w+)\)/m;
 const AGENT_KEY = /Agent key \(every permission\):\s+(\S+)/;
@@ -21,35 +14,13 @@ const OPERATION_STEP = /curl "(http:\/\/\S+\/api\/agent\/web\/site-platform-ops\
 
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
 
-async function call(method: string, url: string, token: string, body?: unknown) {
-  const res = await fetch(url, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() as any };
-}
-
 describe('start --sandbox', function () {
   this.timeout(180_000);
-  let stack: RunningMain | undefined;
-  const serverUrl = () => withDatabaseName(harness().databaseUrl, 'postgres');
-  const databaseName = `workyard_sandbox_${randomBytes(4).toString('hex')}`;
-  after(async () => {
-    await stack?.kill();
-    await removeTempDirs();
-    const admin = new pg.Client({ connectionString: serverUrl() });
-    await admin.connect();
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(databaseName)} with (force)`);
-    await admin.end();
-  });
+  const sandbox = sandboxRuns();
 
   it('prints the simulators and how to connect the demo shop and the demo site, the printed steps connect both end to end, a site operation runs through the agent route, research runs against the simulated providers, and it stops the simulators cleanly', async () => {
     const dataDir = await tempDir('wy-sandbox-');
-    stack = new RunningMain(['start', '--sandbox'], childEnv({
-      DATA_DIR: dataDir, PORT: '0', DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
-      COMMERCE_TOKEN_ENCRYPTION_KEY: '', PUBLIC_APP_URL: '',
-      SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '', SITE_PLATFORM_CLIENT_ID: '', SITE_PLATFORM_CLIENT_SECRET: '',
-    }));
+    const stack = sandbox.start(sandbox.env(dataDir));
     const [, apiUrl] = await stack.waitFor(API_LINE, 120_000);
     await stack.waitFor(/Press Ctrl-C to stop/, 10_000);
     const [, simulatorUrl, template] = stack.stdout.match(SIMULATOR_LINE) ?? assert.fail(`no simulator line in the banner:\n${stack.stdout}`);

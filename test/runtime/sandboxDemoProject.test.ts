@@ -1,54 +1,20 @@
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { withDatabaseName } from '../../src/runtime/database';
-import { harness } from '../helpers/harness';
+import { createHmac, randomUUID } from 'node:crypto';
 import { eventually } from '../jobs/jobTestKit';
-import { childEnv, removeTempDirs, RunningMain, tempDir } from './child';
+import { tempDir } from './child';
+import { API_LINE, APP_STEP, call, DEMO_SHOP, OWNER_TOKEN, sandboxRuns } from './sandboxKit';
 
-const API_LINE = /^ {2}API +(http:\/\/\S+)/m;
-const OWNER_TOKEN = /Owner session token[^\n]*?(wys_\S+)/;
-const APP_STEP = /curl -X PUT \S+\/api\/commerce\/app .* -d '(\{[^']+\})'/;
 const DEMO_PROJECT = /Sandbox: demo project ([0-9a-f-]{36}) /;
 const DEPLOYED_SITE = /Its production deployment ([0-9a-f-]{36}) is a loopback deployed site on (http:\/\/127\.0\.0\.1:\d+)/;
-const DEMO_SHOP = 'demo-shop.commerce.test';
-
-async function call(method: string, url: string, token: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 describe('start --sandbox: the demo project', function () {
   this.timeout(400_000);
-  let stack: RunningMain | undefined;
-  const serverUrl = () => withDatabaseName(harness().databaseUrl, 'postgres');
-  const databaseName = `workyard_sandbox_${randomBytes(4).toString('hex')}`;
-  after(async () => {
-    await stack?.kill();
-    await removeTempDirs();
-    const admin = new pg.Client({ connectionString: serverUrl() });
-    await admin.connect();
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(databaseName)} with (force)`);
-    await admin.end();
-  });
+  const sandbox = sandboxRuns();
 
   it("creates a service-hosted demo project once, with a production deployment on the loopback deployed site that receives the demo shop's catalogue revalidations, and prints its id", async () => {
     const dataDir = await tempDir('wy-sandbox-demo-');
-    const env = childEnv({
-      DATA_DIR: dataDir,
-      PORT: '0',
-      DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
-      COMMERCE_TOKEN_ENCRYPTION_KEY: '',
-      PUBLIC_APP_URL: '',
-      SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '',
-      SITE_PLATFORM_CLIENT_ID: '',
-      SITE_PLATFORM_CLIENT_SECRET: '',
-    });
-    stack = new RunningMain(['start', '--sandbox'], env);
+    const env = sandbox.env(dataDir);
+    let stack = sandbox.start(env);
     const [, apiUrl] = await stack.waitFor(API_LINE, 180_000);
     await stack.waitFor(/Press Ctrl-C to stop/, 20_000);
     const [, projectId] = stack.stdout.match(DEMO_PROJECT) ?? assert.fail(`no demo project in the banner:\n${stack.stdout}`);
@@ -94,7 +60,7 @@ describe('start --sandbox: the demo project', function () {
     // A second start on the same data keeps the project and its deployment, pointed at the new site.
     stack.signal('SIGTERM');
     assert.equal((await stack.exited).code, 0);
-    stack = new RunningMain(['start', '--sandbox'], env);
+    stack = sandbox.start(env);
     await stack.waitFor(/Press Ctrl-C to stop/, 180_000);
     const [, againProject] = stack.stdout.match(DEMO_PROJECT) ?? assert.fail(`no demo project in the second banner:\n${stack.stdout}`);
     const [, againDeployment] = stack.stdout.match(DEPLOYED_SITE) ?? assert.fail('no deployed site in the second banner');
