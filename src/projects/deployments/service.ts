@@ -37,6 +37,12 @@ function hashKey(deps: DeploymentDeps): string {
   return deps.config.SECRET_HASH_KEY;
 }
 
+/** A new revalidation secret (answered once) and the sealed form and hint the deployment row stores. */
+function mintSecret(deps: DeploymentDeps): { secret: string; stored: { secret_enc: string; secret_hint: string } } {
+  const secret = newRevalidationSecret();
+  return { secret, stored: { secret_enc: sealRevalidationSecret(hashKey(deps), secret), secret_hint: secretHint(secret) } };
+}
+
 function normalisedBaseUrl(deps: DeploymentDeps, raw: string): string {
   const checked = checkBaseUrl(raw, deps.config);
   if ('problem' in checked) throw invalidField('body.base_url', checked.problem);
@@ -64,14 +70,9 @@ export async function createDeployment(
 ): Promise<{ deployment: DeploymentRow; secret: string }> {
   await requireServiceHostedProject(deps.db, accountId, projectId);
   const baseUrl = normalisedBaseUrl(deps, input.base_url);
-  const secret = newRevalidationSecret();
+  const { secret, stored } = mintSecret(deps);
   try {
-    const deployment = await store.insertDeployment(deps.db, accountId, projectId, {
-      environment: input.environment,
-      base_url: baseUrl,
-      secret_enc: sealRevalidationSecret(hashKey(deps), secret),
-      secret_hint: secretHint(secret),
-    });
+    const deployment = await store.insertDeployment(deps.db, accountId, projectId, { environment: input.environment, base_url: baseUrl, ...stored });
     return { deployment, secret };
   } catch (err) {
     if (isUniqueViolation(err, 'project_deployments_environment')) throw environmentTaken();
@@ -102,11 +103,8 @@ export async function rotateDeploymentSecret(
   deploymentId: string,
 ): Promise<{ deployment: DeploymentRow; secret: string }> {
   await getDeployment(deps.db, accountId, projectId, deploymentId);
-  const secret = newRevalidationSecret();
-  const deployment = await store.updateDeployment(deps.db, accountId, projectId, deploymentId, {
-    secret_enc: sealRevalidationSecret(hashKey(deps), secret),
-    secret_hint: secretHint(secret),
-  });
+  const { secret, stored } = mintSecret(deps);
+  const deployment = await store.updateDeployment(deps.db, accountId, projectId, deploymentId, stored);
   if (!deployment) throw deploymentNotFound();
   return { deployment, secret };
 }
