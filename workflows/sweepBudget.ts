@@ -40,6 +40,27 @@ export function startSweepBudget(input: SweepInput | undefined, now: () => numbe
   };
 }
 
+/** A connection a checking sweep names in its result, with what it found (`code` when the check failed). */
+export interface ReportedConnection<Status extends string> {
+  connection_id: string;
+  account_id: string;
+  shop_domain?: string;
+  status: Status;
+  inbox_item_created?: boolean;
+  code?: string;
+}
+
+/** The result of a sweep that checks every connection and files inbox items: exact counts, the first connections named. */
+export interface ConnectionCheckSummary<Entry> {
+  /** True when the budget ran out before every connection was checked. */
+  partial: boolean;
+  checked: number;
+  inbox_items_created: number;
+  failed: number;
+  connections: Entry[];
+  connections_truncated: boolean;
+}
+
 /** Keeps the first `MAX_REPORTED_CONNECTIONS` entries of a per-connection report. */
 export function reportConnection<T>(report: T[], entry: T): void {
   if (report.length < MAX_REPORTED_CONNECTIONS) report.push(entry);
