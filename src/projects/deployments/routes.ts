@@ -29,6 +29,9 @@ const notServiceHosted = {
 };
 const deploymentMissing = { status: 404, code: 'deployment_not_found', description: 'No deployment with this id in this project.' };
 const badUrl = { status: 400, code: 'validation_failed', description: `\`body.base_url\` breaks the rule: ${docs.BASE_URL}` };
+/** What every deployment route may answer about its project, and about the deployment in its path. */
+const projectErrors = [projectNotFoundError, notServiceHosted];
+const deploymentErrors = [...projectErrors, deploymentMissing];
 
 const twin = projectTwin(tags);
 
@@ -47,7 +50,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.LIST,
         params: idParams,
         responses: { 200: { description: 'The deployments', schema: deploymentListSchema } },
-        errors: [projectNotFoundError, notServiceHosted],
+        errors: projectErrors,
       },
       async ({ params, auth, deps }) => ({
         body: { data: (await deployments.listProjectDeployments(deps.db, accountOf(auth), params.id)).map(toDeploymentJson) },
@@ -66,8 +69,7 @@ export function deploymentRoutes(): RouteDef[] {
         body: createBody,
         responses: { 201: { description: 'The deployment, with its revalidation secret', schema: deploymentWithSecretSchema } },
         errors: [
-          projectNotFoundError,
-          notServiceHosted,
+          ...projectErrors,
           badUrl,
           { status: 409, code: 'deployment_environment_taken', description: 'The project already has a deployment in this environment.' },
         ],
@@ -88,7 +90,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.GET,
         params: deploymentParams,
         responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
+        errors: deploymentErrors,
       },
       async ({ params, auth, deps }) => ({
         body: toDeploymentJson(await deployments.getDeployment(deps.db, accountOf(auth), params.id, params.deploymentId)),
@@ -106,7 +108,7 @@ export function deploymentRoutes(): RouteDef[] {
         params: deploymentParams,
         body: patchBody,
         responses: { 200: { description: 'The deployment', schema: deploymentSchema } },
-        errors: [projectNotFoundError, notServiceHosted, deploymentMissing, badUrl],
+        errors: [...deploymentErrors, badUrl],
       },
       async ({ params, body, auth, deps }) => ({
         body: toDeploymentJson(
@@ -125,7 +127,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.DELETE,
         params: deploymentParams,
         responses: { 204: { description: 'Deleted' } },
-        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
+        errors: deploymentErrors,
       },
       async ({ params, auth, deps }) => {
         await deployments.deleteDeployment(deps.db, accountOf(auth), params.id, params.deploymentId);
@@ -143,7 +145,7 @@ export function deploymentRoutes(): RouteDef[] {
         description: docs.ROTATE,
         params: deploymentParams,
         responses: { 200: { description: 'The deployment, with its new revalidation secret', schema: deploymentWithSecretSchema } },
-        errors: [projectNotFoundError, notServiceHosted, deploymentMissing],
+        errors: deploymentErrors,
       },
       async ({ params, auth, deps }) => {
         const { deployment, secret } = await deployments.rotateDeploymentSecret(deps, accountOf(auth), params.id, params.deploymentId);
