@@ -39,7 +39,7 @@ export function createCommerceActivities(deps: ActivityDeps) {
     }
     const summaries: DeliverySummary[] = [];
     for (const run of runsOf(live)) {
-      if (run.length > 1 && ORDER_TOPICS.has(run[0].topic)) summaries.push(...await processOrderRun(run));
+      if (run.length > 1 && ORDER_TOPICS.has(run[0].topic)) summaries.push(...(await processOrderRun(run)));
       else for (const ctx of run) summaries.push(await processOne(ctx));
     }
     return summaries;
@@ -61,18 +61,27 @@ export function createCommerceActivities(deps: ActivityDeps) {
     try {
       outcomes = await handleOrders(deps.db, run);
     } catch (err) {
-      deps.logger.warn({ connectionId: run[0].connectionId, topic: run[0].topic, deliveries: run.length, err }, 'commerce order batch failed; handling its deliveries one at a time');
+      deps.logger.warn(
+        { connectionId: run[0].connectionId, topic: run[0].topic, deliveries: run.length, err },
+        'commerce order batch failed; handling its deliveries one at a time',
+      );
       const summaries: DeliverySummary[] = [];
       for (const ctx of run) summaries.push(await processOne(ctx));
       return summaries;
     }
-    await recordDeliveryOutcomes(deps.db, run.map((ref, i) => ({ ref, outcome: outcomes[i] })));
+    await recordDeliveryOutcomes(
+      deps.db,
+      run.map((ref, i) => ({ ref, outcome: outcomes[i] })),
+    );
     return run.map((ctx, i) => summaryOf(ctx, outcomes[i]));
   }
 
   function summaryOf(ctx: DeliveryContext, result: HandlerOutcome): DeliverySummary {
     if (result.outcome !== 'failed') return { webhookId: ctx.webhookId, outcome: result.outcome, detail: result.detail };
-    deps.logger.warn({ connectionId: ctx.connectionId, topic: ctx.topic, webhookId: ctx.webhookId, code: result.code }, 'commerce delivery rejected by its handler');
+    deps.logger.warn(
+      { connectionId: ctx.connectionId, topic: ctx.topic, webhookId: ctx.webhookId, code: result.code },
+      'commerce delivery rejected by its handler',
+    );
     return { webhookId: ctx.webhookId, outcome: 'failed', code: result.code };
   }
 
@@ -89,9 +98,15 @@ export function createCommerceActivities(deps: ActivityDeps) {
     async recordCommerceDeliveryFailure(ref: { accountId: string; connectionId: string; webhookId: string; code: string }): Promise<void> {
       const delivery = (await loadDeliveries(deps.db, ref.accountId, ref.connectionId, [ref.webhookId])).get(ref.webhookId);
       if (!delivery || delivery.processed) return;
-      await recordDeliveryOutcome(deps.db, { ...ref, topic: delivery.topic, shopDomain: delivery.shopDomain }, {
-        outcome: 'failed', code: ref.code, message: 'the handler kept failing after every retry',
-      });
+      await recordDeliveryOutcome(
+        deps.db,
+        { ...ref, topic: delivery.topic, shopDomain: delivery.shopDomain },
+        {
+          outcome: 'failed',
+          code: ref.code,
+          message: 'the handler kept failing after every retry',
+        },
+      );
     },
   };
 }

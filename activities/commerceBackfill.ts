@@ -1,7 +1,12 @@
 import { Context } from '@temporalio/activity';
 import {
-  backfillPage, listBackfillConnections, reportBackfillFailure,
-  type BackfillConnection, type BackfillFailure, type BackfillPageInput, type BackfillPageResult,
+  backfillPage,
+  listBackfillConnections,
+  reportBackfillFailure,
+  type BackfillConnection,
+  type BackfillFailure,
+  type BackfillPageInput,
+  type BackfillPageResult,
 } from '../src/commerce/backfill/service';
 import type { ActivityDeps } from './deps';
 

@@ -2,7 +2,12 @@ import { alertOverduePrivacyRequests, listUnfulfilledPrivacyRequests } from '../
 import { purgeExpiredDeliveries } from '../src/commerce/sweeps/deliveryPurge';
 import { checkScopeDriftPage } from '../src/commerce/sweeps/scopeDrift';
 import type { PageRequest } from '../src/commerce/sweeps/compliance';
-import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl, type ConnectionRef } from '../src/commerce/sweeps/urlReconcile';
+import {
+  findWebhookUrlDrift,
+  raiseUrlReconcileFailure,
+  reconcileWebhookUrl,
+  type ConnectionRef,
+} from '../src/commerce/sweeps/urlReconcile';
 import { checkWebhookHealthPage } from '../src/commerce/sweeps/webhookHealth';
 import type { ActivityDeps } from './deps';
 
@@ -14,7 +19,8 @@ export function createCommerceSweepActivities(deps: ActivityDeps) {
     findCommerceWebhookUrlDrift: (page: PageRequest) => findWebhookUrlDrift(deps, page),
     reconcileCommerceWebhookUrl: (ref: ConnectionRef) => reconcileWebhookUrl(deps, ref),
     /** The inbox item of a shop whose reconcile kept failing after every retry. */
-    recordCommerceWebhookUrlFailure: (input: ConnectionRef & { code: string }) => raiseUrlReconcileFailure(deps, input, { code: input.code }),
+    recordCommerceWebhookUrlFailure: (input: ConnectionRef & { code: string }) =>
+      raiseUrlReconcileFailure(deps, input, { code: input.code }),
     alertOverdueCommercePrivacyRequests: (input: { limit: number }) => alertOverduePrivacyRequests(deps.db, input.limit),
     listUnfulfilledCommercePrivacyRequests: (page: PageRequest) => listUnfulfilledPrivacyRequests(deps.db, page),
     purgeCommerceWebhookDeliveries: (input: { limit: number }) => purgeExpiredDeliveries(deps.db, input.limit),

@@ -30,8 +30,10 @@ export function createEmailBatchActivities(deps: ActivityDeps) {
       ]);
       const revoked = !key || key.revoked_at !== null;
       const failAll = (error: ApiError) => messages.map((message): Delivery => ({ message, outcome: 'failed', error }));
-      const deliveries = revoked ? failAll(keyRevoked())
-        : !config.SMTP_URL ? failAll(relayMissing())
+      const deliveries = revoked
+        ? failAll(keyRevoked())
+        : !config.SMTP_URL
+          ? failAll(relayMissing())
           : await relayAll(config.SMTP_URL, messages, () => null);
       const sent = deliveries.filter((d) => d.outcome === 'sent').length;
       const failed = deliveries.length - sent;

@@ -14,9 +14,10 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
     async prepareEmailEventDeliveries(input: { accountId: string; eventId: string }): Promise<PreparedDelivery[]> {
       const event = await webhooks.claimEvent(db, input.accountId, input.eventId);
       if (!event) return [];
-      const target = event.type === TEST_EVENT_TYPE
-        ? await webhooks.endpointIdIfExists(db, input.accountId, event.data.webhook_endpoint_id)
-        : await webhooks.subscribedEndpointIds(db, input.accountId, event.type);
+      const target =
+        event.type === TEST_EVENT_TYPE
+          ? await webhooks.endpointIdIfExists(db, input.accountId, event.data.webhook_endpoint_id)
+          : await webhooks.subscribedEndpointIds(db, input.accountId, event.type);
       const pending = await webhooks.pendingDeliveries(db, input.accountId, input.eventId, target);
       return pending.map((d) => ({ deliveryId: d.id, endpointId: d.endpoint_id }));
     },
@@ -26,9 +27,14 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
       const context = await webhooks.attemptContext(db, input.accountId, input.deliveryId);
       if (!context) return { status: 'gone', httpStatus: null, attempts: 0 };
       if (context.status !== 'pending') return { status: context.status, httpStatus: null, attempts: context.attempts };
-      const record = async (status: 'pending' | 'delivered' | 'failed', httpStatus: number | null, error: string | null, counted = true) => {
+      const record = async (
+        status: 'pending' | 'delivered' | 'failed',
+        httpStatus: number | null,
+        error: string | null,
+        counted = true,
+      ) => {
         const attempts = await webhooks.recordAttempt(db, input.accountId, input.deliveryId, { status, httpStatus, error, counted });
-        return { status: status === 'pending' ? 'retry' as const : status, httpStatus, attempts };
+        return { status: status === 'pending' ? ('retry' as const) : status, httpStatus, attempts };
       };
       if (!context.enabled) return record('failed', null, 'endpoint disabled', false);
       let secret: string;
@@ -40,7 +46,8 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
       const body = eventBody(context.event);
       const timestamp = Math.floor(Date.now() / 1000);
       const result = await postWebhook(context.url, body, signedHeaders(secret, context.event.id, timestamp, body), {
-        timeoutMs: deps.config.EMAIL_WEBHOOK_TIMEOUT_MS, allowPrivateHosts: deps.config.FETCH_ALLOW_PRIVATE_HOSTS,
+        timeoutMs: deps.config.EMAIL_WEBHOOK_TIMEOUT_MS,
+        allowPrivateHosts: deps.config.FETCH_ALLOW_PRIVATE_HOSTS,
       });
       if (result.delivered) return record('delivered', result.httpStatus, null);
       return record(result.retryable && !input.final ? 'pending' : 'failed', result.httpStatus, result.error);

@@ -4,7 +4,17 @@ import { keptStep } from '../src/research/kept';
 import { PageTextCache } from '../src/research/pageTexts';
 import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchStep, stampStep } from '../src/research/steps';
 import type {
-  ArtifactInput, IndexPageInput, IndexPageOutcome, KeptInput, KeptResearch, KnowledgeStep, PageInput, PageOutcome, ResearchSubject, SearchStep, StampInput,
+  ArtifactInput,
+  IndexPageInput,
+  IndexPageOutcome,
+  KeptInput,
+  KeptResearch,
+  KnowledgeStep,
+  PageInput,
+  PageOutcome,
+  ResearchSubject,
+  SearchStep,
+  StampInput,
 } from '../workflows/research.contract';
 import type { ActivityDeps } from './deps';
 
@@ -30,7 +40,9 @@ async function storing<T>(work: () => Promise<T>): Promise<T> {
 async function heartbeating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctx = Context.current();
   // Local activities have no heartbeat: the SDK keeps their workflow task alive instead.
-  const beat = () => { if (!ctx.info.isLocal) ctx.heartbeat(); };
+  const beat = () => {
+    if (!ctx.info.isLocal) ctx.heartbeat();
+  };
   beat();
   const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
   try {
@@ -44,7 +56,12 @@ async function heartbeating<T>(work: (signal: AbortSignal) => Promise<T>): Promi
 export function createResearchActivities(deps: ActivityDeps) {
   const texts = new PageTextCache();
   return {
-    async researchSubject(input: { accountId: string; contentId: string | null; topic: string; keyword: string | null }): Promise<ResearchSubject> {
+    async researchSubject(input: {
+      accountId: string;
+      contentId: string | null;
+      topic: string;
+      keyword: string | null;
+    }): Promise<ResearchSubject> {
       return storing(() => readSubject(deps, input));
     },
 

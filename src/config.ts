@@ -9,7 +9,9 @@ const optionalString = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** A 32-byte key given as base64 (e.g. `openssl rand -base64 32`). */
-const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/=_-]+$/.test(v), 'must be 32 bytes, base64-encoded');
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/=_-]+$/.test(v), 'must be 32 bytes, base64-encoded');
 
 const schema = z
   .object({
@@ -29,23 +31,38 @@ const schema = z
     SECRET_HASH_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     AGENT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     CRON_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
     /** Peers whose X-Forwarded-For names the client (IP allowlists, logs): off, a hop count, or proxy addresses/CIDRs. */
-    TRUST_PROXY: z.string().optional().transform((raw, ctx) => {
-      const parsed = parseTrustProxy(raw);
-      if (parsed.ok) return parsed.value;
-      ctx.addIssue({ code: 'custom', message: parsed.message });
-      return z.NEVER;
-    }),
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const parsed = parseTrustProxy(raw);
+        if (parsed.ok) return parsed.value;
+        ctx.addIssue({ code: 'custom', message: parsed.message });
+        return z.NEVER;
+      }),
     PUBLIC_APP_URL: optionalString.pipe(z.url().optional()),
     COMMERCE_TOKEN_ENCRYPTION_KEY: optionalString.pipe(base64Key.optional()),
     COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),
     COMMERCE_PARTNER_API_TOKEN: optionalString,
     COMMERCE_PARTNER_ORG_ID: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a numeric organization id').optional()),
     /** When set (e.g. `myshopify.com`), connect refuses shop domains outside it: the code exchange sends the app secret to the shop. */
-    COMMERCE_SHOP_DOMAIN_SUFFIX: optionalString.pipe(z.string().regex(/^[a-z0-9.-]+$/, 'must be a lowercase domain suffix, e.g. myshopify.com').optional()),
+    COMMERCE_SHOP_DOMAIN_SUFFIX: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9.-]+$/, 'must be a lowercase domain suffix, e.g. myshopify.com')
+        .optional(),
+    ),
     /** Where a shop's Admin API lives; `{shop}` is the shop domain. Tests and the sandbox point it at the simulator. */
-    COMMERCE_SHOP_URL_TEMPLATE: z.string().default('https://{shop}').refine((v) => v.includes('{shop}'), 'must contain {shop}'),
+    COMMERCE_SHOP_URL_TEMPLATE: z
+      .string()
+      .default('https://{shop}')
+      .refine((v) => v.includes('{shop}'), 'must contain {shop}'),
     /** Web search (Brave Search API protocol): GET <url>?q=&count= with `X-Subscription-Token`. Unset key: research runs without web results. */
     SEARCH_API_URL: z.url().default('https://api.search.brave.com/res/v1/web/search'),
     SEARCH_API_KEY: optionalString,
@@ -57,7 +74,11 @@ const schema = z
     MODEL_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-    FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+    FETCH_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(5 * 1024 * 1024),
     RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
     /** Lets page fetches reach loopback and private addresses (tests and the sandbox); off in production against SSRF. */
     FETCH_ALLOW_PRIVATE_HOSTS: z.stringbool().default(false),

@@ -18,7 +18,14 @@ const { alertOverdueCommercePrivacyRequests, listUnfulfilledCommercePrivacyReque
 export async function commerceComplianceSweep(input: ComplianceSweepInput = {}): Promise<ComplianceSweepSummary> {
   const budget = startSweepBudget(input);
   const progress = trackProgress('alerting');
-  const summary: ComplianceSweepSummary = input.summary ?? { partial: false, alerted: 0, unfulfilled: 0, started: 0, already_running: 0, by_topic: {} };
+  const summary: ComplianceSweepSummary = input.summary ?? {
+    partial: false,
+    alerted: 0,
+    unfulfilled: 0,
+    started: 0,
+    already_running: 0,
+    by_topic: {},
+  };
 
   if (input.summary === undefined) {
     for (;;) {
@@ -35,7 +42,11 @@ export async function commerceComplianceSweep(input: ComplianceSweepInput = {}):
     if (budget.spent()) return { ...summary, partial: true };
     const page = await listUnfulfilledCommercePrivacyRequests({ after, limit: budget.pageSize });
     for (const request of page.requests) {
-      const outcome = await startPrivacyRequestWorkflow({ accountId: request.accountId, requestId: request.requestId, connectionId: request.connectionId });
+      const outcome = await startPrivacyRequestWorkflow({
+        accountId: request.accountId,
+        requestId: request.requestId,
+        connectionId: request.connectionId,
+      });
       summary.unfulfilled++;
       summary.by_topic[request.topic] = (summary.by_topic[request.topic] ?? 0) + 1;
       if (outcome === 'started') summary.started++;

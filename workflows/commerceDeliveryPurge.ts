@@ -18,7 +18,8 @@ const MAX_BATCH = 50_000;
  */
 export async function commerceDeliveryPurge(input: DeliveryPurgeInput = {}): Promise<DeliveryPurgeResult> {
   const budget = startSweepBudget(input);
-  const batch = typeof input.batchSize === 'number' && input.batchSize >= 1 ? Math.min(Math.floor(input.batchSize), MAX_BATCH) : DEFAULT_BATCH;
+  const batch =
+    typeof input.batchSize === 'number' && input.batchSize >= 1 ? Math.min(Math.floor(input.batchSize), MAX_BATCH) : DEFAULT_BATCH;
   const progress = trackProgress('deleting');
   let deleted = 0;
   for (;;) {

@@ -28,7 +28,16 @@ const MAX_RESULTS = 500;
  */
 export async function commerceOrderBackfill(input: OrderBackfillInput = {}): Promise<OrderBackfillSummary> {
   const deadline = input.deadline ?? Date.now() + (input.budgetMs ?? DEFAULT_BUDGET_MS);
-  const summary: OrderBackfillSummary = input.summary ?? { partial: false, connections: 0, ingested: 0, unchanged: 0, invalid: 0, failed: 0, results: [], results_truncated: false };
+  const summary: OrderBackfillSummary = input.summary ?? {
+    partial: false,
+    connections: 0,
+    ingested: 0,
+    unchanged: 0,
+    invalid: 0,
+    failed: 0,
+    results: [],
+    results_truncated: false,
+  };
   const progress = trackProgress('connections');
   progress.advance(summary.connections);
   let afterId = input.afterId ?? null;
@@ -51,7 +60,11 @@ export async function commerceOrderBackfill(input: OrderBackfillInput = {}): Pro
   }
 }
 
-async function backfillShop(connection: BackfillConnection, input: OrderBackfillInput, deadline: number): Promise<ShopBackfillResult | SkippedShop> {
+async function backfillShop(
+  connection: BackfillConnection,
+  input: OrderBackfillInput,
+  deadline: number,
+): Promise<ShopBackfillResult | SkippedShop> {
   try {
     return await executeChild(commerceShopBackfill, {
       workflowId: `${commerceShopBackfillContract.jobKind}:${connection.accountId}:${connection.connectionId}`,
@@ -66,7 +79,11 @@ async function backfillShop(connection: BackfillConnection, input: OrderBackfill
     if (err instanceof WorkflowExecutionAlreadyStartedError) return skipped(connection, 'already_running');
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     // The child reports the failures it can see; one that failed itself (terminated, a bug) is counted here.
-    return { ...emptyShopResult(connection), status: 'failed', error: { code: 'commerce_backfill_failed', message: err.cause?.message ?? err.message } };
+    return {
+      ...emptyShopResult(connection),
+      status: 'failed',
+      error: { code: 'commerce_backfill_failed', message: err.cause?.message ?? err.message },
+    };
   }
 }
 

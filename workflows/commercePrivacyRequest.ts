@@ -58,7 +58,10 @@ export async function startPrivacyRequestWorkflow(input: PrivacyRequestInput): P
  * (`detail.compliance_request_id`), its fulfilment starts now. Never throws — the shop's delivery stream must not
  * stall on it; a request whose start failed is picked up by the hourly compliance sweep.
  */
-export async function startPrivacyFulfilmentOf(delivery: { accountId: string; connectionId: string }, detail: Record<string, unknown> | undefined): Promise<void> {
+export async function startPrivacyFulfilmentOf(
+  delivery: { accountId: string; connectionId: string },
+  detail: Record<string, unknown> | undefined,
+): Promise<void> {
   const requestId = detail?.compliance_request_id;
   if (typeof requestId !== 'string') return;
   try {

@@ -3,7 +3,9 @@ import { defineWorkflow } from './defineWorkflow';
 
 /** The contract of the `commerce-scope-drift` sweep (commerceScopeDrift.ts). No I/O. */
 
-export interface ScopeDriftSummary extends ConnectionCheckSummary<ReportedConnection<'missing_scopes' | 'failed'> & { missing?: string[] }> {
+export interface ScopeDriftSummary extends ConnectionCheckSummary<
+  ReportedConnection<'missing_scopes' | 'failed'> & { missing?: string[] }
+> {
   drifted: number;
 }
 

@@ -17,7 +17,15 @@ const { checkCommerceScopeDrift } = proxyActivities<Activities>({
 export async function commerceScopeDrift(input: SweepInput = {}): Promise<ScopeDriftSummary> {
   const budget = startSweepBudget(input);
   const progress = trackProgress('checking');
-  const summary: ScopeDriftSummary = { partial: false, checked: 0, drifted: 0, inbox_items_created: 0, failed: 0, connections: [], connections_truncated: false };
+  const summary: ScopeDriftSummary = {
+    partial: false,
+    checked: 0,
+    drifted: 0,
+    inbox_items_created: 0,
+    failed: 0,
+    connections: [],
+    connections_truncated: false,
+  };
   for (let after: string | null = null; ;) {
     if (budget.spent()) return { ...summary, partial: true };
     const page: ScopeDriftPageResult = await checkCommerceScopeDrift({ after, limit: budget.pageSize });
@@ -26,7 +34,12 @@ export async function commerceScopeDrift(input: SweepInput = {}): Promise<ScopeD
       summary.drifted++;
       if (d.inboxItemCreated) summary.inbox_items_created++;
       reportConnection(summary.connections, {
-        connection_id: d.connectionId, account_id: d.accountId, shop_domain: d.shopDomain, status: 'missing_scopes', missing: d.missing, inbox_item_created: d.inboxItemCreated,
+        connection_id: d.connectionId,
+        account_id: d.accountId,
+        shop_domain: d.shopDomain,
+        status: 'missing_scopes',
+        missing: d.missing,
+        inbox_item_created: d.inboxItemCreated,
       });
     }
     for (const f of page.failed) {

@@ -1,4 +1,12 @@
-import { ActivityFailure, ApplicationFailure, log, makeContinueAsNewFunc, proxyActivities, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  makeContinueAsNewFunc,
+  proxyActivities,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ShopBackfillInput, ShopBackfillResult } from './commerceShopBackfill.contract';
 import { trackProgress } from './progress';
@@ -19,8 +27,20 @@ export const DEFAULT_PAGES_PER_RUN = 20;
 
 export function emptyShopResult(input: Pick<ShopBackfillInput, 'accountId' | 'connectionId' | 'shopDomain'>): ShopBackfillResult {
   return {
-    connection_id: input.connectionId, account_id: input.accountId, shop_domain: input.shopDomain, status: 'running', window_start: null,
-    pages: 0, fetched: 0, ingested: 0, unchanged: 0, invalid: 0, bridge_errors: 0, newest_updated_at: null, runs: 1, error: null,
+    connection_id: input.connectionId,
+    account_id: input.accountId,
+    shop_domain: input.shopDomain,
+    status: 'running',
+    window_start: null,
+    pages: 0,
+    fetched: 0,
+    ingested: 0,
+    unchanged: 0,
+    invalid: 0,
+    bridge_errors: 0,
+    newest_updated_at: null,
+    runs: 1,
+    error: null,
   };
 }
 
@@ -45,7 +65,12 @@ export async function commerceShopBackfill(input: ShopBackfillInput): Promise<Sh
     }
     let page;
     try {
-      page = await backfillPage({ accountId: input.accountId, connectionId: input.connectionId, pageInfo, limit: input.pageSize ?? DEFAULT_PAGE_SIZE });
+      page = await backfillPage({
+        accountId: input.accountId,
+        connectionId: input.connectionId,
+        pageInfo,
+        limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
+      });
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       return { ...result, status: 'failed', error: await report(input, err) };
@@ -57,7 +82,8 @@ export async function commerceShopBackfill(input: ShopBackfillInput): Promise<Sh
     result.unchanged += page.unchanged;
     result.invalid += page.invalid;
     result.bridge_errors += page.bridgeErrors;
-    if (page.newestUpdatedAt && (!result.newest_updated_at || page.newestUpdatedAt > result.newest_updated_at)) result.newest_updated_at = page.newestUpdatedAt;
+    if (page.newestUpdatedAt && (!result.newest_updated_at || page.newestUpdatedAt > result.newest_updated_at))
+      result.newest_updated_at = page.newestUpdatedAt;
     progress.advance(page.fetched);
     if (!page.nextPageInfo) return { ...result, status: 'done' };
     pageInfo = page.nextPageInfo;
@@ -67,9 +93,13 @@ export async function commerceShopBackfill(input: ShopBackfillInput): Promise<Sh
 /** The failure's code and message, raised in the account's inbox (deduplicated per connection). */
 async function report(input: ShopBackfillInput, err: ActivityFailure): Promise<{ code: string; message: string }> {
   const cause = err.cause;
-  const error = cause instanceof ApplicationFailure && cause.type
-    ? { code: cause.type, message: cause.message }
-    : { code: cause instanceof TimeoutFailure ? 'commerce_backfill_timeout' : 'commerce_backfill_failed', message: cause?.message ?? err.message };
+  const error =
+    cause instanceof ApplicationFailure && cause.type
+      ? { code: cause.type, message: cause.message }
+      : {
+          code: cause instanceof TimeoutFailure ? 'commerce_backfill_timeout' : 'commerce_backfill_failed',
+          message: cause?.message ?? err.message,
+        };
   try {
     await reportBackfillFailure({ accountId: input.accountId, connectionId: input.connectionId, shopDomain: input.shopDomain, ...error });
   } catch (reportErr) {

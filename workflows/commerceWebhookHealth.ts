@@ -18,7 +18,15 @@ const { checkCommerceWebhookHealth } = proxyActivities<Activities>({
 export async function commerceWebhookHealth(input: SweepInput = {}): Promise<WebhookHealthSummary> {
   const budget = startSweepBudget(input);
   const progress = trackProgress('checking');
-  const summary: WebhookHealthSummary = { partial: false, checked: 0, silent: 0, inbox_items_created: 0, failed: 0, connections: [], connections_truncated: false };
+  const summary: WebhookHealthSummary = {
+    partial: false,
+    checked: 0,
+    silent: 0,
+    inbox_items_created: 0,
+    failed: 0,
+    connections: [],
+    connections_truncated: false,
+  };
   for (let after: string | null = null; ;) {
     if (budget.spent()) return { ...summary, partial: true };
     const page: HealthPageResult = await checkCommerceWebhookHealth({ after, limit: budget.pageSize });
@@ -26,7 +34,13 @@ export async function commerceWebhookHealth(input: SweepInput = {}): Promise<Web
     for (const s of page.silent) {
       summary.silent++;
       if (s.inboxItemCreated) summary.inbox_items_created++;
-      reportConnection(summary.connections, { connection_id: s.connectionId, account_id: s.accountId, shop_domain: s.shopDomain, status: 'silent', inbox_item_created: s.inboxItemCreated });
+      reportConnection(summary.connections, {
+        connection_id: s.connectionId,
+        account_id: s.accountId,
+        shop_domain: s.shopDomain,
+        status: 'silent',
+        inbox_item_created: s.inboxItemCreated,
+      });
     }
     for (const f of page.failed) {
       summary.failed++;

@@ -26,7 +26,15 @@ export async function commerceWebhookUrlReconcile(input: UrlReconcileInput = {})
   const budget = startSweepBudget(input);
   const progress = trackProgress('reconciling');
   const summary: UrlReconcileSummary = input.summary ?? {
-    partial: false, configured: true, endpoint_url: null, drifted: 0, reregistered: 0, failed: 0, skipped: 0, connections: [], connections_truncated: false,
+    partial: false,
+    configured: true,
+    endpoint_url: null,
+    drifted: 0,
+    reregistered: 0,
+    failed: 0,
+    skipped: 0,
+    connections: [],
+    connections_truncated: false,
   };
   progress.advance(summary.drifted);
   for (let after = input.after ?? null; ;) {
@@ -42,8 +50,13 @@ export async function commerceWebhookUrlReconcile(input: UrlReconcileInput = {})
       else if (result.status === 'failed') summary.failed++;
       else summary.skipped++;
       reportConnection(summary.connections, {
-        connection_id: connection.connectionId, account_id: connection.accountId, shop_domain: connection.shopDomain,
-        status: result.status, registered: result.registered, failed_topics: result.failed.length, ...(result.code ? { code: result.code } : {}),
+        connection_id: connection.connectionId,
+        account_id: connection.accountId,
+        shop_domain: connection.shopDomain,
+        status: result.status,
+        registered: result.registered,
+        failed_topics: result.failed.length,
+        ...(result.code ? { code: result.code } : {}),
       });
       summary.connections_truncated = summary.connections.length < summary.drifted;
       progress.advance();
@@ -51,7 +64,9 @@ export async function commerceWebhookUrlReconcile(input: UrlReconcileInput = {})
     if (!page.next) return summary;
     after = page.next;
     if (workflowInfo().continueAsNewSuggested) {
-      const next = makeContinueAsNewFunc<typeof commerceWebhookUrlReconcile>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+      const next = makeContinueAsNewFunc<typeof commerceWebhookUrlReconcile>({
+        typedSearchAttributes: workflowInfo().typedSearchAttributes,
+      });
       return next({ ...input, deadline: budget.deadline, after, summary });
     }
   }

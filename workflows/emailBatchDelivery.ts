@@ -29,14 +29,19 @@ export async function emailBatchDelivery(input: EmailBatchInput): Promise<EmailB
   while (next < ids.length) {
     const slice = ids.slice(next, keyRevoked ? ids.length : next + input.perSecond);
     const outcome = await deliverEmailBatchSlice({
-      accountId: input.accountId, keyId: input.keyId, batchId: input.batchId, ids: slice, quotaDay: input.quotaDay,
+      accountId: input.accountId,
+      keyId: input.keyId,
+      batchId: input.batchId,
+      ids: slice,
+      quotaDay: input.quotaDay,
     });
     next += slice.length;
     result.sent += outcome.sent;
     result.failed += outcome.failed;
     progress.advance(slice.length);
     // The events' delivery workflows start while the batch waits for its next second.
-    if (outcome.eventIds.length > 0) dispatching.push(startEventDeliveries(outcome.eventIds.map((eventId) => ({ accountId: input.accountId, eventId }))));
+    if (outcome.eventIds.length > 0)
+      dispatching.push(startEventDeliveries(outcome.eventIds.map((eventId) => ({ accountId: input.accountId, eventId }))));
     keyRevoked = outcome.keyRevoked;
     if (next < ids.length && !keyRevoked) await sleep(PACE_MS);
   }

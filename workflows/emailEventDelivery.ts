@@ -3,8 +3,13 @@ import { ParentClosePolicy, isCancellation, proxyActivities, sleep, startChild }
 import type { Activities } from '../activities';
 import { AccountIdKey, JobKindKey } from './searchAttributes';
 import {
-  DEFAULT_DELIVERY_RETRY, emailEventDeliveryContract, emailEventWorkflowId,
-  type DeliveryRetryPolicy, type EmailEventDeliveryInput, type EmailEventDeliveryResult, type PreparedDelivery,
+  DEFAULT_DELIVERY_RETRY,
+  emailEventDeliveryContract,
+  emailEventWorkflowId,
+  type DeliveryRetryPolicy,
+  type EmailEventDeliveryInput,
+  type EmailEventDeliveryResult,
+  type PreparedDelivery,
 } from './emailEventDelivery.contract';
 import { trackProgress } from './progress';
 
@@ -32,11 +37,13 @@ export async function emailEventDelivery(input: EmailEventDeliveryInput): Promis
   const progress = trackProgress('preparing');
   const deliveries = await prepareEmailEventDeliveries({ accountId: input.accountId, eventId: input.eventId });
   progress.phase('delivering', deliveries.length);
-  const results = await Promise.all(deliveries.map(async (delivery) => {
-    const result = await deliverWithRetries(input.accountId, delivery, policy);
-    progress.advance();
-    return result;
-  }));
+  const results = await Promise.all(
+    deliveries.map(async (delivery) => {
+      const result = await deliverWithRetries(input.accountId, delivery, policy);
+      progress.advance();
+      return result;
+    }),
+  );
   return { event_id: input.eventId, deliveries: results };
 }
 
@@ -65,23 +72,30 @@ async function deliverWithRetries(accountId: string, delivery: PreparedDelivery,
  * Starts the delivery workflow of each event as an abandoned child (it outlives the caller), then stamps the
  * events dispatched. A run that exists already is left alone.
  */
-export async function startEventDeliveries(events: Array<{ accountId: string; eventId: string }>): Promise<{ started: number; already_running: number }> {
+export async function startEventDeliveries(
+  events: Array<{ accountId: string; eventId: string }>,
+): Promise<{ started: number; already_running: number }> {
   const counts = { started: 0, already_running: 0 };
-  await Promise.all(events.map(async (event) => {
-    try {
-      await startChild(emailEventDelivery, {
-        workflowId: emailEventWorkflowId(event.eventId),
-        args: [{ accountId: event.accountId, eventId: event.eventId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-        typedSearchAttributes: [{ key: AccountIdKey, value: event.accountId }, { key: JobKindKey, value: emailEventDeliveryContract.jobKind }],
-      });
-      counts.started++;
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      counts.already_running++;
-    }
-  }));
+  await Promise.all(
+    events.map(async (event) => {
+      try {
+        await startChild(emailEventDelivery, {
+          workflowId: emailEventWorkflowId(event.eventId),
+          args: [{ accountId: event.accountId, eventId: event.eventId }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          typedSearchAttributes: [
+            { key: AccountIdKey, value: event.accountId },
+            { key: JobKindKey, value: emailEventDeliveryContract.jobKind },
+          ],
+        });
+        counts.started++;
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        counts.already_running++;
+      }
+    }),
+  );
   await markEmailEventsDispatched(events.map((e) => e.eventId));
   return counts;
 }

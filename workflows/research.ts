@@ -1,11 +1,25 @@
 import {
-  ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure, workflowInfo, type ActivityOptions, type LocalActivityOptions,
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
+  workflowInfo,
+  type ActivityOptions,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { trackProgress } from './progress';
 import {
   RESEARCH_BUDGET_MS,
-  type IndexPageOutcome, type KeptInput, type PageOutcome, type ResearchClaim, type ResearchInput, type ResearchResult, type ResearchSerp, type ResearchSource,
+  type IndexPageOutcome,
+  type KeptInput,
+  type PageOutcome,
+  type ResearchClaim,
+  type ResearchInput,
+  type ResearchResult,
+  type ResearchSerp,
+  type ResearchSource,
 } from './research.contract';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 };
@@ -15,14 +29,21 @@ const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInter
 // Short steps (one query or one search call) run as local activities: recorded in history like any activity, but
 // without a round trip through the server to schedule them, which was most of a run's orchestration overhead.
 const { researchSubject, researchKept, writeResearchArtifact, stampContentResearch } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds', scheduleToCloseTimeout: '15 seconds', retry,
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '15 seconds',
+  retry,
 });
 const { researchKnowledge } = proxyActivities<Activities>({
   // A few model calls (60 s timeout each, run side by side); heartbeats show the worker is alive.
-  startToCloseTimeout: '70 seconds', scheduleToCloseTimeout: '80 seconds', heartbeatTimeout: '10 seconds', retry: { ...retry, maximumAttempts: 2 },
+  startToCloseTimeout: '70 seconds',
+  scheduleToCloseTimeout: '80 seconds',
+  heartbeatTimeout: '10 seconds',
+  retry: { ...retry, maximumAttempts: 2 },
 });
 const { researchSearch } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '20 seconds', scheduleToCloseTimeout: '30 seconds', retry,
+  startToCloseTimeout: '20 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry,
 });
 
 // Deadlines within the 300 s, counted from the run's start: pages end by 240 s, indexing by 270 s, which leaves
@@ -50,10 +71,18 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
   const progress = trackProgress('knowledge');
   const warnings: string[] = [];
   const gaps: string[] = [];
-  const warn = (message: string) => { warnings.push(message); progress.warn(message); };
+  const warn = (message: string) => {
+    warnings.push(message);
+    progress.warn(message);
+  };
   const started = workflowInfo().startTime.getTime();
 
-  const subject = await researchSubject({ accountId: input.accountId, contentId: input.contentId, topic: input.topic, keyword: input.keyword });
+  const subject = await researchSubject({
+    accountId: input.accountId,
+    contentId: input.contentId,
+    topic: input.topic,
+    keyword: input.keyword,
+  });
   const { topic, keyword } = subject;
 
   const knowledge = await knowledgeClaims(input.accountId, topic, keyword, warn);
@@ -70,7 +99,8 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
     const outcome = await readPage({ accountId: input.accountId, url, serpTitle: title, topic, keyword }, started + PAGES_END_MS);
     if (outcome.status === 'gap') gaps.push(outcome.gap);
     else outcome.warnings.forEach(warn);
-    const indexing = outcome.status === 'read' && outcome.claims.length > 0 ? await indexPage(input.accountId, outcome, started + INDEXING_END_MS) : null;
+    const indexing =
+      outcome.status === 'read' && outcome.claims.length > 0 ? await indexPage(input.accountId, outcome, started + INDEXING_END_MS) : null;
     if (indexing?.warning) warn(indexing.warning);
     progress.advance();
     return { outcome, indexing };
@@ -80,24 +110,48 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
     kbClaims: knowledge.claims,
     webClaims: read.flatMap(({ page }) => page.claims),
     sources: read.map(({ page, indexing }): ResearchSource => ({
-      url: page.url, title: page.title, claims: page.claims.length,
-      indexed: indexing?.indexed ?? false, already_indexed: indexing?.already_indexed ?? false,
+      url: page.url,
+      title: page.title,
+      claims: page.claims.length,
+      indexed: indexing?.indexed ?? false,
+      already_indexed: indexing?.already_indexed ?? false,
     })),
   };
 
   progress.phase('artifact');
   const { kbClaims, webClaims, sources } = await keepUnretrieved(
-    { accountId: input.accountId, contentId: input.contentId, topic, keyword, web: serp === null, knowledge: !knowledge.searched }, retrieved, warn,
+    { accountId: input.accountId, contentId: input.contentId, topic, keyword, web: serp === null, knowledge: !knowledge.searched },
+    retrieved,
+    warn,
   );
   const claims = mergeClaims(kbClaims, webClaims);
   const researchedAt = new Date().toISOString();
   const artifact = await writeResearchArtifact({
-    accountId: input.accountId, contentId: input.contentId, topic, keyword, claims, sources, serp, gaps, warnings, researchedAt,
+    accountId: input.accountId,
+    contentId: input.contentId,
+    topic,
+    keyword,
+    claims,
+    sources,
+    serp,
+    gaps,
+    warnings,
+    researchedAt,
   });
   const result: ResearchResult = {
-    run_id: workflowInfo().workflowId, content_id: input.contentId, topic, keyword,
-    knowledge_base_id: artifact.knowledgeBaseId, artifact_id: artifact.artifactId, artifact_created: artifact.created,
-    extraction: subject.extraction, claims, sources, serp, warnings, gaps,
+    run_id: workflowInfo().workflowId,
+    content_id: input.contentId,
+    topic,
+    keyword,
+    knowledge_base_id: artifact.knowledgeBaseId,
+    artifact_id: artifact.artifactId,
+    artifact_created: artifact.created,
+    extraction: subject.extraction,
+    claims,
+    sources,
+    serp,
+    warnings,
+    gaps,
   };
 
   if (input.contentId) {
@@ -109,7 +163,10 @@ export async function research(input: ResearchInput): Promise<ResearchResult> {
 }
 
 async function knowledgeClaims(
-  accountId: string, topic: string, keyword: string | null, warn: (m: string) => void,
+  accountId: string,
+  topic: string,
+  keyword: string | null,
+  warn: (m: string) => void,
 ): Promise<{ claims: ResearchClaim[]; searched: boolean }> {
   try {
     const step = await researchKnowledge({ accountId, topic, keyword });
@@ -122,7 +179,11 @@ async function knowledgeClaims(
   }
 }
 
-interface Retrieved { kbClaims: ResearchClaim[]; webClaims: ResearchClaim[]; sources: ResearchSource[] }
+interface Retrieved {
+  kbClaims: ResearchClaim[];
+  webClaims: ResearchClaim[];
+  sources: ResearchSource[];
+}
 
 /**
  * The rule of re-runs: a part the run retrieved again replaces the stored one; a part it could not retrieve (the web
@@ -137,11 +198,15 @@ async function keepUnretrieved(input: KeptInput, retrieved: Retrieved, warn: (m:
   if (input.web && kept.webClaims.length + kept.sources.length > 0) {
     out.webClaims = kept.webClaims;
     out.sources = kept.sources;
-    warn(`the web search did not run: ${count(kept.webClaims.length, 'web claim')} and ${count(kept.sources.length, 'source')} of the research of ${kept.researchedAt} are kept`);
+    warn(
+      `the web search did not run: ${count(kept.webClaims.length, 'web claim')} and ${count(kept.sources.length, 'source')} of the research of ${kept.researchedAt} are kept`,
+    );
   }
   if (input.knowledge && kept.kbClaims.length > 0) {
     out.kbClaims = kept.kbClaims;
-    warn(`the knowledge bases could not be searched: ${count(kept.kbClaims.length, 'knowledge-base claim')} of the research of ${kept.researchedAt} are kept`);
+    warn(
+      `the knowledge bases could not be searched: ${count(kept.kbClaims.length, 'knowledge-base claim')} of the research of ${kept.researchedAt} are kept`,
+    );
   }
   return out;
 }
@@ -175,13 +240,24 @@ async function readPage(input: Parameters<Activities['researchPage']>[0], deadli
 
 async function indexPage(accountId: string, page: Extract<PageOutcome, { status: 'read' }>, deadline: number): Promise<IndexPageOutcome> {
   const left = deadline - Date.now();
-  if (left < MIN_STEP_MS) return { indexed: false, already_indexed: false, warning: `${page.url}: not indexed, the run's 300-second budget was used up` };
+  if (left < MIN_STEP_MS)
+    return { indexed: false, already_indexed: false, warning: `${page.url}: not indexed, the run's 300-second budget was used up` };
   const { indexResearchPage } = proxyLocalActivities<Activities>(localBudgeted(left, INDEX_START_TO_CLOSE_MS, INDEX_SCHEDULE_TO_CLOSE_MS));
   try {
-    return await indexResearchPage({ accountId, url: page.url, title: page.title, textHash: page.textHash, quotes: page.claims.map((c) => c.quote) });
+    return await indexResearchPage({
+      accountId,
+      url: page.url,
+      title: page.title,
+      textHash: page.textHash,
+      quotes: page.claims.map((c) => c.quote),
+    });
   } catch (err) {
     if (!isStepFailure(err)) throw err;
-    return { indexed: false, already_indexed: false, warning: `${page.url}: not indexed into the research knowledge base (${reasonOf(err)})` };
+    return {
+      indexed: false,
+      already_indexed: false,
+      warning: `${page.url}: not indexed into the research knowledge base (${reasonOf(err)})`,
+    };
   }
 }
 

@@ -32,7 +32,8 @@ export interface SweepBudget {
 
 /** Starts the budget now. Out-of-range inputs fall back to the defaults rather than failing a scheduled run. */
 export function startSweepBudget(input: SweepInput | undefined, now: () => number = Date.now): SweepBudget {
-  const deadline = typeof input?.deadline === 'number' ? input.deadline : now() + bounded(input?.budgetMs, DEFAULT_SWEEP_BUDGET_MS, MAX_SWEEP_BUDGET_MS);
+  const deadline =
+    typeof input?.deadline === 'number' ? input.deadline : now() + bounded(input?.budgetMs, DEFAULT_SWEEP_BUDGET_MS, MAX_SWEEP_BUDGET_MS);
   return {
     pageSize: bounded(input?.pageSize, DEFAULT_SWEEP_PAGE_SIZE, MAX_SWEEP_PAGE_SIZE),
     deadline,

@@ -22,9 +22,10 @@ function filterOf(query: Record<string, unknown>): ContentFilter {
 export function contentListBaseline(db: Knex, pool: pg.Pool, accountId: string): Middleware {
   return async (ctx) => {
     const filter = filterOf(ctx.query);
-    const statement = ctx.path === '/page'
-      ? contentPageQuery(db, accountId, filter, 'updated', WINDOW).toSQL().toNative()
-      : contentPageWithTotalQuery(db, accountId, filter, 'updated', WINDOW).toSQL().toNative();
+    const statement =
+      ctx.path === '/page'
+        ? contentPageQuery(db, accountId, filter, 'updated', WINDOW).toSQL().toNative()
+        : contentPageWithTotalQuery(db, accountId, filter, 'updated', WINDOW).toSQL().toNative();
     ctx.body = { data: (await pool.query(statement.sql, statement.bindings as unknown[])).rows };
   };
 }

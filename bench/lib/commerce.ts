@@ -15,7 +15,9 @@ export async function newCommerceAccount(env: BenchEnv, name: string): Promise<B
   const tag = randomBytes(4).toString('hex');
   const { account } = await createAccount(env.db, BENCH_HASH_KEY, { name, ownerEmail: `owner-${tag}@example.com`, ownerName: 'Bench' });
   const app = { clientId: `cid_${tag}`, clientSecret: `csec_${randomBytes(16).toString('hex')}` };
-  await env.db('app_registrations').insert({ account_id: account.id, provider: 'commerce', client_id: app.clientId, client_secret: app.clientSecret });
+  await env
+    .db('app_registrations')
+    .insert({ account_id: account.id, provider: 'commerce', client_id: app.clientId, client_secret: app.clientSecret });
   return { accountId: account.id, ...app };
 }
 
@@ -26,7 +28,10 @@ export async function newCommerceAccount(env: BenchEnv, name: string): Promise<B
  */
 export function addBenchOrders(sim: CommerceSimulator, domain: string, count: number): SimOrder[] {
   const customers = Math.max(1, Math.ceil(count / 4));
-  return sim.addOrders(domain, Array.from({ length: count }, (_, i) => ({
-    email: i % 10 === 9 ? null : `buyer-${i % customers}@${domain.replace(/\.commerce\.test$/, '')}.example.com`,
-  })));
+  return sim.addOrders(
+    domain,
+    Array.from({ length: count }, (_, i) => ({
+      email: i % 10 === 9 ? null : `buyer-${i % customers}@${domain.replace(/\.commerce\.test$/, '')}.example.com`,
+    })),
+  );
 }

@@ -24,7 +24,10 @@ export async function startBenchEnv(): Promise<BenchEnv> {
   await migrateLatest(db);
   const client = await connectTemporal(temporal.address, temporal.namespace);
   return {
-    databaseUrl: database.url, db, temporal, client,
+    databaseUrl: database.url,
+    db,
+    temporal,
+    client,
     async close() {
       await client.connection.close();
       await db.destroy();

@@ -8,7 +8,11 @@ export interface Samples {
 }
 
 export function pool(rounds: Samples[]): Summary {
-  return summarize(rounds.flatMap((r) => r.latenciesMs), rounds.reduce((t, r) => t + r.elapsedMs, 0), rounds.reduce((t, r) => t + r.errors, 0));
+  return summarize(
+    rounds.flatMap((r) => r.latenciesMs),
+    rounds.reduce((t, r) => t + r.elapsedMs, 0),
+    rounds.reduce((t, r) => t + r.errors, 0),
+  );
 }
 
 export interface LoadOptions {

@@ -16,17 +16,27 @@ export interface BenchSiteApi {
 export async function startBenchSiteApi(env: BenchEnv, siteEnv: Record<string, string>): Promise<BenchSiteApi> {
   // BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the API process there (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--max-semi-space-size=64', '--import', 'tsx', path.join(__dirname, 'siteApiMain.ts')], {
-    env: {
-      ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address, SECRET_HASH_KEY: BENCH_HASH_KEY, ...siteEnv,
+  const child = spawn(
+    process.execPath,
+    [...profile, '--max-semi-space-size=64', '--import', 'tsx', path.join(__dirname, 'siteApiMain.ts')],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: env.databaseUrl,
+        TEMPORAL_ADDRESS: env.temporal.address,
+        SECRET_HASH_KEY: BENCH_HASH_KEY,
+        ...siteEnv,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await Promise.race([
     once(lines, 'line'),
-    exited.then(([code]) => { throw new Error(`the bench API exited with ${code} before it was ready`); }),
+    exited.then(([code]) => {
+      throw new Error(`the bench API exited with ${code} before it was ready`);
+    }),
   ])) as [string];
   return {
     urls: JSON.parse(line) as BenchSiteApi['urls'],
@@ -42,6 +52,8 @@ export async function startBenchSiteApi(env: BenchEnv, siteEnv: Record<string, s
       child.kill('SIGUSR2');
       return answer;
     },
-    stop: () => { child.kill('SIGTERM'); },
+    stop: () => {
+      child.kill('SIGTERM');
+    },
   };
 }

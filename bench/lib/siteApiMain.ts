@@ -17,7 +17,9 @@ const POOL = 10;
 function relay(apiUrl: string, token: string): Koa {
   const app = new Koa();
   app.use(async (ctx) => {
-    const res = await request(`${apiUrl}/v2${ctx.path}${ctx.search}`, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+    const res = await request(`${apiUrl}/v2${ctx.path}${ctx.search}`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
     ctx.status = res.statusCode;
     ctx.type = 'application/json';
     ctx.body = await res.body.text();
@@ -33,14 +35,19 @@ async function main() {
   db.on('query', (q: { sql: string }) => statements.set(q.sql, (statements.get(q.sql) ?? 0) + 1));
   const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE);
   const ours = createApp({
-    config, db, logger: createLogger('warn'), metrics: createMetrics(false), schedules: [],
+    config,
+    db,
+    logger: createLogger('warn'),
+    metrics: createMetrics(false),
+    schedules: [],
     temporal: { client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
     secretHashKey: config.SECRET_HASH_KEY!,
   });
   const bare = relay(config.SITE_PLATFORM_API_URL, process.env.BENCH_RELAY_TOKEN!);
-  const listen = (app: Koa) => new Promise<number>((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
+  const listen = (app: Koa) =>
+    new Promise<number>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
   const [oursPort, relayPort] = await Promise.all([listen(ours), listen(bare)]);
   console.log(JSON.stringify({ ours: `http://127.0.0.1:${oursPort}`, relay: `http://127.0.0.1:${relayPort}` }));
   process.on('SIGUSR2', () => {

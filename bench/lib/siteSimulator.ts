@@ -26,7 +26,9 @@ export async function startBenchSiteSimulator(items: number): Promise<BenchSiteS
   const exited = once(child, 'exit');
   const [first] = (await Promise.race([
     once(lines, 'line'),
-    exited.then(([code]) => { throw new Error(`the bench site simulator exited with ${code} before it was ready`); }),
+    exited.then(([code]) => {
+      throw new Error(`the bench site simulator exited with ${code} before it was ready`);
+    }),
   ])) as [string];
   const seeded = JSON.parse(first) as Omit<BenchSiteSimulator, 'stop'>;
   return {

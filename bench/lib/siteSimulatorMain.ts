@@ -11,20 +11,34 @@ async function main() {
   const sim = await startSitePlatformSimulator();
   const site = sim.addSite({ displayName: 'Bench site', customDomains: ['www.bench.example.test'] });
   const collection = sim.addCollection(site.id, {
-    displayName: 'Posts', singularName: 'Post',
+    displayName: 'Posts',
+    singularName: 'Post',
     fields: [{ slug: 'summary' }, { slug: 'body', type: 'RichText' }],
   });
-  sim.addItems(collection.id, Array.from({ length: items }, (_, i) => ({
-    fieldData: { name: `Post ${i + 1}`, summary: `What post ${i + 1} is about, in one line.`, body: `<p>Body of post ${i + 1}.</p>`.repeat(4) },
-    published: true,
-  })));
+  sim.addItems(
+    collection.id,
+    Array.from({ length: items }, (_, i) => ({
+      fieldData: {
+        name: `Post ${i + 1}`,
+        summary: `What post ${i + 1} is about, in one line.`,
+        body: `<p>Body of post ${i + 1}.</p>`.repeat(4),
+      },
+      published: true,
+    })),
+  );
   sim.addPage(site.id, { title: 'Home', slug: 'index' });
   // One token per side, so neither draws on the other's window.
   const issue = () => sim.issueToken({ scopes: [...REQUESTED_SCOPES], siteIds: [site.id], rateLimitPerMinute: BENCH_RATE_LIMIT });
-  console.log(JSON.stringify({
-    baseUrl: sim.baseUrl, siteId: site.id, collectionId: collection.id, items,
-    ourToken: issue(), baselineToken: issue(),
-  }));
+  console.log(
+    JSON.stringify({
+      baseUrl: sim.baseUrl,
+      siteId: site.id,
+      collectionId: collection.id,
+      items,
+      ourToken: issue(),
+      baselineToken: issue(),
+    }),
+  );
   process.on('SIGTERM', () => {
     // The request log tells the parent how many calls reached the platform (one per line of stderr would be noise).
     console.log(JSON.stringify({ requests: sim.requests().length }));

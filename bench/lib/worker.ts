@@ -16,15 +16,21 @@ export interface BenchWorker {
 export async function startBenchWorker(env: BenchEnv, taskQueue: string, extraEnv: Record<string, string> = {}): Promise<BenchWorker> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../servers/benchWorker.ts')], {
     env: {
-      ...process.env, DATABASE_URL: env.databaseUrl, TEMPORAL_ADDRESS: env.temporal.address,
-      TEMPORAL_NAMESPACE: env.temporal.namespace, TEMPORAL_TASK_QUEUE: taskQueue, ...extraEnv,
+      ...process.env,
+      DATABASE_URL: env.databaseUrl,
+      TEMPORAL_ADDRESS: env.temporal.address,
+      TEMPORAL_NAMESPACE: env.temporal.namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
   const [line] = (await Promise.race([
     once(createInterface({ input: child.stdout! }), 'line'),
-    exited.then(([code]) => { throw new Error(`the bench worker exited with ${code} before it was ready`); }),
+    exited.then(([code]) => {
+      throw new Error(`the bench worker exited with ${code} before it was ready`);
+    }),
   ])) as [string];
   if (line !== 'ready') throw new Error(`the bench worker said ${line}`);
   return {

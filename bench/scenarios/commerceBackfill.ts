@@ -20,7 +20,10 @@ const ROUNDS = 2;
 /** Our backfill lists 250 orders a page and ingests a page in one transaction; the baseline batches the same way. */
 const PAGE = 250;
 
-interface Side { orders: number; ms: number }
+interface Side {
+  orders: number;
+  ms: number;
+}
 
 const summary = (sides: Side[]): Summary => {
   const count = sides.reduce((t, s) => t + s.orders, 0);
@@ -31,23 +34,47 @@ const summary = (sides: Side[]): Summary => {
 /** Installs the app on the shop through the simulator's OAuth (authorize, then the code exchange) and stores the connection with its sealed token. */
 async function connect(db: Knex, sim: CommerceSimulator, config: Config, app: BenchCommerceAccount, shopDomain: string): Promise<string> {
   const authorize = new URL(`${sim.baseUrl}/${shopDomain}/admin/oauth/authorize`);
-  authorize.search = new URLSearchParams({ client_id: app.clientId, scope: 'read_orders', redirect_uri: 'http://127.0.0.1/callback', state: 'bench' }).toString();
+  authorize.search = new URLSearchParams({
+    client_id: app.clientId,
+    scope: 'read_orders',
+    redirect_uri: 'http://127.0.0.1/callback',
+    state: 'bench',
+  }).toString();
   const approval = await fetch(authorize, { redirect: 'manual' });
   await approval.arrayBuffer();
   const code = new URL(approval.headers.get('location')!).searchParams.get('code')!;
-  const grant = await createCommerceClient(config).exchangeCode(shopDomain, { clientId: app.clientId, clientSecret: app.clientSecret, code });
+  const grant = await createCommerceClient(config).exchangeCode(shopDomain, {
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    code,
+  });
   const connection = await saveInstalledShop(db, app.accountId, {
-    shopDomain, shopId: shopDomain, shopName: 'Bench shop', adminTokenEnc: tokenCipherOf(config).encrypt(grant.accessToken), scope: grant.scope,
+    shopDomain,
+    shopId: shopDomain,
+    shopName: 'Bench shop',
+    adminTokenEnc: tokenCipherOf(config).encrypt(grant.accessToken),
+    scope: grant.scope,
   });
   return connection.id;
 }
 
 /** Ours: the per-shop backfill workflow on the product's worker — pages listed from the simulator, each ingested through the shared path. */
-async function backfillThroughTemporal(env: BenchEnv, taskQueue: string, app: BenchCommerceAccount, connectionId: string, shopDomain: string) {
+async function backfillThroughTemporal(
+  env: BenchEnv,
+  taskQueue: string,
+  app: BenchCommerceAccount,
+  connectionId: string,
+  shopDomain: string,
+) {
   const started = performance.now();
-  const result = await env.client.workflow.execute<WorkflowOf<typeof commerceShopBackfillContract>>(commerceShopBackfillContract.workflowType, {
-    workflowId: `bench-backfill-${connectionId}`, taskQueue, args: [{ accountId: app.accountId, connectionId, shopDomain, pageSize: PAGE }],
-  });
+  const result = await env.client.workflow.execute<WorkflowOf<typeof commerceShopBackfillContract>>(
+    commerceShopBackfillContract.workflowType,
+    {
+      workflowId: `bench-backfill-${connectionId}`,
+      taskQueue,
+      args: [{ accountId: app.accountId, connectionId, shopDomain, pageSize: PAGE }],
+    },
+  );
   return { result, ms: performance.now() - started };
 }
 
@@ -71,7 +98,18 @@ async function rawUpserts(databaseUrl: string, accountId: string, connectionId: 
         const reading = readOrder(payload);
         if (!reading.ok) throw new Error(reading.reason);
         const o = reading.order;
-        await client.query(UPSERT, [accountId, connectionId, o.orderId, o.orderNumber, o.totalCents, o.currency, o.email, JSON.stringify(payload), o.createdAt, o.updatedAt]);
+        await client.query(UPSERT, [
+          accountId,
+          connectionId,
+          o.orderId,
+          o.orderNumber,
+          o.totalCents,
+          o.currency,
+          o.email,
+          JSON.stringify(payload),
+          o.createdAt,
+          o.updatedAt,
+        ]);
       }
       await client.query('commit');
     }
@@ -93,7 +131,10 @@ const logRows = async (env: BenchEnv, connectionId: string) =>
 export async function commerceBackfill(env: BenchEnv): Promise<ScenarioResult> {
   const sim = await startCommerceSimulator();
   const taskQueue = `bench-backfill-${randomBytes(4).toString('hex')}`;
-  const commerceEnv = { COMMERCE_SHOP_URL_TEMPLATE: sim.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  const commerceEnv = {
+    COMMERCE_SHOP_URL_TEMPLATE: sim.shopUrlTemplate,
+    COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, ...commerceEnv });
   const worker = await startBenchWorker(env, taskQueue, commerceEnv);
   try {
@@ -108,19 +149,25 @@ export async function commerceBackfill(env: BenchEnv): Promise<ScenarioResult> {
       sim.addShop({ domain: shopDomain });
       const orders = addBenchOrders(sim, shopDomain, ORDERS);
 
-      const [rawConnection] = await env.db('commerce_connections')
-        .insert({ account_id: baselineAccount.accountId, shop_domain: `raw-${shopDomain}`, shop_name: 'Raw', scope: 'read_orders' }).returning('id');
+      const [rawConnection] = await env
+        .db('commerce_connections')
+        .insert({ account_id: baselineAccount.accountId, shop_domain: `raw-${shopDomain}`, shop_name: 'Raw', scope: 'read_orders' })
+        .returning('id');
       baseline.push(await rawUpserts(env.databaseUrl, baselineAccount.accountId, rawConnection.id, orders));
 
       const connectionId = await connect(env.db, sim, config, app, shopDomain);
       const { result, ms } = await backfillThroughTemporal(env, taskQueue, app, connectionId, shopDomain);
       if (result.status !== 'done') throw new Error(`backfill ended ${result.status}: ${JSON.stringify(result.error)}`);
       ours.push({ orders: result.ingested, ms });
-      notes.push(`round ${r + 1}: backfill ${result.status}, ${result.pages} pages in ${result.runs} run(s), fetched ${result.fetched}, ingested ${result.ingested}, unchanged ${result.unchanged}, invalid ${result.invalid}, bridge errors ${result.bridge_errors}; log rows ours ${await logRows(env, connectionId)}, baseline ${await logRows(env, rawConnection.id)} of ${ORDERS}`);
+      notes.push(
+        `round ${r + 1}: backfill ${result.status}, ${result.pages} pages in ${result.runs} run(s), fetched ${result.fetched}, ingested ${result.ingested}, unchanged ${result.unchanged}, invalid ${result.invalid}, bridge errors ${result.bridge_errors}; log rows ours ${await logRows(env, connectionId)}, baseline ${await logRows(env, rawConnection.id)} of ${ORDERS}`,
+      );
     }
     return {
       name: `commerce-backfill, a fresh shop's ${ORDERS.toLocaleString('en')} orders (${ROUNDS} alternating rounds, pages of ${PAGE}, one page at a time)`,
-      ours: summary(ours), baseline: summary(baseline), goalRatio: 0.3,
+      ours: summary(ours),
+      baseline: summary(baseline),
+      goalRatio: 0.3,
       baselineLabel: 'raw SQL upsert per row, 1 tx per page',
       notes,
     };

@@ -18,19 +18,38 @@ const DRAIN_STALL_MS = 30_000;
 const TOPIC = 'orders/create';
 const PATH = '/api/webhooks/commerce';
 
-interface Delivery { body: Buffer; headers: Record<string, string> }
+interface Delivery {
+  body: Buffer;
+  headers: Record<string, string>;
+}
 
-interface Shop { accountId: string; connectionId: string; shopDomain: string; clientSecret: string }
+interface Shop {
+  accountId: string;
+  connectionId: string;
+  shopDomain: string;
+  clientSecret: string;
+}
 
 /** An account with its app registration, one connected shop and its orders/create subscription (stamped per delivery). */
 async function seedShop(env: BenchEnv): Promise<Shop> {
   const app = await newCommerceAccount(env, 'Bench webhooks');
   const shopDomain = `bench-${randomBytes(4).toString('hex')}.commerce.test`;
-  const [connection] = await env.db('commerce_connections').insert({
-    account_id: app.accountId, shop_domain: shopDomain, shop_name: 'Bench shop', scope: 'read_orders', installed_at: new Date(),
-  }).returning('id');
+  const [connection] = await env
+    .db('commerce_connections')
+    .insert({
+      account_id: app.accountId,
+      shop_domain: shopDomain,
+      shop_name: 'Bench shop',
+      scope: 'read_orders',
+      installed_at: new Date(),
+    })
+    .returning('id');
   await env.db('commerce_webhook_subscriptions').insert({
-    account_id: app.accountId, connection_id: connection.id, topic: TOPIC, endpoint_url: `http://127.0.0.1${PATH}`, api_version: '2025-04',
+    account_id: app.accountId,
+    connection_id: connection.id,
+    topic: TOPIC,
+    endpoint_url: `http://127.0.0.1${PATH}`,
+    api_version: '2025-04',
   });
   return { accountId: app.accountId, connectionId: connection.id, shopDomain, clientSecret: app.clientSecret };
 }
@@ -69,13 +88,17 @@ function sender(baseUrl: string, path: string): Sender {
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
   const s: Sender = {
     accepted: 0,
-    round: (deliveries, options) => sampleLoad(async (i) => {
-      const d = deliveries[i % deliveries.length];
-      const res = await client.request({ method: 'POST', path, headers: d.headers, body: d.body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || JSON.parse(text).duplicate !== false) throw new Error(`status ${res.statusCode}: ${text}`);
-      s.accepted++;
-    }, { concurrency: CONCURRENCY, ...options }),
+    round: (deliveries, options) =>
+      sampleLoad(
+        async (i) => {
+          const d = deliveries[i % deliveries.length];
+          const res = await client.request({ method: 'POST', path, headers: d.headers, body: d.body });
+          const text = await res.body.text();
+          if (res.statusCode !== 200 || JSON.parse(text).duplicate !== false) throw new Error(`status ${res.statusCode}: ${text}`);
+          s.accepted++;
+        },
+        { concurrency: CONCURRENCY, ...options },
+      ),
     close: () => client.close(),
   };
   return s;
@@ -91,10 +114,13 @@ interface Drain {
 }
 
 async function finishedDeliveries(env: BenchEnv, shop: Shop): Promise<{ processed: number; failed: number }> {
-  const [row] = await env.db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).select(
-    env.db.raw("count(*) filter (where outcome = 'processed')::int as processed"),
-    env.db.raw("count(*) filter (where outcome = 'failed')::int as failed"),
-  );
+  const [row] = await env
+    .db('commerce_webhook_deliveries')
+    .where({ connection_id: shop.connectionId })
+    .select(
+      env.db.raw("count(*) filter (where outcome = 'processed')::int as processed"),
+      env.db.raw("count(*) filter (where outcome = 'failed')::int as failed"),
+    );
   return row;
 }
 
@@ -111,7 +137,10 @@ async function drain(env: BenchEnv, shop: Shop, accepted: number): Promise<Drain
     if (done !== last) progressAt = performance.now();
     last = done;
     if (done >= accepted || performance.now() - progressAt > DRAIN_STALL_MS) {
-      const [orders] = await env.db('commerce_orders_log').where({ connection_id: shop.connectionId }).count<{ count: string }[]>('* as count');
+      const [orders] = await env
+        .db('commerce_orders_log')
+        .where({ connection_id: shop.connectionId })
+        .count<{ count: string }[]>('* as count');
       return { processed, failed, orders: Number(orders.count), drainedCount: done - first, ms: performance.now() - started };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -152,7 +181,10 @@ export async function commerceWebhook(env: BenchEnv): Promise<ScenarioResult> {
     const lost = ours.accepted - drained.processed - drained.failed;
     const name = `commerce-webhook, signed orders/create deliveries (${CONCURRENCY} connections, ${ROUNDS} alternating rounds: ${DELIVERIES_PER_ROUND.toLocaleString('en')} distinct deliveries to ours, ${BASELINE_ROUND_MS / 1000} s to the baseline)`;
     return {
-      name, ours: pool(ourRounds), baseline: pool(baselineRounds), goalRatio: 0.4,
+      name,
+      ours: pool(ourRounds),
+      baseline: pool(baselineRounds),
+      goalRatio: 0.4,
       baselineLabel: 'bare Koa, raw body + HMAC check only',
       notes: [
         `lost=${lost} (accepted ${ours.accepted}, processed by the shop workflow ${drained.processed}, failed ${drained.failed}, order log rows ${drained.orders})`,

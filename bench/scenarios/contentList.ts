@@ -11,7 +11,18 @@ const CONCURRENCY = 16;
 const ROUNDS = 3;
 const ROUND_MS = 5_000;
 const STATUSES = ['draft', 'review', 'scheduled', 'published', 'archived'];
-const TYPES = ['blog_post', 'case_study', 'landing_page', 'newsletter', 'guide', 'webinar', 'ebook', 'faq', 'press_release', 'social_thread'];
+const TYPES = [
+  'blog_post',
+  'case_study',
+  'landing_page',
+  'newsletter',
+  'guide',
+  'webinar',
+  'ebook',
+  'faq',
+  'press_release',
+  'social_thread',
+];
 const STAGES = ['Awareness', 'Consideration', 'Decision', 'Retention', 'Advocacy'];
 const AVATARS = 20;
 
@@ -19,8 +30,10 @@ const AVATARS = 20;
 async function seed(env: BenchEnv, accountId: string): Promise<string[]> {
   const avatars: string[] = Array.from({ length: AVATARS }, () => randomUUID());
   await env.db('customer_avatars').insert(avatars.map((id, i) => ({ id, account_id: accountId, name: `Persona ${i + 1}` })));
-  const [journey] = await env.db('customer_journeys')
-    .insert({ account_id: accountId, name: 'Buyer journey', stages: JSON.stringify(STAGES.map((name) => ({ name }))) }).returning('id');
+  const [journey] = await env
+    .db('customer_journeys')
+    .insert({ account_id: accountId, name: 'Buyer journey', stages: JSON.stringify(STAGES.map((name) => ({ name }))) })
+    .returning('id');
   await env.db.raw(
     `insert into content_items (account_id, title, slug, status, content_type, avatar_id, journey_id, journey_stage, tags,
                                 settings, updated_at, published_at)
@@ -48,11 +61,14 @@ async function round(baseUrl: string, token: string | undefined, requestPaths: s
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   try {
-    return await sampleLoad(async (i) => {
-      const res = await client.request({ method: 'GET', path: requestPaths[Math.abs(i) % requestPaths.length], headers });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    }, { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 100 });
+    return await sampleLoad(
+      async (i) => {
+        const res = await client.request({ method: 'GET', path: requestPaths[Math.abs(i) % requestPaths.length], headers });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+      },
+      { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 100 },
+    );
   } finally {
     await client.close();
   }
@@ -63,7 +79,11 @@ async function round(baseUrl: string, token: string | undefined, requestPaths: s
  * SELECT our list runs (page and total), and, for context, one running only the page SELECT (no total).
  */
 export async function contentList(env: BenchEnv): Promise<ScenarioResult[]> {
-  const { account, agentKey } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench content', ownerEmail: 'content@example.com', ownerName: 'Bench' });
+  const { account, agentKey } = await createAccount(env.db, BENCH_HASH_KEY, {
+    name: 'Bench content',
+    ownerEmail: 'content@example.com',
+    ownerName: 'Bench',
+  });
   const ourPaths = paths(await seed(env, account.id));
   const servers = await startServers(env, 'content-list', account.id);
   const baselinePaths = (kind: string) => ourPaths.map((p) => p.replace('/api/agent/marketing/content', `/${kind}`));

@@ -32,8 +32,12 @@ async function seed(env: BenchEnv, accountId: string): Promise<void> {
 
 /** What people type to find someone: a surname, a full name, an email fragment — taken from rows that exist. */
 async function selectiveTerms(env: BenchEnv, accountId: string): Promise<string[]> {
-  const rows: Array<{ name: string; email: string }> = await env.db('crm_contacts')
-    .where('account_id', accountId).select('name', 'email').orderByRaw('md5(id::text)').limit(40);
+  const rows: Array<{ name: string; email: string }> = await env
+    .db('crm_contacts')
+    .where('account_id', accountId)
+    .select('name', 'email')
+    .orderByRaw('md5(id::text)')
+    .limit(40);
   return rows.map((r, i) => [r.name.split(' ')[1], r.name, r.email.split('@')[0]][i % 3]);
 }
 
@@ -44,11 +48,14 @@ async function round(baseUrl: string, token: string | undefined, paths: string[]
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   try {
-    return await sampleLoad(async (i) => {
-      const res = await client.request({ method: 'GET', path: paths[Math.abs(i) % paths.length], headers });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    }, { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 100 });
+    return await sampleLoad(
+      async (i) => {
+        const res = await client.request({ method: 'GET', path: paths[Math.abs(i) % paths.length], headers });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+      },
+      { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 100 },
+    );
   } finally {
     await client.close();
   }
@@ -59,11 +66,19 @@ async function round(baseUrl: string, token: string | undefined, paths: string[]
  * Two term mixes: selective (what a search box mostly gets) and broad (a first name: 10,000 matches to count).
  */
 export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
-  const { account, ownerToken } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench', ownerEmail: 'bench@example.com', ownerName: 'Bench' });
+  const { account, ownerToken } = await createAccount(env.db, BENCH_HASH_KEY, {
+    name: 'Bench',
+    ownerEmail: 'bench@example.com',
+    ownerName: 'Bench',
+  });
   await seed(env, account.id);
   const servers = await startServers(env, 'crm-search', account.id);
   const mixes = [
-    { label: 'selective terms: a surname, full name or email fragment, ~12 matches each', paths: toPaths(await selectiveTerms(env, account.id)), goal: 0.6 },
+    {
+      label: 'selective terms: a surname, full name or email fragment, ~12 matches each',
+      paths: toPaths(await selectiveTerms(env, account.id)),
+      goal: 0.6,
+    },
     { label: 'broad terms: a first name, 10,000 matches each to count', paths: toPaths(FIRST), goal: undefined },
   ];
   try {
@@ -73,12 +88,21 @@ export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
       const baselineRounds: Samples[] = [];
       const ourRounds: Samples[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        baselineRounds.push(await round(servers.urls.baseline, undefined, mix.paths.map((p) => p.replace('/api/crm/contacts', '/'))));
+        baselineRounds.push(
+          await round(
+            servers.urls.baseline,
+            undefined,
+            mix.paths.map((p) => p.replace('/api/crm/contacts', '/')),
+          ),
+        );
         ourRounds.push(await round(servers.urls.ours, ownerToken, mix.paths));
       }
       results.push({
         name: `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`,
-        ours: pool(ourRounds), baseline: pool(baselineRounds), baselineLabel: 'bare Koa handler, one indexed SELECT', goalRatio: mix.goal,
+        ours: pool(ourRounds),
+        baseline: pool(baselineRounds),
+        baselineLabel: 'bare Koa handler, one indexed SELECT',
+        goalRatio: mix.goal,
       });
     }
     return results;

@@ -22,11 +22,14 @@ const KEYS = 4;
 async function round(baseUrl: string, path: string, headers: Array<Record<string, string>>, body: string): Promise<Samples> {
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
   try {
-    return await sampleLoad(async (i) => {
-      const res = await client.request({ method: 'POST', path, headers: headers[Math.abs(i) % headers.length], body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text}`);
-    }, { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 200 });
+    return await sampleLoad(
+      async (i) => {
+        const res = await client.request({ method: 'POST', path, headers: headers[Math.abs(i) % headers.length], body });
+        const text = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text}`);
+      },
+      { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 200 },
+    );
   } finally {
     await client.close();
   }
@@ -39,23 +42,51 @@ async function round(baseUrl: string, path: string, headers: Array<Record<string
  */
 export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
   const tag = randomBytes(4).toString('hex');
-  const { account } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench email', ownerEmail: `owner-${tag}@example.com`, ownerName: 'Bench' });
+  const { account } = await createAccount(env.db, BENCH_HASH_KEY, {
+    name: 'Bench email',
+    ownerEmail: `owner-${tag}@example.com`,
+    ownerName: 'Bench',
+  });
   const domain = `bench-${tag}.example.com`;
-  await env.db('email_domains').insert({ account_id: account.id, name: domain, status: 'verified', verification_token: randomBytes(24).toString('hex'), verified_at: new Date() });
+  await env.db('email_domains').insert({
+    account_id: account.id,
+    name: domain,
+    status: 'verified',
+    verification_token: randomBytes(24).toString('hex'),
+    verified_at: new Date(),
+  });
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SECRET_HASH_KEY: BENCH_HASH_KEY });
   const deps: AppDeps = {
-    config, db: env.db, logger: createLogger('warn'), metrics: createMetrics(false), schedules: [], secretHashKey: BENCH_HASH_KEY,
+    config,
+    db: env.db,
+    logger: createLogger('warn'),
+    metrics: createMetrics(false),
+    schedules: [],
+    secretHashKey: BENCH_HASH_KEY,
     temporal: { client: env.client, namespace: env.temporal.namespace, taskQueue: 'bench-email' },
   };
   const tokens: string[] = [];
   for (let k = 0; k < KEYS; k++) {
-    tokens.push((await createEmailKey(deps, account.id, { name: `Bench test key ${k + 1}`, environment: 'test', scopes: ['email:send'], ratePerSecond: RATE_PER_SECOND })).token);
+    tokens.push(
+      (
+        await createEmailKey(deps, account.id, {
+          name: `Bench test key ${k + 1}`,
+          environment: 'test',
+          scopes: ['email:send'],
+          ratePerSecond: RATE_PER_SECOND,
+        })
+      ).token,
+    );
   }
   await closeEmailRuntime(deps);
 
   const body = JSON.stringify({
-    from: `Bench <news@${domain}>`, to: ['reader@example.com'], subject: 'Your weekly digest',
-    html: '<p>Hello from the bench.</p>', text: 'Hello from the bench.', tags: [{ name: 'campaign', value: 'bench' }],
+    from: `Bench <news@${domain}>`,
+    to: ['reader@example.com'],
+    subject: 'Your weekly digest',
+    html: '<p>Hello from the bench.</p>',
+    text: 'Hello from the bench.',
+    tags: [{ name: 'campaign', value: 'bench' }],
   });
   const headers = tokens.map((token) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` }));
   const servers = await startServers(env, 'email-send', account.id);
@@ -68,7 +99,9 @@ export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
     }
     return {
       name: `email-send, test-key sends (${CONCURRENCY} connections over ${KEYS} keys, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s)`,
-      ours: pool(ours), baseline: pool(baseline), goalRatio: 0.5,
+      ours: pool(ours),
+      baseline: pool(baseline),
+      goalRatio: 0.5,
       baselineLabel: 'bare Koa: parse the JSON, answer an id',
     };
   } finally {

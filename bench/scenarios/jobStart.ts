@@ -23,7 +23,18 @@ export async function jobStart(env: BenchEnv): Promise<ScenarioResult> {
     await env.client.workflow.start(benchNoop.workflowType, { workflowId: `raw-${randomUUID()}`, taskQueue: temporal.taskQueue, args: [] });
   }, options);
   const ours = await runLoad(async () => {
-    await startJob(temporal, metrics, benchNoop, { accountId, args: [], requestId: randomUUID(), searchAttributes: { ContentId: accountId } });
+    await startJob(temporal, metrics, benchNoop, {
+      accountId,
+      args: [],
+      requestId: randomUUID(),
+      searchAttributes: { ContentId: accountId },
+    });
   }, options);
-  return { name: `job-start (${STARTS} starts, ${CONCURRENCY} in flight)`, ours, baseline, baselineLabel: 'raw client.workflow.start', goalRatio: 0.7 };
+  return {
+    name: `job-start (${STARTS} starts, ${CONCURRENCY} in flight)`,
+    ours,
+    baseline,
+    baselineLabel: 'raw client.workflow.start',
+    goalRatio: 0.7,
+  };
 }

@@ -24,33 +24,53 @@ interface Read {
 
 const reads = (sim: BenchSiteSimulator): Read[] => [
   {
-    action: 'site_get', params: { site_id: sim.siteId }, platformPath: `/sites/${sim.siteId}`,
+    action: 'site_get',
+    params: { site_id: sim.siteId },
+    platformPath: `/sites/${sim.siteId}`,
     valid: (b) => b?.id === sim.siteId,
   },
   {
-    action: 'cms_item_list', params: { site_id: sim.siteId, collection_id: sim.collectionId, limit: String(ITEMS) },
-    platformPath: `/collections/${sim.collectionId}/items?limit=${ITEMS}`, valid: (b) => b?.items?.length === ITEMS,
+    action: 'cms_item_list',
+    params: { site_id: sim.siteId, collection_id: sim.collectionId, limit: String(ITEMS) },
+    platformPath: `/collections/${sim.collectionId}/items?limit=${ITEMS}`,
+    valid: (b) => b?.items?.length === ITEMS,
   },
 ];
 
-interface Side { baseUrl: string; token: string; path: string; unwrap(body: any): any; sent: number; fromSnapshot: number }
+interface Side {
+  baseUrl: string;
+  token: string;
+  path: string;
+  unwrap(body: any): any;
+  sent: number;
+  fromSnapshot: number;
+}
 
-const side = (baseUrl: string, token: string, path: string, unwrap: (b: any) => any = (b) => b): Side =>
-  ({ baseUrl, token, path, unwrap, sent: 0, fromSnapshot: 0 });
+const side = (baseUrl: string, token: string, path: string, unwrap: (b: any) => any = (b) => b): Side => ({
+  baseUrl,
+  token,
+  path,
+  unwrap,
+  sent: 0,
+  fromSnapshot: 0,
+});
 
 /** One round on one side; an answer that is not 200 with the expected platform body counts as an error. */
 async function round(s: Side, read: Read): Promise<Samples> {
   const client = new Pool(s.baseUrl, { connections: CONCURRENCY });
   const headers = { authorization: `Bearer ${s.token}`, accept: 'application/json' };
   try {
-    return await sampleLoad(async () => {
-      s.sent++;
-      const res = await client.request({ method: 'GET', path: s.path, headers });
-      const text = await res.body.text();
-      const body = res.statusCode === 200 ? JSON.parse(text) : undefined;
-      if (!read.valid(s.unwrap(body))) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`);
-      if (body.snapshot?.cached) s.fromSnapshot++;
-    }, { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: WARMUP });
+    return await sampleLoad(
+      async () => {
+        s.sent++;
+        const res = await client.request({ method: 'GET', path: s.path, headers });
+        const text = await res.body.text();
+        const body = res.statusCode === 200 ? JSON.parse(text) : undefined;
+        if (!read.valid(s.unwrap(body))) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`);
+        if (body.snapshot?.cached) s.fromSnapshot++;
+      },
+      { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: WARMUP },
+    );
   } finally {
     await client.close();
   }
@@ -61,16 +81,20 @@ function perRequest(statements: Record<string, number>, requests: number): strin
   const total = Object.values(statements).reduce((t, n) => t + n, 0);
   return [
     `Postgres statements per request of ours: ${(total / requests).toFixed(2)}`,
-    ...Object.entries(statements).sort((a, b) => b[1] - a[1]).slice(0, 8)
+    ...Object.entries(statements)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
       .map(([sql, n]) => `  ${(n / requests).toFixed(2)} × ${sql.replace(/\s+/g, ' ').slice(0, 110)}`),
   ];
 }
 
 async function connectSiteToken(ourUrl: string, ownerToken: string, token: string): Promise<{ rate_limit_per_minute: number | null }> {
   const res = await fetch(`${ourUrl}/api/site-platform/site-token`, {
-    method: 'POST', headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ token }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
   });
-  const body = await res.json() as any;
+  const body = (await res.json()) as any;
   if (res.status !== 201) throw new Error(`site token connect failed: ${res.status} ${JSON.stringify(body)}`);
   return body.connection;
 }
@@ -86,10 +110,16 @@ async function connectSiteToken(ourUrl: string, ownerToken: string, token: strin
 export async function siteOp(env: BenchEnv): Promise<ScenarioResult[]> {
   const sim = await startBenchSiteSimulator(ITEMS);
   const tag = randomBytes(4).toString('hex');
-  const { ownerToken, agentKey } = await createAccount(env.db, BENCH_HASH_KEY, { name: 'Bench site ops', ownerEmail: `owner-${tag}@example.com`, ownerName: 'Bench' });
+  const { ownerToken, agentKey } = await createAccount(env.db, BENCH_HASH_KEY, {
+    name: 'Bench site ops',
+    ownerEmail: `owner-${tag}@example.com`,
+    ownerName: 'Bench',
+  });
   const api = await startBenchSiteApi(env, {
-    SITE_PLATFORM_API_URL: sim.baseUrl, SITE_PLATFORM_AUTH_URL: sim.baseUrl,
-    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'), BENCH_RELAY_TOKEN: sim.baselineToken,
+    SITE_PLATFORM_API_URL: sim.baseUrl,
+    SITE_PLATFORM_AUTH_URL: sim.baseUrl,
+    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    BENCH_RELAY_TOKEN: sim.baselineToken,
   });
   let served: number | undefined;
   try {
@@ -111,12 +141,26 @@ export async function siteOp(env: BenchEnv): Promise<ScenarioResult[]> {
       }
       const name = `site-op, ${read.action} through the agent route (${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`;
       const notes = [
-        ...(ours.fromSnapshot ? [`${ours.fromSnapshot} of our ${ours.sent} answers came from the CMS snapshot cache, not the platform`] : []),
+        ...(ours.fromSnapshot
+          ? [`${ours.fromSnapshot} of our ${ours.sent} answers came from the CMS snapshot cache, not the platform`]
+          : []),
         ...perRequest(await api.statements(), ours.sent),
       ];
       results.push(
-        { name, ours: pool(rounds.ours), baseline: pool(rounds.direct), baselineLabel: 'the same GET straight to the simulator', goalRatio: read.action === 'site_get' ? 0.7 : undefined, notes },
-        { name: `${name}, context`, ours: pool(rounds.ours), baseline: pool(rounds.relay), baselineLabel: 'bare Koa relay → simulator (the hop alone)' },
+        {
+          name,
+          ours: pool(rounds.ours),
+          baseline: pool(rounds.direct),
+          baselineLabel: 'the same GET straight to the simulator',
+          goalRatio: read.action === 'site_get' ? 0.7 : undefined,
+          notes,
+        },
+        {
+          name: `${name}, context`,
+          ours: pool(rounds.ours),
+          baseline: pool(rounds.relay),
+          baselineLabel: 'bare Koa relay → simulator (the hop alone)',
+        },
       );
     }
     api.stop();

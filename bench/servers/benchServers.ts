@@ -31,7 +31,11 @@ async function main() {
   const db = createDb(config.DATABASE_URL!, POOL);
   const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE);
   const deps = {
-    config, db, logger: createLogger('warn'), metrics: createMetrics(false), schedules: [],
+    config,
+    db,
+    logger: createLogger('warn'),
+    metrics: createMetrics(false),
+    schedules: [],
     temporal: { client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
     secretHashKey: config.SECRET_HASH_KEY!,
   };
@@ -41,9 +45,10 @@ async function main() {
   const baseline = new Koa();
   baseline.use(baselineOf(db, new pg.Pool({ connectionString: config.DATABASE_URL, max: POOL }), process.env.BENCH_ACCOUNT_ID!));
 
-  const listen = (app: Koa) => new Promise<number>((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
+  const listen = (app: Koa) =>
+    new Promise<number>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
   const [oursPort, baselinePort] = await Promise.all([listen(ours), listen(baseline)]);
   console.log(JSON.stringify({ ours: `http://127.0.0.1:${oursPort}`, baseline: `http://127.0.0.1:${baselinePort}` }));
   process.on('SIGTERM', () => process.exit(0));

@@ -12,12 +12,16 @@ async function main() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const db = createDb(config.DATABASE_URL!, 10);
   const { worker, connection } = await createWorker({
-    address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
+    address: config.TEMPORAL_ADDRESS!,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundle: await bundleWorkflows(),
     activities: createActivities({ config, db, logger: createLogger('warn') }),
   });
   const running = worker.run();
-  process.on('SIGTERM', () => { if (worker.getState() === 'RUNNING') worker.shutdown(); });
+  process.on('SIGTERM', () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  });
   console.log('ready');
   await running;
   await connection.close();

@@ -24,7 +24,9 @@ export const userSchema = z.object({
 export const agentKeySchema = z.object({
   id: uuid,
   name: z.string(),
-  permissions: z.array(z.string()).describe('What the key may do; routes that need a permission the key lacks answer 403 `missing_permission`.'),
+  permissions: z
+    .array(z.string())
+    .describe('What the key may do; routes that need a permission the key lacks answer 403 `missing_permission`.'),
   read_only: z.boolean().describe('A read-only key may only call GET routes (403 `read_only_key` otherwise).'),
   token_hint: z.string().describe('Last 4 characters of the token, to tell keys apart. The token itself is shown once, at creation.'),
   created_at: timestamp,

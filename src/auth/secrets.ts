@@ -19,7 +19,7 @@ export function hashSecret(hashKey: string, secret: string): string {
 const hashKeys = new Map<string, KeyObject>();
 function hmacOf(hashKey: string, secret: string): Buffer {
   let key = hashKeys.get(hashKey);
-  if (!key) hashKeys.set(hashKey, key = createSecretKey(Buffer.from(hashKey, 'utf8')));
+  if (!key) hashKeys.set(hashKey, (key = createSecretKey(Buffer.from(hashKey, 'utf8'))));
   return createHmac('sha256', key).update(secret).digest();
 }
 

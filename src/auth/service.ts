@@ -6,7 +6,11 @@ import { CREDENTIAL_PREFIX, hashSecret, newCredential, parseCredential, secretMa
 import * as store from './store';
 import type { AuthContext, Role } from './types';
 
-export interface NewAgentKey { name: string; permissions: Permission[]; readOnly: boolean }
+export interface NewAgentKey {
+  name: string;
+  permissions: Permission[];
+  readOnly: boolean;
+}
 
 export async function createSession(db: Knex, hashKey: string, accountId: string, userId: string): Promise<string> {
   const cred = newCredential(CREDENTIAL_PREFIX.session);

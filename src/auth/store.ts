@@ -2,12 +2,38 @@ import type { Knex } from '../db/knex';
 import type { Permission } from './permissions';
 import type { Role } from './types';
 
-export interface AccountRow { id: string; name: string; created_at: Date }
-export interface UserRow { id: string; account_id: string; email: string; name: string; role: Role; created_at: Date }
-export interface SessionRow { id: string; account_id: string; user_id: string; secret_hash: string; last_used_at: Date | null; revoked_at: Date | null }
+export interface AccountRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+export interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: Date;
+}
+export interface SessionRow {
+  id: string;
+  account_id: string;
+  user_id: string;
+  secret_hash: string;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
 export interface AgentKeyRow {
-  id: string; account_id: string; name: string; permissions: Permission[]; read_only: boolean;
-  secret_hash: string; token_hint: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+  id: string;
+  account_id: string;
+  name: string;
+  permissions: Permission[];
+  read_only: boolean;
+  secret_hash: string;
+  token_hint: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
 }
 
 export async function insertAccount(db: Knex, name: string): Promise<AccountRow> {
@@ -21,7 +47,9 @@ export async function findFirstAccount(db: Knex): Promise<Pick<AccountRow, 'id' 
 }
 
 export async function insertUser(db: Knex, accountId: string, user: { email: string; name: string; role: Role }): Promise<UserRow> {
-  const [row] = await db('users').insert({ account_id: accountId, ...user }).returning('*');
+  const [row] = await db('users')
+    .insert({ account_id: accountId, ...user })
+    .returning('*');
   return row;
 }
 
@@ -33,13 +61,22 @@ export async function listUsers(db: Knex, accountId: string): Promise<UserRow[]>
   return db('users').where({ account_id: accountId }).orderBy('created_at', 'asc');
 }
 
-export interface PageWindow { limit: number; offset: number }
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
 
 /** One page of the account's users, oldest first, and how many there are in all. */
 export async function pageUsers(db: Knex, accountId: string, window: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    db('users').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
-      .limit(window.limit).offset(window.offset),
+    db('users')
+      .where({ account_id: accountId })
+      .orderBy([
+        { column: 'created_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .limit(window.limit)
+      .offset(window.offset),
     db('users').where({ account_id: accountId }).count<{ count: number }[]>('* as count'),
   ]);
   return { rows, total: Number(count) };
@@ -69,10 +106,12 @@ export async function insertSession(db: Knex, accountId: string, row: { id: stri
  * per connection).
  */
 export async function findSessionWithUser(db: Knex, id: string): Promise<(SessionRow & { role: Role }) | undefined> {
-  const result = await db.raw(
-    'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = ?',
-    [id],
-  ).options({ name: 'auth_find_session' });
+  const result = await db
+    .raw(
+      'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = ?',
+      [id],
+    )
+    .options({ name: 'auth_find_session' });
   return result.rows[0];
 }
 
@@ -80,8 +119,14 @@ export async function revokeSession(db: Knex, accountId: string, id: string): Pr
   await db('session_tokens').where({ account_id: accountId, id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
 }
 
-export async function insertAgentKey(db: Knex, accountId: string, row: Omit<AgentKeyRow, 'account_id' | 'created_at' | 'last_used_at' | 'revoked_at'>): Promise<AgentKeyRow> {
-  const [created] = await db('agent_keys').insert({ account_id: accountId, ...row }).returning('*');
+export async function insertAgentKey(
+  db: Knex,
+  accountId: string,
+  row: Omit<AgentKeyRow, 'account_id' | 'created_at' | 'last_used_at' | 'revoked_at'>,
+): Promise<AgentKeyRow> {
+  const [created] = await db('agent_keys')
+    .insert({ account_id: accountId, ...row })
+    .returning('*');
   return created;
 }
 
@@ -96,8 +141,14 @@ export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentK
 /** One page of the account's agent keys (revoked ones included), newest first, and how many there are in all. */
 export async function pageAgentKeys(db: Knex, accountId: string, window: PageWindow): Promise<{ rows: AgentKeyRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    db('agent_keys').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(window.limit).offset(window.offset),
+    db('agent_keys')
+      .where({ account_id: accountId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(window.limit)
+      .offset(window.offset),
     db('agent_keys').where({ account_id: accountId }).count<{ count: number }[]>('* as count'),
   ]);
   return { rows, total: Number(count) };

@@ -28,48 +28,78 @@ const createdUser = z.object({
 /** The caller, the account's users, and signing out. All take a user session token. */
 export function userRoutes(): RouteDef[] {
   return [
-    route({
-      method: 'get', path: '/api/me', operationId: 'getMe', tags, auth: { kind: 'session' },
-      summary: 'The signed-in user and their account.',
-      responses: { 200: { description: 'The caller', schema: z.object({ user: userSchema, account: accountSchema }) } },
-    }, async ({ auth, deps }) => {
-      const { userId, accountId } = sessionOf(auth);
-      const { user, account } = await describeCaller(deps.db, accountId, userId);
-      return { body: { user: toUser(user), account: toAccount(account) } };
-    }),
+    route(
+      {
+        method: 'get',
+        path: '/api/me',
+        operationId: 'getMe',
+        tags,
+        auth: { kind: 'session' },
+        summary: 'The signed-in user and their account.',
+        responses: { 200: { description: 'The caller', schema: z.object({ user: userSchema, account: accountSchema }) } },
+      },
+      async ({ auth, deps }) => {
+        const { userId, accountId } = sessionOf(auth);
+        const { user, account } = await describeCaller(deps.db, accountId, userId);
+        return { body: { user: toUser(user), account: toAccount(account) } };
+      },
+    ),
 
-    route({
-      method: 'get', path: '/api/users', operationId: 'listUsers', tags, auth: { kind: 'session' },
-      summary: 'Users of the account, oldest first.',
-      description: docs.listUsersDescription,
-      query: z.strictObject(pageQuery),
-      responses: { 200: { description: 'A page of users', schema: listEnvelopeSchema(userSchema) } },
-    }, async ({ auth, deps, query }) => {
-      const { rows, total } = await pageUsers(deps.db, accountOf(auth), query);
-      return { body: listEnvelope(rows.map(toUser), total, query) };
-    }),
+    route(
+      {
+        method: 'get',
+        path: '/api/users',
+        operationId: 'listUsers',
+        tags,
+        auth: { kind: 'session' },
+        summary: 'Users of the account, oldest first.',
+        description: docs.listUsersDescription,
+        query: z.strictObject(pageQuery),
+        responses: { 200: { description: 'A page of users', schema: listEnvelopeSchema(userSchema) } },
+      },
+      async ({ auth, deps, query }) => {
+        const { rows, total } = await pageUsers(deps.db, accountOf(auth), query);
+        return { body: listEnvelope(rows.map(toUser), total, query) };
+      },
+    ),
 
-    route({
-      method: 'post', path: '/api/users', operationId: 'createUser', tags, auth: { kind: 'session', roles: ['owner', 'admin'] },
-      summary: 'Add a user to the account.',
-      description: docs.createUserDescription,
-      body: newUserBody,
-      responses: { 201: { description: docs.createUserResponsesR201Description, schema: createdUser } },
-      errors: [{ status: 409, code: 'user_email_taken', description: 'A user of the account already has this email (case-insensitive).' }],
-    }, async ({ auth, deps, body }) => {
-      const { user, sessionToken } = await addUser(deps.db, deps.secretHashKey, accountOf(auth), body);
-      return { status: 201, body: { user: toUser(user), session_token: sessionToken } };
-    }),
+    route(
+      {
+        method: 'post',
+        path: '/api/users',
+        operationId: 'createUser',
+        tags,
+        auth: { kind: 'session', roles: ['owner', 'admin'] },
+        summary: 'Add a user to the account.',
+        description: docs.createUserDescription,
+        body: newUserBody,
+        responses: { 201: { description: docs.createUserResponsesR201Description, schema: createdUser } },
+        errors: [
+          { status: 409, code: 'user_email_taken', description: 'A user of the account already has this email (case-insensitive).' },
+        ],
+      },
+      async ({ auth, deps, body }) => {
+        const { user, sessionToken } = await addUser(deps.db, deps.secretHashKey, accountOf(auth), body);
+        return { status: 201, body: { user: toUser(user), session_token: sessionToken } };
+      },
+    ),
 
-    route({
-      method: 'delete', path: '/api/session', operationId: 'deleteSession', tags, auth: { kind: 'session' },
-      summary: docs.deleteSessionSummary,
-      description: docs.deleteSessionDescription,
-      responses: { 204: { description: 'Revoked' } },
-    }, async ({ auth, deps }) => {
-      const { accountId, sessionId } = sessionOf(auth);
-      await revokeSession(deps.db, accountId, sessionId);
-      return { status: 204 };
-    }),
+    route(
+      {
+        method: 'delete',
+        path: '/api/session',
+        operationId: 'deleteSession',
+        tags,
+        auth: { kind: 'session' },
+        summary: docs.deleteSessionSummary,
+        description: docs.deleteSessionDescription,
+        responses: { 204: { description: 'Revoked' } },
+      },
+      async ({ auth, deps }) => {
+        const { accountId, sessionId } = sessionOf(auth);
+        await revokeSession(deps.db, accountId, sessionId);
+        return { status: 204 };
+      },
+    ),
   ];
 }

@@ -8,8 +8,5 @@ import { receiverRoutes } from './webhooks/routes';
 
 /** Every commerce route: app registration, connect/OAuth callback, connections, project bindings, dev stores, webhooks. */
 export function commerceRoutes(): RouteDef[] {
-  return [
-    ...appRoutes(), ...oauthRoutes(), ...connectionRoutes(), ...bindingRoutes(), ...provisioningRoutes(),
-    ...receiverRoutes(),
-  ];
+  return [...appRoutes(), ...oauthRoutes(), ...connectionRoutes(), ...bindingRoutes(), ...provisioningRoutes(), ...receiverRoutes()];
 }

@@ -29,7 +29,12 @@ export async function listActivities(db: Knex, accountId: string, contactId: str
  * and the existing activity is returned unchanged with `created: false` — replays of a webhook or a ledger row
  * land once, even when they race.
  */
-export async function addActivity(db: Knex, accountId: string, contactId: string, input: ActivityInput): Promise<{ activity: ActivityRow; created: boolean }> {
+export async function addActivity(
+  db: Knex,
+  accountId: string,
+  contactId: string,
+  input: ActivityInput,
+): Promise<{ activity: ActivityRow; created: boolean }> {
   if (input.kind === 'note' && !input.body) throw invalidField('body.body', 'a note needs a body');
   if (!isUuid(contactId)) throw contactNotFound();
   const run = async (trx: Knex) => {
@@ -54,19 +59,30 @@ export async function addActivity(db: Knex, accountId: string, contactId: string
  * just upserted them in its transaction): each needs an `externalId`, and one already used in the account is
  * skipped. Answers how many were inserted.
  */
-export async function addActivities(db: Knex, accountId: string, inputs: Array<ActivityInput & { contactId: string; externalId: string }>): Promise<number> {
+export async function addActivities(
+  db: Knex,
+  accountId: string,
+  inputs: Array<ActivityInput & { contactId: string; externalId: string }>,
+): Promise<number> {
   for (const input of inputs) if (input.kind === 'note' && !input.body) throw invalidField('body.body', 'a note needs a body');
-  return store.insertActivities(db, accountId, inputs.map((input) => ({
-    contact_id: input.contactId,
-    kind: input.kind,
-    body: input.body ?? null,
-    external_id: input.externalId,
-    ...(input.occurredAt ? { occurred_at: input.occurredAt } : {}),
-    metadata: input.metadata ?? {},
-    created_by: input.createdBy ?? null,
-  })));
+  return store.insertActivities(
+    db,
+    accountId,
+    inputs.map((input) => ({
+      contact_id: input.contactId,
+      kind: input.kind,
+      body: input.body ?? null,
+      external_id: input.externalId,
+      ...(input.occurredAt ? { occurred_at: input.occurredAt } : {}),
+      metadata: input.metadata ?? {},
+      created_by: input.createdBy ?? null,
+    })),
+  );
 }
 
 /** Privacy: replaces body and metadata of the writer's activities named by external id; answers how many changed. */
-export const redactActivities = (db: Knex, accountId: string, redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>) =>
-  store.redactActivities(db, accountId, redactions);
+export const redactActivities = (
+  db: Knex,
+  accountId: string,
+  redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>,
+) => store.redactActivities(db, accountId, redactions);

@@ -14,7 +14,9 @@ export interface ActivityRow {
   created_at: Date;
 }
 
-export type ActivityFields = Pick<ActivityRow, 'contact_id' | 'kind' | 'body' | 'external_id' | 'metadata' | 'created_by'> & { occurred_at?: Date };
+export type ActivityFields = Pick<ActivityRow, 'contact_id' | 'kind' | 'body' | 'external_id' | 'metadata' | 'created_by'> & {
+  occurred_at?: Date;
+};
 
 /** Newest occurrence first. */
 export async function listActivities(db: Knex, accountId: string, contactId: string, filter: { kind?: string }, page: Page) {
@@ -24,8 +26,14 @@ export async function listActivities(db: Knex, accountId: string, contactId: str
     return q;
   };
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'occurred_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<ActivityRow[]>,
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'occurred_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<ActivityRow[]>,
     filtered().count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -58,7 +66,9 @@ export async function insertActivities(db: Knex, accountId: string, rows: Activi
 
 /** Replaces body and metadata of the activities with these external ids; answers how many were changed. */
 export async function redactActivities(
-  db: Knex, accountId: string, redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>,
+  db: Knex,
+  accountId: string,
+  redactions: Array<{ externalId: string; body: string; metadata: Record<string, unknown> }>,
 ): Promise<number> {
   if (redactions.length === 0) return 0;
   const result = await db.raw(

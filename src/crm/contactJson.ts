@@ -14,7 +14,7 @@ export const contactSchema = z.object({
   source: z.string().describe('Who created it: `api` (this API), `commerce` (order ingestion), `form` (site forms) …'),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
-  commerceTotalSpentCents: z.number().int().describe('Sum of the contact\'s commerce orders, minor units'),
+  commerceTotalSpentCents: z.number().int().describe("Sum of the contact's commerce orders, minor units"),
   commerceOrderCount: z.number().int(),
   commerceFirstOrderAt: z.string().nullable(),
   commerceFirstOrderId: z.string().nullable(),

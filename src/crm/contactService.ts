@@ -23,8 +23,9 @@ function normalized(fields: ContactFields): ContactFields {
 
 async function emailTaken(db: Knex, accountId: string, email: string): Promise<ApiError> {
   const holder = await store.findContactByEmail(db, accountId, email);
-  return new ApiError(409, 'contact_email_taken', 'another contact of this account already has this email',
-    { details: holder ? { contactId: holder.id } : {} });
+  return new ApiError(409, 'contact_email_taken', 'another contact of this account already has this email', {
+    details: holder ? { contactId: holder.id } : {},
+  });
 }
 
 export async function listContacts(db: Knex, accountId: string, filter: ContactFilter, page: Page) {
@@ -57,7 +58,8 @@ export async function updateContact(db: Knex, accountId: string, id: string, pat
       if (!current) throw contactNotFound();
       const name = patch.name === undefined ? current.name : patch.name;
       const email = patch.email === undefined ? current.email : patch.email;
-      if (!name && !email) throw invalidField(patch.email === null ? 'body.email' : 'body.name', 'a contact keeps a name or an email (at least one)');
+      if (!name && !email)
+        throw invalidField(patch.email === null ? 'body.email' : 'body.name', 'a contact keeps a name or an email (at least one)');
       if (Object.keys(patch).length === 0) return current;
       return (await store.updateContact(trx, accountId, id, normalized(patch)))!;
     });
@@ -77,7 +79,9 @@ export async function deleteContact(db: Knex, accountId: string, id: string): Pr
  * name is filled in. Race-safe: concurrent calls for one email end on one contact.
  */
 export async function upsertContactByEmail(
-  db: Knex, accountId: string, input: { email: string; name?: string | null; source: string },
+  db: Knex,
+  accountId: string,
+  input: { email: string; name?: string | null; source: string },
 ): Promise<{ contact: ContactRow; created: boolean }> {
   const email = input.email.trim();
   if (!email) throw new Error('upsertContactByEmail needs an email');
@@ -97,7 +101,10 @@ export async function setCommerceRollup(db: Knex, accountId: string, contactId: 
  * sure this order is new (the order log is the dedup point), so a replayed order is never counted twice.
  */
 export async function applyCommerceOrder(
-  db: Knex, accountId: string, contactId: string, order: { orderId: string; totalCents: number; orderedAt: Date },
+  db: Knex,
+  accountId: string,
+  contactId: string,
+  order: { orderId: string; totalCents: number; orderedAt: Date },
 ): Promise<{ contact: ContactRow; firstOrder: boolean }> {
   const run = async (trx: Knex) => {
     const current = await store.lockContactForUpdate(trx, accountId, contactId);
@@ -124,7 +131,10 @@ export async function applyCommerceOrder(
  * lower-cased form.
  */
 export async function upsertContactsByEmail(
-  db: Knex, accountId: string, people: Array<{ email: string; name?: string | null }>, source: string,
+  db: Knex,
+  accountId: string,
+  people: Array<{ email: string; name?: string | null }>,
+  source: string,
 ): Promise<Map<string, { contact: ContactRow; created: boolean }>> {
   const distinct = new Map<string, { email: string; name: string | null }>();
   for (const person of people) {

@@ -22,10 +22,15 @@ export interface ContactRow {
 
 export type ContactFields = Partial<Pick<ContactRow, 'name' | 'email' | 'company' | 'phone' | 'tags' | 'notes' | 'source'>>;
 
-export type CommerceRollup = Pick<ContactRow,
-  'commerce_total_spent_cents' | 'commerce_order_count' | 'commerce_first_order_at' | 'commerce_first_order_id' | 'commerce_last_order_at'>;
+export type CommerceRollup = Pick<
+  ContactRow,
+  'commerce_total_spent_cents' | 'commerce_order_count' | 'commerce_first_order_at' | 'commerce_first_order_id' | 'commerce_last_order_at'
+>;
 
-export interface ContactFilter { search?: string; tag?: string }
+export interface ContactFilter {
+  search?: string;
+  tag?: string;
+}
 
 export const EMAIL_UNIQUE_INDEX = 'crm_contacts_account_email_unique';
 
@@ -53,7 +58,10 @@ export function filteredContacts(db: Knex, accountId: string, filter: ContactFil
 export function contactPageQuery(db: Knex, accountId: string, filter: ContactFilter, page: Page): Knex.QueryBuilder {
   return filteredContacts(db, accountId, filter)
     .select('*')
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.limit)
     .offset(offsetOf(page));
 }
@@ -105,7 +113,9 @@ export async function findContactByEmail(db: Knex, accountId: string, email: str
 }
 
 export async function insertContact(db: Knex, accountId: string, fields: ContactFields): Promise<ContactRow> {
-  const [row] = await db('crm_contacts').insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db('crm_contacts')
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 
@@ -139,7 +149,10 @@ export async function upsertContactByEmail(db: Knex, accountId: string, fields: 
 }
 
 export async function setCommerceRollup(db: Knex, accountId: string, id: string, rollup: CommerceRollup): Promise<ContactRow | undefined> {
-  const [row] = await db('crm_contacts').where({ account_id: accountId, id }).update({ ...rollup, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db('crm_contacts')
+    .where({ account_id: accountId, id })
+    .update({ ...rollup, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -152,7 +165,12 @@ export async function lockContactForUpdate(db: Knex, accountId: string, id: stri
  * Set-based `upsertContactByEmail` for many distinct emails (distinct case-insensitively; the caller dedups) in one
  * statement, with the same rules: an existing contact keeps its fields and source, a missing name is filled in.
  */
-export async function upsertContactsByEmail(db: Knex, accountId: string, people: Array<{ email: string; name: string | null }>, source: string) {
+export async function upsertContactsByEmail(
+  db: Knex,
+  accountId: string,
+  people: Array<{ email: string; name: string | null }>,
+  source: string,
+) {
   if (people.length === 0) return [];
   const result = await db.raw(
     `insert into crm_contacts (account_id, email, name, source)
@@ -181,12 +199,37 @@ export async function setCommerceRollups(db: Knex, accountId: string, rollups: A
 }
 
 /** Contacts by id or holding `email` (case-insensitively), id order, locked for the caller's transaction when `lock` is set. */
-export async function findContactsByIdsOrEmail(db: Knex, accountId: string, ids: string[], email: string | null, lock: boolean): Promise<ContactRow[]> {
+export async function findContactsByIdsOrEmail(
+  db: Knex,
+  accountId: string,
+  ids: string[],
+  email: string | null,
+  lock: boolean,
+): Promise<ContactRow[]> {
   if (ids.length === 0 && !email) return [];
-  const q = db('crm_contacts').where({ account_id: accountId }).where((w) => {
-    if (ids.length) w.orWhereIn('id', ids);
-    if (email) w.orWhereRaw('lower(email) = lower(?)', [email]);
-  }).select('id', 'name', 'email', 'phone', 'company', 'tags', 'notes', 'source', 'commerce_total_spent_cents', 'commerce_order_count',
-    'commerce_first_order_at', 'commerce_first_order_id', 'commerce_last_order_at', 'created_at', 'updated_at').orderBy('id');
+  const q = db('crm_contacts')
+    .where({ account_id: accountId })
+    .where((w) => {
+      if (ids.length) w.orWhereIn('id', ids);
+      if (email) w.orWhereRaw('lower(email) = lower(?)', [email]);
+    })
+    .select(
+      'id',
+      'name',
+      'email',
+      'phone',
+      'company',
+      'tags',
+      'notes',
+      'source',
+      'commerce_total_spent_cents',
+      'commerce_order_count',
+      'commerce_first_order_at',
+      'commerce_first_order_id',
+      'commerce_last_order_at',
+      'created_at',
+      'updated_at',
+    )
+    .orderBy('id');
   return lock ? q.forUpdate() : q;
 }

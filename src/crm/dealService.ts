@@ -24,8 +24,13 @@ export interface DealInput {
 
 function columns(input: DealInput): DealFields {
   const map: Array<[keyof DealInput, keyof DealFields]> = [
-    ['title', 'title'], ['contactId', 'contact_id'], ['amount', 'amount'], ['currency', 'currency'],
-    ['sourceType', 'source_type'], ['sourceId', 'source_id'], ['sourceLabel', 'source_label'],
+    ['title', 'title'],
+    ['contactId', 'contact_id'],
+    ['amount', 'amount'],
+    ['currency', 'currency'],
+    ['sourceType', 'source_type'],
+    ['sourceId', 'source_id'],
+    ['sourceLabel', 'source_label'],
   ];
   const fields: Record<string, unknown> = {};
   for (const [from, to] of map) if (input[from] !== undefined) fields[to] = input[from];
@@ -58,7 +63,10 @@ export async function createDeal(db: Knex, accountId: string, input: DealInput &
     await checkContact(trx, accountId, input.contactId);
     const stage = input.stageId ? await referencedStage(trx, accountId, input.stageId) : await entryStage(trx, accountId);
     const id = await store.insertDeal(trx, accountId, {
-      ...columns(input), pipeline_id: stage.pipeline_id, stage_id: stage.id, won_at: wonAt(stage, null),
+      ...columns(input),
+      pipeline_id: stage.pipeline_id,
+      stage_id: stage.id,
+      won_at: wonAt(stage, null),
     });
     return (await store.findDeal(trx, accountId, id))!;
   });
@@ -74,7 +82,11 @@ export async function updateDeal(db: Knex, accountId: string, id: string, input:
     if (input.stageId && input.stageId !== current.stage_id) {
       const previous = (await store.findDeal(trx, accountId, id))!;
       const stage = await referencedStage(trx, accountId, input.stageId);
-      Object.assign(fields, { pipeline_id: stage.pipeline_id, stage_id: stage.id, won_at: wonAt(stage, { kind: previous.status, wonAt: current.won_at }) });
+      Object.assign(fields, {
+        pipeline_id: stage.pipeline_id,
+        stage_id: stage.id,
+        won_at: wonAt(stage, { kind: previous.status, wonAt: current.won_at }),
+      });
     }
     if (Object.keys(fields).length > 0) await store.updateDeal(trx, accountId, id, fields);
     return (await store.findDeal(trx, accountId, id))!;

@@ -20,11 +20,16 @@ export interface DealRow {
 }
 
 /** A deal with the kind of its stage, which is its status. */
-export interface DealView extends DealRow { status: StageKind }
+export interface DealView extends DealRow {
+  status: StageKind;
+}
 
 export type DealFields = Partial<Omit<DealRow, 'id' | 'account_id' | 'created_at' | 'updated_at'>>;
 
-export interface DealFilter { contactId?: string; status?: StageKind }
+export interface DealFilter {
+  contactId?: string;
+  status?: StageKind;
+}
 
 function deals(db: Knex, accountId: string): Knex.QueryBuilder {
   return db('crm_deals as d').join('crm_pipeline_stages as s', 's.id', 'd.stage_id').where('d.account_id', accountId);
@@ -38,9 +43,14 @@ export async function listDeals(db: Knex, accountId: string, filter: DealFilter,
     return q;
   };
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('d.*', 's.kind as status')
-      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<DealView[]>,
+    filtered()
+      .select('d.*', 's.kind as status')
+      .orderBy([
+        { column: 'd.created_at', order: 'desc' },
+        { column: 'd.id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<DealView[]>,
     filtered().count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -55,10 +65,14 @@ export async function lockDeal(db: Knex, accountId: string, id: string): Promise
 }
 
 export async function insertDeal(db: Knex, accountId: string, fields: DealFields): Promise<string> {
-  const [row] = await db('crm_deals').insert({ account_id: accountId, ...fields }).returning('id');
+  const [row] = await db('crm_deals')
+    .insert({ account_id: accountId, ...fields })
+    .returning('id');
   return row.id;
 }
 
 export async function updateDeal(db: Knex, accountId: string, id: string, fields: DealFields): Promise<void> {
-  await db('crm_deals').where({ account_id: accountId, id }).update({ ...fields, updated_at: db.fn.now() });
+  await db('crm_deals')
+    .where({ account_id: accountId, id })
+    .update({ ...fields, updated_at: db.fn.now() });
 }

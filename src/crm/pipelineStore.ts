@@ -2,10 +2,33 @@ import type { Knex } from '../db/knex';
 
 export type StageKind = 'open' | 'won' | 'lost';
 
-export interface PipelineRow { id: string; account_id: string; name: string; is_default: boolean; created_at: Date }
-export interface StageRow { id: string; account_id: string; pipeline_id: string; name: string; position: number; kind: StageKind; created_at: Date }
-export interface StageWithCounts extends StageRow { contact_count: number; deal_count: number }
-export interface ContactStageRow { account_id: string; contact_id: string; pipeline_id: string; stage_id: string; moved_at: Date }
+export interface PipelineRow {
+  id: string;
+  account_id: string;
+  name: string;
+  is_default: boolean;
+  created_at: Date;
+}
+export interface StageRow {
+  id: string;
+  account_id: string;
+  pipeline_id: string;
+  name: string;
+  position: number;
+  kind: StageKind;
+  created_at: Date;
+}
+export interface StageWithCounts extends StageRow {
+  contact_count: number;
+  deal_count: number;
+}
+export interface ContactStageRow {
+  account_id: string;
+  contact_id: string;
+  pipeline_id: string;
+  stage_id: string;
+  moved_at: Date;
+}
 
 export async function findDefaultPipeline(db: Knex, accountId: string): Promise<PipelineRow | undefined> {
   return db('crm_pipelines').where({ account_id: accountId, is_default: true }).first();
@@ -22,15 +45,28 @@ export async function insertDefaultPipeline(db: Knex, accountId: string, name: s
   return result.rows[0];
 }
 
-export async function insertStages(db: Knex, accountId: string, pipelineId: string, stages: Array<Pick<StageRow, 'name' | 'position' | 'kind'>>): Promise<void> {
+export async function insertStages(
+  db: Knex,
+  accountId: string,
+  pipelineId: string,
+  stages: Array<Pick<StageRow, 'name' | 'position' | 'kind'>>,
+): Promise<void> {
   await db('crm_pipeline_stages').insert(stages.map((s) => ({ account_id: accountId, pipeline_id: pipelineId, ...s })));
 }
 
 export async function listStagesWithCounts(db: Knex, accountId: string, pipelineId: string): Promise<StageWithCounts[]> {
-  const contacts = db('crm_contact_stages').where({ account_id: accountId, pipeline_id: pipelineId })
-    .select('stage_id').count({ n: '*' }).groupBy('stage_id').as('c');
-  const deals = db('crm_deals').where({ account_id: accountId, pipeline_id: pipelineId })
-    .select('stage_id').count({ n: '*' }).groupBy('stage_id').as('d');
+  const contacts = db('crm_contact_stages')
+    .where({ account_id: accountId, pipeline_id: pipelineId })
+    .select('stage_id')
+    .count({ n: '*' })
+    .groupBy('stage_id')
+    .as('c');
+  const deals = db('crm_deals')
+    .where({ account_id: accountId, pipeline_id: pipelineId })
+    .select('stage_id')
+    .count({ n: '*' })
+    .groupBy('stage_id')
+    .as('d');
   return db('crm_pipeline_stages as s')
     .leftJoin(contacts, 'c.stage_id', 's.id')
     .leftJoin(deals, 'd.stage_id', 's.id')
@@ -49,7 +85,11 @@ export async function firstOpenStage(db: Knex, accountId: string, pipelineId: st
 }
 
 /** Puts a contact in a stage; moving it to the stage it is already in keeps the original moved_at. */
-export async function placeContact(db: Knex, accountId: string, p: { contactId: string; pipelineId: string; stageId: string }): Promise<ContactStageRow> {
+export async function placeContact(
+  db: Knex,
+  accountId: string,
+  p: { contactId: string; pipelineId: string; stageId: string },
+): Promise<ContactStageRow> {
   const result = await db.raw(
     `insert into crm_contact_stages (account_id, contact_id, pipeline_id, stage_id) values (?, ?, ?, ?)
      on conflict (contact_id, pipeline_id) do update

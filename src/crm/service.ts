@@ -2,8 +2,17 @@
  * The CRM's surface for other areas (commerce order ingestion, form ledgers, marketing reports): import from
  * here, never from a store. Every function takes the database handle first (a transaction works) and the account.
  */
-export { getContact, upsertContactByEmail, applyCommerceOrder, setCommerceRollup, normalizeTags,
-  upsertContactsByEmail, setCommerceRollups, findContactsByIdsOrEmail, deleteContact } from './contactService';
+export {
+  getContact,
+  upsertContactByEmail,
+  applyCommerceOrder,
+  setCommerceRollup,
+  normalizeTags,
+  upsertContactsByEmail,
+  setCommerceRollups,
+  findContactsByIdsOrEmail,
+  deleteContact,
+} from './contactService';
 export type { ContactRow, CommerceRollup } from './contactService';
 export { addActivity, addActivities, redactActivities } from './activityService';
 export type { ActivityInput, ActivityRow } from './activityService';

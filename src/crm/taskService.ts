@@ -39,7 +39,12 @@ export async function listTasks(db: Knex, accountId: string, filter: TaskFilter,
 }
 
 /** A new open task; `createdBy` is the user who asked (null for writers that are not a user). */
-export async function createTask(db: Knex, accountId: string, input: Omit<TaskInput, 'status'> & { title: string }, createdBy: string | null): Promise<TaskRow> {
+export async function createTask(
+  db: Knex,
+  accountId: string,
+  input: Omit<TaskInput, 'status'> & { title: string },
+  createdBy: string | null,
+): Promise<TaskRow> {
   return db.transaction(async (trx) => {
     await checkReferences(trx, accountId, input);
     return store.insertTask(trx, accountId, { ...columns(input), status: 'open', created_by: createdBy });

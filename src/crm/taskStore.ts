@@ -40,9 +40,11 @@ function filteredTasks(db: Knex, accountId: string, f: TaskFilter): Knex.QueryBu
 /** Soonest due first, tasks without a due date last, then newest. */
 export async function listTasks(db: Knex, accountId: string, filter: TaskFilter, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    filteredTasks(db, accountId, filter).select('*')
+    filteredTasks(db, accountId, filter)
+      .select('*')
       .orderByRaw('due_at asc nulls last, created_at desc, id desc')
-      .limit(page.limit).offset(offsetOf(page)) as Promise<TaskRow[]>,
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<TaskRow[]>,
     filteredTasks(db, accountId, filter).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -53,7 +55,9 @@ export async function findTask(db: Knex, accountId: string, id: string): Promise
 }
 
 export async function insertTask(db: Knex, accountId: string, fields: TaskFields): Promise<TaskRow> {
-  const [row] = await db('crm_tasks').insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db('crm_tasks')
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 

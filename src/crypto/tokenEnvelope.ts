@@ -17,7 +17,11 @@ export class TokenKeyError extends Error {
  * Platform tokens at rest: AES-256-GCM envelopes `v1:iv:ct:tag` under the current key. Rotation: set the old key
  * as `…_PREVIOUS`; decryption falls back to it and reports `rewrap`, so tokens move to the new key on their next write.
  */
-export function createTokenCipher(currentKeyBase64: string | undefined, previousKeyBase64?: string, keyName = 'the token encryption key'): TokenCipher {
+export function createTokenCipher(
+  currentKeyBase64: string | undefined,
+  previousKeyBase64?: string,
+  keyName = 'the token encryption key',
+): TokenCipher {
   if (!currentKeyBase64) throw new TokenKeyError(`${keyName} is not set: platform tokens cannot be stored or read`);
   const current = Buffer.from(currentKeyBase64, 'base64');
   const previous = previousKeyBase64 ? Buffer.from(previousKeyBase64, 'base64') : undefined;

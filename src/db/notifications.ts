@@ -50,7 +50,10 @@ export class NotificationListener {
       await client.connect();
       unrefSocket(client);
       for (const channel of this.options.channels) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
-      if (this.stopped) { await client.end(); return; }
+      if (this.stopped) {
+        await client.end();
+        return;
+      }
       this.client = client;
       this.attempt = 0;
       this.options.onListening();
@@ -66,8 +69,14 @@ export class NotificationListener {
     this.options.onLost();
     const { minBackoffMs = 100, maxBackoffMs = 30_000 } = this.options;
     const delay = Math.min(maxBackoffMs, minBackoffMs * 2 ** this.attempt++);
-    this.options.logger.warn({ err: err instanceof Error ? err.message : undefined, retryInMs: delay }, 'notification listener disconnected');
-    this.timer = setTimeout(() => { this.timer = null; this.connecting = this.connect(); }, delay);
+    this.options.logger.warn(
+      { err: err instanceof Error ? err.message : undefined, retryInMs: delay },
+      'notification listener disconnected',
+    );
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connecting = this.connect();
+    }, delay);
     this.timer.unref();
   }
 }

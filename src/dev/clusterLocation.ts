@@ -32,9 +32,9 @@ export async function clusterLocationFor(dataDir: string, runAs: UnixUser | unde
   if (!blocked) return { dir: inDataDir };
   if (existsSync(path.join(inDataDir, 'PG_VERSION'))) {
     throw new EmbeddedPostgresError(
-      `the cluster in ${inDataDir} cannot be started: the embedded PostgreSQL runs as the "${POSTGRES_USER}" user when started as root, `
-      + `and that user cannot enter ${blocked}. Let others enter it (chmod o+x ${blocked}), move DATA_DIR below a directory others `
-      + 'may enter, or run as a regular user.',
+      `the cluster in ${inDataDir} cannot be started: the embedded PostgreSQL runs as the "${POSTGRES_USER}" user when started as root, ` +
+        `and that user cannot enter ${blocked}. Let others enter it (chmod o+x ${blocked}), move DATA_DIR below a directory others ` +
+        'may enter, or run as a regular user.',
     );
   }
   try {
@@ -45,9 +45,9 @@ export async function clusterLocationFor(dataDir: string, runAs: UnixUser | unde
     return { dir, recordFile };
   } catch (err) {
     throw new EmbeddedPostgresError(
-      `the embedded PostgreSQL runs as the "${POSTGRES_USER}" user when started as root, and that user cannot enter ${blocked}, above `
-      + `DATA_DIR; keeping the cluster in ${CLUSTERS_DIR} instead failed (${(err as Error).message}). Move DATA_DIR below a directory `
-      + 'others may enter, run as a regular user, or set DATABASE_URL.',
+      `the embedded PostgreSQL runs as the "${POSTGRES_USER}" user when started as root, and that user cannot enter ${blocked}, above ` +
+        `DATA_DIR; keeping the cluster in ${CLUSTERS_DIR} instead failed (${(err as Error).message}). Move DATA_DIR below a directory ` +
+        'others may enter, run as a regular user, or set DATABASE_URL.',
     );
   }
 }
@@ -56,7 +56,9 @@ async function recordedCluster(recordFile: string): Promise<string> {
   const dir = readFileSync(recordFile, 'utf8').trim();
   const home = path.dirname(dir);
   if (path.basename(dir) !== 'postgres' || path.dirname(home) !== CLUSTERS_DIR || !/^[0-9a-f]{24}$/.test(path.basename(home))) {
-    throw new EmbeddedPostgresError(`${recordFile} should name a cluster directory ${CLUSTERS_DIR}/<id>/postgres, not "${dir}"; fix or remove it`);
+    throw new EmbeddedPostgresError(
+      `${recordFile} should name a cluster directory ${CLUSTERS_DIR}/<id>/postgres, not "${dir}"; fix or remove it`,
+    );
   }
   await ensureRootOwnedDir(home);
   return dir;

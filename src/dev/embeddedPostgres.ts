@@ -30,8 +30,10 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   options: { persistent: boolean; log?: (msg: string) => void; nativeDir?: string },
 ): Promise<EmbeddedDatabase> {
-  const runAs = await postgresRunAs().catch((err: Error) => { throw new EmbeddedPostgresError(err.message); });
-  const binaries = await postgresBinariesFor(runAs, options.nativeDir ?? await installedPostgresNativeDir());
+  const runAs = await postgresRunAs().catch((err: Error) => {
+    throw new EmbeddedPostgresError(err.message);
+  });
+  const binaries = await postgresBinariesFor(runAs, options.nativeDir ?? (await installedPostgresNativeDir()));
   const databaseDir = path.resolve(dataDir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
   assertReachable(databaseDir, runAs);
@@ -40,16 +42,23 @@ export async function startEmbeddedPostgres(
   const spawnOptions = { ...runAs, cwd: path.dirname(databaseDir), env: { ...process.env, LC_MESSAGES: locale } };
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await initialise(binaries.initdb, databaseDir, runAs, locale, spawnOptions);
   const port = await freePort(5432);
-  const server = spawn(binaries.postgres, ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
-    ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const server = spawn(
+    binaries.postgres,
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    {
+      ...spawnOptions,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   // Postgres outliving a process that exits without stopping it would hold the port and the cluster.
   const stopOnExit = () => server.kill('SIGINT');
   process.on('exit', stopOnExit);
-  const exited = new Promise<void>((resolve) => server.once('close', () => {
-    process.removeListener('exit', stopOnExit);
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    server.once('close', () => {
+      process.removeListener('exit', stopOnExit);
+      resolve();
+    }),
+  );
   try {
     await untilReady(server, exited);
   } catch (err) {
@@ -79,15 +88,19 @@ function assertReachable(databaseDir: string, runAs: UnixUser | undefined): void
   const blocked = runAs && firstBlockedDirectory(databaseDir, runAs);
   if (blocked) {
     throw new EmbeddedPostgresError(
-      `PostgreSQL refuses to run as root, so the embedded one runs as the "${POSTGRES_USER}" user, which cannot enter ${blocked}, `
-      + `above its data directory ${databaseDir}. Put the data under a directory others may enter, run as a regular user, `
-      + 'or set DATABASE_URL to an existing PostgreSQL.',
+      `PostgreSQL refuses to run as root, so the embedded one runs as the "${POSTGRES_USER}" user, which cannot enter ${blocked}, ` +
+        `above its data directory ${databaseDir}. Put the data under a directory others may enter, run as a regular user, ` +
+        'or set DATABASE_URL to an existing PostgreSQL.',
     );
   }
 }
 
 async function initialise(
-  initdb: string, databaseDir: string, runAs: UnixUser | undefined, locale: string, spawnOptions: SpawnOptions,
+  initdb: string,
+  databaseDir: string,
+  runAs: UnixUser | undefined,
+  locale: string,
+  spawnOptions: SpawnOptions,
 ): Promise<void> {
   await mkdir(databaseDir, { recursive: true, mode: 0o700 });
   if (runAs) await chown(databaseDir, runAs.uid, runAs.gid);
@@ -96,15 +109,24 @@ async function initialise(
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
   try {
     if (runAs) await chown(passwordFile, runAs.uid, runAs.gid);
-    const child = spawn(initdb, [`--pgdata=${databaseDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, `--lc-messages=${locale}`], {
-      ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      initdb,
+      [`--pgdata=${databaseDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, `--lc-messages=${locale}`],
+      {
+        ...spawnOptions,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject);
       child.once('close', resolve);
-    }).catch((err: Error) => { throw new EmbeddedPostgresError(`cannot run ${initdb}: ${err.message}`); });
+    }).catch((err: Error) => {
+      throw new EmbeddedPostgresError(`cannot run ${initdb}: ${err.message}`);
+    });
     if (code !== 0) throw new EmbeddedPostgresError(`initdb of ${databaseDir} failed (exit ${code}): ${stderr.trim()}`);
   } finally {
     await rm(passwordFile, { force: true });

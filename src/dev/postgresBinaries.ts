@@ -23,7 +23,9 @@ export async function installedPostgresNativeDir(): Promise<string> {
   try {
     ({ initdb } = await import(pkg));
   } catch (err) {
-    throw new Error(`no embedded PostgreSQL build for ${platform}-${os.arch()} (${pkg}: ${(err as Error).message}); set DATABASE_URL`, { cause: err });
+    throw new Error(`no embedded PostgreSQL build for ${platform}-${os.arch()} (${pkg}: ${(err as Error).message}); set DATABASE_URL`, {
+      cause: err,
+    });
   }
   if (typeof initdb !== 'string') throw new Error(`${pkg} does not name its initdb binary`);
   return path.dirname(path.dirname(initdb));
@@ -41,9 +43,9 @@ export async function postgresBinariesFor(user: UnixUser | undefined, nativeDir:
     return binariesIn(await reachableCopyOf(nativeDir));
   } catch (err) {
     throw new EmbeddedPostgresError(
-      `PostgreSQL refuses to run as root, so the embedded one runs as the "${POSTGRES_USER}" user, which cannot enter ${blocked} `
-      + `to reach its build in ${nativeDir}; copying that build to ${ROOT_STATE_DIR} failed (${(err as Error).message}). `
-      + 'Make that directory writable by root, put the checkout below a directory others may enter, or set DATABASE_URL.',
+      `PostgreSQL refuses to run as root, so the embedded one runs as the "${POSTGRES_USER}" user, which cannot enter ${blocked} ` +
+        `to reach its build in ${nativeDir}; copying that build to ${ROOT_STATE_DIR} failed (${(err as Error).message}). ` +
+        'Make that directory writable by root, put the checkout below a directory others may enter, or set DATABASE_URL.',
     );
   }
 }
@@ -58,14 +60,14 @@ async function reachableCopyOf(nativeDir: string): Promise<string> {
   const parent = await ensureRootOwnedDir(path.join(ROOT_STATE_DIR, 'postgres-builds'));
   const target = path.join(parent, `${packageVersionOf(nativeDir)}-${fingerprint}`);
   if (existsSync(target)) {
-    if (await fingerprintOf(target) === fingerprint) return ensureRootOwnedDir(target);
+    if ((await fingerprintOf(target)) === fingerprint) return ensureRootOwnedDir(target);
     await rm(target, { recursive: true, force: true }); // incomplete or altered: copy again
   }
   const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
   try {
     await cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
     await normaliseModes(partial);
-    if (await fingerprintOf(partial) !== fingerprint) throw new Error(`the copy of ${nativeDir} in ${partial} differs from it`);
+    if ((await fingerprintOf(partial)) !== fingerprint) throw new Error(`the copy of ${nativeDir} in ${partial} differs from it`);
     await rename(partial, target).catch((err: NodeJS.ErrnoException) => {
       // Another start copied the same build meanwhile.
       if (err.code !== 'EEXIST' && err.code !== 'ENOTEMPTY') throw err;
@@ -73,13 +75,17 @@ async function reachableCopyOf(nativeDir: string): Promise<string> {
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
-  if (await fingerprintOf(target) !== fingerprint) throw new Error(`the copy of the PostgreSQL build in ${target} differs from ${nativeDir}`);
+  if ((await fingerprintOf(target)) !== fingerprint)
+    throw new Error(`the copy of the PostgreSQL build in ${target} differs from ${nativeDir}`);
   return ensureRootOwnedDir(target);
 }
 
 function packageVersionOf(nativeDir: string): string {
   try {
-    const { name, version } = JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { name?: string; version?: string };
+    const { name, version } = JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     return `${String(name).replace(/^@/, '').replace(/\//g, '-')}-${version}`.replace(/[^\w.-]/g, '_');
   } catch {
     return 'postgres';
@@ -98,7 +104,7 @@ async function fingerprintOf(root: string): Promise<string> {
       else if (info.isDirectory()) {
         hash.update(`d ${rel}\n`);
         await walk(full);
-      } else hash.update(`f ${rel} ${info.size} ${(info.mode & 0o100) ? 'x' : '-'}\n`);
+      } else hash.update(`f ${rel} ${info.size} ${info.mode & 0o100 ? 'x' : '-'}\n`);
     }
   };
   await walk(root);
@@ -111,6 +117,6 @@ async function normaliseModes(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) await normaliseModes(full);
-    else if (entry.isFile()) await chmod(full, ((await lstat(full)).mode & 0o100) ? 0o755 : 0o644);
+    else if (entry.isFile()) await chmod(full, (await lstat(full)).mode & 0o100 ? 0o755 : 0o644);
   }
 }

@@ -7,7 +7,11 @@ import { execFileSync } from 'node:child_process';
 export function postgresLocale(): string {
   if (process.platform === 'win32') return 'C';
   try {
-    const available = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/).map((l) => l.trim()));
+    const available = new Set(
+      execFileSync('locale', ['-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+        .split(/\r?\n/)
+        .map((l) => l.trim()),
+    );
     return ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8'].find((locale) => available.has(locale)) ?? 'C';
   } catch {
     return 'C';

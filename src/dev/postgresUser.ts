@@ -14,13 +14,25 @@ export async function postgresRunAs(): Promise<UnixUser | undefined> {
   const existing = await lookupUser(POSTGRES_USER);
   if (existing) return existing;
   try {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', POSTGRES_USER]);
+    await run('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      POSTGRES_USER,
+    ]);
   } catch (err) {
     // A parallel start may have created it meanwhile.
     const created = await lookupUser(POSTGRES_USER);
     if (created) return created;
-    throw new Error(`PostgreSQL refuses to run as root, and creating the "${POSTGRES_USER}" system user to run it as failed `
-      + `(${(err as Error).message.trim()}). Create that user, or run as a regular user, or set DATABASE_URL.`, { cause: err });
+    throw new Error(
+      `PostgreSQL refuses to run as root, and creating the "${POSTGRES_USER}" system user to run it as failed ` +
+        `(${(err as Error).message.trim()}). Create that user, or run as a regular user, or set DATABASE_URL.`,
+      { cause: err },
+    );
   }
   const created = await lookupUser(POSTGRES_USER);
   if (!created) throw new Error(`useradd did not create the "${POSTGRES_USER}" user`);

@@ -1,7 +1,10 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
-export interface UnixUser { uid: number; gid: number }
+export interface UnixUser {
+  uid: number;
+  gid: number;
+}
 
 /**
  * The nearest-to-root directory on the way to `target` (itself included when it is a directory) that `user` may not
@@ -9,7 +12,11 @@ export interface UnixUser { uid: number; gid: number }
  * supplementary groups, so it may call a path blocked that a group would open: the safe side. Directories below the
  * deepest existing one do not exist yet; whoever creates them decides their mode.
  */
-export function firstBlockedDirectory(target: string, user: UnixUser, stat: (dir: string) => Stats | undefined = statOrUndefined): string | undefined {
+export function firstBlockedDirectory(
+  target: string,
+  user: UnixUser,
+  stat: (dir: string) => Stats | undefined = statOrUndefined,
+): string | undefined {
   const resolved = path.resolve(target);
   for (const dir of directoriesDownTo(resolved)) {
     const info = stat(dir);

@@ -11,7 +11,10 @@ export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 export type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go install' | 'sdk download';
 
 async function executable(file: string): Promise<boolean> {
-  return access(file, constants.X_OK).then(() => true, () => false);
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function cacheDir(): string {

@@ -34,14 +34,16 @@ export function answerClientError(logger: Logger) {
     const apiError = asApiError(err);
     const body = JSON.stringify(errorBody(apiError, requestId));
     logger.info({ requestId, status: apiError.status, code: apiError.code, parserError: err.code }, 'refused by the HTTP parser');
-    socket.end([
-      `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}`,
-      'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      `X-Request-Id: ${requestId}`,
-      'Connection: close',
-      '',
-      body,
-    ].join('\r\n'));
+    socket.end(
+      [
+        `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `X-Request-Id: ${requestId}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
   };
 }

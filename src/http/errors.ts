@@ -53,7 +53,16 @@ function fromHttpError(raw: unknown): ApiError | null {
   const err = raw as { status?: number; statusCode?: number; expose?: boolean; message?: string };
   const status = err.status ?? err.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;
-  const code = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' }[status] ?? 'bad_request';
+  const code =
+    {
+      400: 'bad_request',
+      401: 'unauthorized',
+      403: 'forbidden',
+      404: 'not_found',
+      405: 'method_not_allowed',
+      413: 'payload_too_large',
+      415: 'unsupported_media_type',
+    }[status] ?? 'bad_request';
   return new ApiError(status, code, err.expose && err.message ? err.message : code.replace(/_/g, ' '));
 }
 

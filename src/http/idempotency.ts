@@ -3,7 +3,11 @@ import { deriveKey, open, seal } from '../crypto/aesGcm';
 import type { Knex } from '../db/knex';
 import { ApiError, errorBody } from './errors';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey, type IdempotencyKeyRef,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+  type IdempotencyKeyRef,
 } from './idempotencyStore';
 import type { RouteResult } from './route';
 
@@ -33,7 +37,9 @@ export function requestHash(parts: unknown): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object' && !(value instanceof Date)) {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -63,7 +69,11 @@ function sealKeyOf(secretHashKey: string): Buffer {
  *   purged by the `idempotency-key-purge` schedule, and a claim abandoned by a dead process is retaken after 10 minutes.
  */
 export async function withIdempotency(
-  db: Knex, secretHashKey: string, scope: IdempotencyScope, handler: () => Promise<RouteResult>, releases: ReleaseRule = releasesServerErrors,
+  db: Knex,
+  secretHashKey: string,
+  scope: IdempotencyScope,
+  handler: () => Promise<RouteResult>,
+  releases: ReleaseRule = releasesServerErrors,
 ): Promise<RouteResult> {
   const claimed = await claimIdempotencyKey(db, scope, scope.requestHash);
   const sealKey = sealKeyOf(secretHashKey);
@@ -96,12 +106,17 @@ async function complete(db: Knex, sealKey: Buffer, ref: IdempotencyKeyRef, resul
 
 async function replay(db: Knex, sealKey: Buffer, scope: IdempotencyScope): Promise<RouteResult> {
   const row = await findIdempotencyKey(db, scope);
-  if (!row) throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', { retryAfterSeconds: 1 });
+  if (!row)
+    throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', {
+      retryAfterSeconds: 1,
+    });
   if (row.request_hash !== scope.requestHash) {
     throw new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was used with a different request');
   }
   if (row.state !== 'completed') {
-    throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', { retryAfterSeconds: 1 });
+    throw new ApiError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is in progress', {
+      retryAfterSeconds: 1,
+    });
   }
   const body = row.response_body_sealed === null ? null : JSON.parse(open(sealKey, row.response_body_sealed));
   return { status: row.response_status ?? 200, body, headers: { ...row.response_headers, 'Idempotent-Replayed': 'true' } };

@@ -47,15 +47,19 @@ export async function releaseIdempotencyKey(db: Knex, ref: IdempotencyKeyRef): P
 
 /** Stores the finished response (its body sealed by the caller) for replay. */
 export async function completeIdempotencyKey(
-  db: Knex, ref: IdempotencyKeyRef, response: { status: number; headers: Record<string, string>; bodySealed: string },
+  db: Knex,
+  ref: IdempotencyKeyRef,
+  response: { status: number; headers: Record<string, string>; bodySealed: string },
 ): Promise<void> {
-  await db('idempotency_keys').where(whereOf(ref)).update({
-    state: 'completed',
-    response_status: response.status,
-    response_headers: JSON.stringify(response.headers),
-    response_body_sealed: response.bodySealed,
-    completed_at: db.fn.now(),
-  });
+  await db('idempotency_keys')
+    .where(whereOf(ref))
+    .update({
+      state: 'completed',
+      response_status: response.status,
+      response_headers: JSON.stringify(response.headers),
+      response_body_sealed: response.bodySealed,
+      completed_at: db.fn.now(),
+    });
 }
 
 export async function findIdempotencyKey(db: Knex, ref: IdempotencyKeyRef): Promise<StoredIdempotencyRow | undefined> {
@@ -64,5 +68,7 @@ export async function findIdempotencyKey(db: Knex, ref: IdempotencyKeyRef): Prom
 
 /** Deletes stored responses past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
-  return db('idempotency_keys').where('created_at', '<', db.raw(`now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`)).delete();
+  return db('idempotency_keys')
+    .where('created_at', '<', db.raw(`now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`))
+    .delete();
 }

@@ -15,7 +15,10 @@ import { validatePart } from './validate';
  */
 export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
   const params = (r: RouteDef) => (r.spec.path.match(/\{/g) ?? []).length;
-  return routes.map((r, i) => ({ r, i })).sort((a, b) => params(a.r) - params(b.r) || a.i - b.i).map(({ r }) => r);
+  return routes
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => params(a.r) - params(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 /** Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
@@ -28,20 +31,25 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, r
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
       // JSON can carry U+0000 or a lone surrogate only as a \u escape (invalid UTF-8 bytes decode to U+FFFD),
       // so a body without one needs no walk.
-      const body = spec.body && !spec.rawBody
-        ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u'))
-        : undefined;
+      const body =
+        spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u')) : undefined;
       const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
 
       const key = ctx.get('idempotency-key');
-      const result = spec.idempotent && key
-        ? await withIdempotency(deps.db, deps.secretHashKey, {
-            accountId: routeAuth.accountOf(auth),
-            route: `${spec.method.toUpperCase()} ${ctx.path}`,
-            key: validIdempotencyKey(key),
-            requestHash: requestHash({ params, query, body }),
-          }, () => handler(input))
-        : await handler(input);
+      const result =
+        spec.idempotent && key
+          ? await withIdempotency(
+              deps.db,
+              deps.secretHashKey,
+              {
+                accountId: routeAuth.accountOf(auth),
+                route: `${spec.method.toUpperCase()} ${ctx.path}`,
+                key: validIdempotencyKey(key),
+                requestHash: requestHash({ params, query, body }),
+              },
+              () => handler(input),
+            )
+          : await handler(input);
       respond(ctx, result);
     });
   }

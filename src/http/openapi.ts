@@ -13,7 +13,11 @@ const errorSchema: JsonSchema = {
     status: { type: 'integer' },
     upstreamStatus: { type: 'integer', description: 'Status the external platform answered, when the error came from it.' },
     retry_after_seconds: { type: 'integer', description: 'Also sent as the Retry-After header.' },
-    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }, description: 'Failing fields of a 400 validation_failed.' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      description: 'Failing fields of a 400 validation_failed.',
+    },
     request_id: { type: 'string' },
   },
 };
@@ -48,16 +52,27 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
   for (const [status, r] of Object.entries(spec.responses)) {
     responses[status] = {
       description: r.description,
-      ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      ...(r.headers
+        ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) }
+        : {}),
       ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}),
     };
   }
   const errors = [...(spec.errors ?? [])];
-  if (spec.params || spec.query || spec.body) errors.push({ status: 400, code: 'validation_failed', description: 'A field failed validation (a string holding U+0000 or a lone UTF-16 surrogate included); `errors` lists each.' });
+  if (spec.params || spec.query || spec.body)
+    errors.push({
+      status: 400,
+      code: 'validation_failed',
+      description: 'A field failed validation (a string holding U+0000 or a lone UTF-16 surrogate included); `errors` lists each.',
+    });
   errors.push(...auth.errorsOf(spec.auth));
   if (spec.idempotent) {
     errors.push({ status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1 to 255 visible ASCII characters.' });
-    errors.push({ status: 409, code: 'idempotency_key_reused | idempotency_request_in_progress', description: 'Idempotency-Key reused with another request, or its first request is still running (Retry-After: 1).' });
+    errors.push({
+      status: 409,
+      code: 'idempotency_key_reused | idempotency_request_in_progress',
+      description: 'Idempotency-Key reused with another request, or its first request is still running (Retry-After: 1).',
+    });
   }
   const byStatus = new Map<number, string[]>();
   for (const e of errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `\`${e.code}\`: ${e.description}`]);
@@ -66,7 +81,10 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
   const parameters: unknown[] = [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')];
   if (spec.idempotent) {
     parameters.push({
-      name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
       description: 'Retries with the same key within 24 hours replay the first response (header Idempotent-Replayed: true).',
     });
   }
@@ -77,8 +95,18 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
     tags: spec.tags,
     security: auth.securityOf(spec.auth),
     parameters,
-    ...(spec.body && !spec.rawBody ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } } : {}),
-    ...(spec.rawBody ? { requestBody: { required: true, description: 'Read as raw bytes, exactly as sent.', content: { [spec.requestContentType ?? 'application/json']: { schema: {} } } } } : {}),
+    ...(spec.body && !spec.rawBody
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } }
+      : {}),
+    ...(spec.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: 'Read as raw bytes, exactly as sent.',
+            content: { [spec.requestContentType ?? 'application/json']: { schema: {} } },
+          },
+        }
+      : {}),
     responses,
   };
 }

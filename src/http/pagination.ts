@@ -15,16 +15,24 @@ export interface LimitRule {
 }
 
 const positiveInt = (max: number, what: string) =>
-  z.string()
+  z
+    .string()
     .regex(/^\d+$/, { error: `${what} must be a whole number` })
     .transform(Number)
-    .pipe(z.number().int().min(1, { error: `${what} must be at least 1` }).max(max, { error: `${what} must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: `${what} must be at least 1` })
+        .max(max, { error: `${what} must be at most ${max}` }),
+    );
 
 /** `page` (default 1, 1..10000) and `limit` (default and maximum per list); anything else is 400. */
 export function strictPageQuery({ defaultLimit = DEFAULT_LIMIT, maxLimit = MAX_LIMIT }: LimitRule = {}) {
   return {
     page: positiveInt(MAX_PAGE, 'page').default(1).describe(`Page number, from 1 (default 1, at most ${MAX_PAGE}).`),
-    limit: positiveInt(maxLimit, 'limit').default(defaultLimit)
+    limit: positiveInt(maxLimit, 'limit')
+      .default(defaultLimit)
       .describe(`Items per page (default ${defaultLimit}, at most ${maxLimit}); a value out of range is 400.`),
   };
 }
@@ -40,24 +48,29 @@ const blankAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v
  * above `max` is `max`; anything that is not a whole number is 400.
  */
 export const lenientCount = (what: string, fallback: number, max: number) =>
-  blankAsAbsent(z.string().regex(/^[+-]?\d+$/, { error: `${what} must be a whole number` }))
-    .transform((v) => {
-      const n = v === undefined ? fallback : Number(v);
-      return n < 1 ? fallback : Math.min(n, max);
-    });
+  blankAsAbsent(z.string().regex(/^[+-]?\d+$/, { error: `${what} must be a whole number` })).transform((v) => {
+    const n = v === undefined ? fallback : Number(v);
+    return n < 1 ? fallback : Math.min(n, max);
+  });
 
 /** `page` and `limit` read leniently (see `lenientCount`); only a page above 10000 or a non-number is 400. */
 export function lenientPageQuery({ defaultLimit = DEFAULT_LIMIT, maxLimit = MAX_LIMIT }: LimitRule = {}) {
   return {
     page: lenientCount('page', 1, Number.MAX_SAFE_INTEGER)
       .pipe(z.number().max(MAX_PAGE, { error: `page must be at most ${MAX_PAGE}` }))
-      .describe(`Page number from 1 (default 1; 0 or a negative number is read as 1; above ${MAX_PAGE} is 400; not a whole number is 400).`),
-    limit: lenientCount('limit', defaultLimit, maxLimit)
-      .describe(`Items per page (default ${defaultLimit}; 0 or a negative number is read as ${defaultLimit}; above ${maxLimit} is read as ${maxLimit}; not a whole number is 400).`),
+      .describe(
+        `Page number from 1 (default 1; 0 or a negative number is read as 1; above ${MAX_PAGE} is 400; not a whole number is 400).`,
+      ),
+    limit: lenientCount('limit', defaultLimit, maxLimit).describe(
+      `Items per page (default ${defaultLimit}; 0 or a negative number is read as ${defaultLimit}; above ${maxLimit} is read as ${maxLimit}; not a whole number is 400).`,
+    ),
   };
 }
 
-export interface Page { page: number; limit: number }
+export interface Page {
+  page: number;
+  limit: number;
+}
 
 export const offsetOf = ({ page, limit }: Page) => (page - 1) * limit;
 

@@ -9,7 +9,9 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; ms: 
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), TIMEOUT_MS); }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), TIMEOUT_MS);
+      }),
     ]);
     return { ok: true, ms: Date.now() - started };
   } catch {
@@ -22,8 +24,9 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; ms: 
 export async function checkReadiness(deps: AppDeps) {
   const [postgres, temporal] = await Promise.all([
     timed(() => pingDatabase(deps.db)),
-    timed(() => deps.temporal.client.connection.withDeadline(Date.now() + TIMEOUT_MS, () =>
-      deps.temporal.client.workflowService.getSystemInfo({}))),
+    timed(() =>
+      deps.temporal.client.connection.withDeadline(Date.now() + TIMEOUT_MS, () => deps.temporal.client.workflowService.getSystemInfo({})),
+    ),
   ]);
   return { postgres, temporal };
 }

@@ -25,7 +25,10 @@ export function accessLog(logger: Logger, metrics: Metrics) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx._matchedRoute as string | undefined) ?? 'unmatched';
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      logger.info({ requestId: ctx.state.requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000), ip: ctx.ip }, 'request');
+      logger.info(
+        { requestId: ctx.state.requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000), ip: ctx.ip },
+        'request',
+      );
     }
   };
 }

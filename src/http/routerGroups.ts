@@ -12,7 +12,7 @@ import type { RouteAuth } from './routeAuth';
  * a route that would have matched.
  */
 function headOf(segments: string[], splitFirst: boolean): string {
-  return splitFirst && segments.length > 1 ? `${segments[0]}/${segments[1]}` : segments[0] ?? '';
+  return splitFirst && segments.length > 1 ? `${segments[0]}/${segments[1]}` : (segments[0] ?? '');
 }
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);

@@ -23,7 +23,11 @@ export function parseTrustProxy(raw: string | undefined): Parsed {
   const text = (raw ?? '').trim();
   if (text === '' || text === 'false' || text === '0') return { ok: true, value: false };
   if (text === 'true') {
-    return { ok: false, message: 'true would take X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses/CIDR ranges' };
+    return {
+      ok: false,
+      message:
+        'true would take X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses/CIDR ranges',
+    };
   }
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
@@ -31,10 +35,16 @@ export function parseTrustProxy(raw: string | undefined): Parsed {
   }
   const proxies: string[] = [];
   for (const entry of text.split(',').map((e) => e.trim())) {
-    if (NAMED_RANGES[entry]) { proxies.push(...NAMED_RANGES[entry]); continue; }
+    if (NAMED_RANGES[entry]) {
+      proxies.push(...NAMED_RANGES[entry]);
+      continue;
+    }
     const result = normaliseIpEntry(entry);
     if (!result.ok) {
-      return { ok: false, message: `${result.message}; expected false, a hop count, or a comma list of IP addresses, CIDR ranges, loopback, linklocal, uniquelocal` };
+      return {
+        ok: false,
+        message: `${result.message}; expected false, a hop count, or a comma list of IP addresses, CIDR ranges, loopback, linklocal, uniquelocal`,
+      };
     }
     proxies.push(result.entry);
   }
@@ -47,7 +57,10 @@ export function parseTrustProxy(raw: string | undefined): Parsed {
  */
 export function clientAddress(peer: string, forwardedFor: string, trust: TrustProxy, trusted: IpAllowlist | null): string {
   if (trust === false) return peer;
-  const chain = forwardedFor.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const chain = forwardedFor
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const nearestFirst = [peer, ...chain.reverse()];
   if ('hops' in trust) return nearestFirst[Math.min(trust.hops, nearestFirst.length - 1)];
   let i = 0;

@@ -22,7 +22,11 @@ function printableKey(key: string): string {
  * Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function unstorablePathOf(value: unknown): { path: string[]; message: string } | null {
-  interface Visit { value: unknown; key: string; parent: Visit | null }
+  interface Visit {
+    value: unknown;
+    key: string;
+    parent: Visit | null;
+  }
   const pathOf = (visit: Visit | null, last?: string): string[] => {
     const reversed = last === undefined ? [] : [last];
     for (let v = visit; v?.parent; v = v.parent) reversed.push(v.key);
@@ -51,7 +55,12 @@ export function unstorablePathOf(value: unknown): { path: string[]; message: str
  * in a write (or be rewritten to U+FFFD). `mayHoldUnstorable: false` skips that walk when the caller knows the
  * part holds none (a body whose raw JSON has no `\u` escape).
  */
-export function validatePart<T extends z.ZodType>(part: 'params' | 'query' | 'body', schema: T, value: unknown, mayHoldUnstorable = true): z.output<T> {
+export function validatePart<T extends z.ZodType>(
+  part: 'params' | 'query' | 'body',
+  schema: T,
+  value: unknown,
+  mayHoldUnstorable = true,
+): z.output<T> {
   const unstorable = mayHoldUnstorable ? unstorablePathOf(value) : null;
   if (unstorable) {
     const path = [part, ...unstorable.path].join('.');

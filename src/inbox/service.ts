@@ -24,9 +24,17 @@ export interface RaiseInboxItem {
  * raising it again writes nothing and answers that item with `created: false`. Once resolved, the key is free.
  * Works inside a caller's transaction.
  */
-export async function raiseInboxItem(db: Knex, accountId: string, input: RaiseInboxItem): Promise<{ item: InboxItemRow; created: boolean }> {
+export async function raiseInboxItem(
+  db: Knex,
+  accountId: string,
+  input: RaiseInboxItem,
+): Promise<{ item: InboxItemRow; created: boolean }> {
   const row: store.NewInboxItem = {
-    kind: input.kind, urgency: input.urgency ?? 'normal', dedup_key: input.dedupKey ?? null, title: input.title, body: input.body ?? {},
+    kind: input.kind,
+    urgency: input.urgency ?? 'normal',
+    dedup_key: input.dedupKey ?? null,
+    title: input.title,
+    body: input.body ?? {},
   };
   // Two tries: the open item that blocked the insert may be resolved before it is read back.
   for (let attempt = 0; attempt < 2; attempt++) {

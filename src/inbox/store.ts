@@ -53,8 +53,14 @@ function filteredItems(db: Knex, accountId: string, f: InboxFilter): Knex.QueryB
 /** Newest first (the `(account_id, created_at)` index), ties broken by id so pages never overlap. */
 export async function listItems(db: Knex, accountId: string, filter: InboxFilter, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    filteredItems(db, accountId, filter).select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<InboxItemRow[]>,
+    filteredItems(db, accountId, filter)
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<InboxItemRow[]>,
     filteredItems(db, accountId, filter).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -62,8 +68,10 @@ export async function listItems(db: Knex, accountId: string, filter: InboxFilter
 
 /** Stamps resolved_at once; a resolved item keeps its first stamp. Undefined when the item is not the account's. */
 export async function resolveItem(db: Knex, accountId: string, id: string): Promise<InboxItemRow | undefined> {
-  const [row] = await db('inbox_items').where({ account_id: accountId, id })
-    .update({ resolved_at: db.raw('coalesce(resolved_at, now())') }).returning('*');
+  const [row] = await db('inbox_items')
+    .where({ account_id: accountId, id })
+    .update({ resolved_at: db.raw('coalesce(resolved_at, now())') })
+    .returning('*');
   return row;
 }
 

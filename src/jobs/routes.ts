@@ -7,7 +7,11 @@ import * as docs from './docs';
 
 const tags = ['Jobs'];
 
-const notFound = { status: 404, code: 'job_not_found', description: 'No job with this id in the account (another account\'s job answers the same).' };
+const notFound = {
+  status: 404,
+  code: 'job_not_found',
+  description: "No job with this id in the account (another account's job answers the same).",
+};
 
 const LIST_DESCRIPTION = [
   'Jobs of the account from Temporal visibility, filtered by `kind`, `status` and `content_id`.',
@@ -29,36 +33,62 @@ interface Variant {
 const VARIANTS: Variant[] = [
   { prefix: '/api/jobs', read: { kind: 'session' }, write: { kind: 'session' }, op: (name) => name },
   {
-    prefix: '/api/agent/jobs', read: { kind: 'agent', permission: 'jobs:read' }, write: { kind: 'agent', permission: 'jobs:write' },
+    prefix: '/api/agent/jobs',
+    read: { kind: 'agent', permission: 'jobs:read' },
+    write: { kind: 'agent', permission: 'jobs:write' },
     op: (name) => `agent${name[0].toUpperCase()}${name.slice(1)}`,
   },
 ];
 
 function routesFor(v: Variant): RouteDef[] {
   return [
-    route({
-      method: 'get', path: `${v.prefix}/{id}`, operationId: v.op('getJob'), tags, auth: v.read, params: JobIdParams,
-      summary: docs.routesSummary,
-      description: docs.routesDescription,
-      responses: { 200: { description: 'The job', schema: JobSchema } },
-      errors: [notFound],
-    }, async ({ auth, deps, params }) => ({ body: await getJob(deps.temporal, accountOf(auth), params.id) })),
+    route(
+      {
+        method: 'get',
+        path: `${v.prefix}/{id}`,
+        operationId: v.op('getJob'),
+        tags,
+        auth: v.read,
+        params: JobIdParams,
+        summary: docs.routesSummary,
+        description: docs.routesDescription,
+        responses: { 200: { description: 'The job', schema: JobSchema } },
+        errors: [notFound],
+      },
+      async ({ auth, deps, params }) => ({ body: await getJob(deps.temporal, accountOf(auth), params.id) }),
+    ),
 
-    route({
-      method: 'get', path: v.prefix, operationId: v.op('listJobs'), tags, auth: v.read, query: JobListQuery,
-      summary: 'Jobs of the account, newest first, by cursor.',
-      description: LIST_DESCRIPTION,
-      responses: { 200: { description: 'A page of jobs', schema: JobListSchema } },
-      errors: [{ status: 400, code: 'invalid_cursor', description: 'The cursor is not a `next_cursor` of this listing (same filters).' }],
-    }, async ({ auth, deps, query }) => ({ body: await listJobs(deps.temporal, deps.secretHashKey, accountOf(auth), query) })),
+    route(
+      {
+        method: 'get',
+        path: v.prefix,
+        operationId: v.op('listJobs'),
+        tags,
+        auth: v.read,
+        query: JobListQuery,
+        summary: 'Jobs of the account, newest first, by cursor.',
+        description: LIST_DESCRIPTION,
+        responses: { 200: { description: 'A page of jobs', schema: JobListSchema } },
+        errors: [{ status: 400, code: 'invalid_cursor', description: 'The cursor is not a `next_cursor` of this listing (same filters).' }],
+      },
+      async ({ auth, deps, query }) => ({ body: await listJobs(deps.temporal, deps.secretHashKey, accountOf(auth), query) }),
+    ),
 
-    route({
-      method: 'post', path: `${v.prefix}/{id}/cancel`, operationId: v.op('cancelJob'), tags, auth: v.write, params: JobIdParams,
-      summary: 'Request cancellation of a running job.',
-      description: docs.routesDescription2,
-      responses: { 202: { description: docs.routesDescription3, schema: JobSchema } },
-      errors: [notFound, { status: 409, code: 'job_not_running', description: 'The job already closed.' }],
-    }, async ({ auth, deps, params }) => ({ status: 202, body: await cancelJob(deps.temporal, accountOf(auth), params.id) })),
+    route(
+      {
+        method: 'post',
+        path: `${v.prefix}/{id}/cancel`,
+        operationId: v.op('cancelJob'),
+        tags,
+        auth: v.write,
+        params: JobIdParams,
+        summary: 'Request cancellation of a running job.',
+        description: docs.routesDescription2,
+        responses: { 202: { description: docs.routesDescription3, schema: JobSchema } },
+        errors: [notFound, { status: 409, code: 'job_not_running', description: 'The job already closed.' }],
+      },
+      async ({ auth, deps, params }) => ({ status: 202, body: await cancelJob(deps.temporal, accountOf(auth), params.id) }),
+    ),
   ];
 }
 

@@ -64,9 +64,14 @@ export interface VisibilityPage {
 /** One page of runs matching `query`. Visibility is eventually consistent: a run started a moment ago may be missing. */
 export async function listRuns(temporal: TemporalDeps, query: string, pageSize: number, token?: Buffer): Promise<VisibilityPage> {
   const { client, namespace } = temporal;
-  const response = await withTemporal(client, () => client.workflowService.listWorkflowExecutions({
-    namespace, query, pageSize, nextPageToken: token,
-  }));
+  const response = await withTemporal(client, () =>
+    client.workflowService.listWorkflowExecutions({
+      namespace,
+      query,
+      pageSize,
+      nextPageToken: token,
+    }),
+  );
   const converter = client.workflow.options.loadedDataConverter;
   const runs = await Promise.all(response.executions.map((raw) => executionInfoFromRaw(raw, converter, raw, namespace)));
   const next = response.nextPageToken;

@@ -45,13 +45,21 @@ export async function upsertArtifactRow(db: Knex, accountId: string, a: Artifact
 /** The artifact, when its knowledge base is the account's. */
 export async function findArtifact(db: Knex, accountId: string, id: string): Promise<ArtifactRow | undefined> {
   return db('kb_artifacts as a')
-    .join('knowledge_bases as kb', function joinKb() { this.on('kb.id', 'a.kb_id').andOn('kb.account_id', 'a.account_id'); })
+    .join('knowledge_bases as kb', function joinKb() {
+      this.on('kb.id', 'a.kb_id').andOn('kb.account_id', 'a.account_id');
+    })
     .where({ 'a.account_id': accountId, 'a.id': id })
     .first('a.*');
 }
 
 /** The refreshable artifact of (knowledge base, type, key), when the knowledge base is the account's. */
-export async function findArtifactByKey(db: Knex, accountId: string, kbId: string, artifactType: string, key: string): Promise<ArtifactRow | undefined> {
+export async function findArtifactByKey(
+  db: Knex,
+  accountId: string,
+  kbId: string,
+  artifactType: string,
+  key: string,
+): Promise<ArtifactRow | undefined> {
   return db('kb_artifacts').where({ account_id: accountId, kb_id: kbId, artifact_type: artifactType, artifact_key: key }).first();
 }
 
@@ -66,8 +74,14 @@ export async function listArtifacts(db: Knex, accountId: string, filter: Artifac
     return q;
   };
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(filter.limit).offset(offsetOf(filter)) as Promise<ArtifactRow[]>,
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'updated_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(filter.limit)
+      .offset(offsetOf(filter)) as Promise<ArtifactRow[]>,
     filtered().count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };

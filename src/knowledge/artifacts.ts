@@ -30,19 +30,38 @@ const titleOf = (type: string, json: Record<string, unknown>): string =>
  * is indexed as a document linked to it, so search hits name the artifact; a refresh replaces those passages in
  * the same transaction, so a search never sees both versions or neither.
  */
-export async function upsertArtifact(db: Knex, accountId: string, kbId: string, input: ArtifactInput): Promise<{ artifact: Artifact; created: boolean }> {
+export async function upsertArtifact(
+  db: Knex,
+  accountId: string,
+  kbId: string,
+  input: ArtifactInput,
+): Promise<{ artifact: Artifact; created: boolean }> {
   if (!ARTIFACT_TYPE_PATTERN.test(input.artifactType)) {
-    throw invalidField('body.artifact_type', 'must be lowercase letters, digits and underscores, starting with a letter, at most 64 characters');
+    throw invalidField(
+      'body.artifact_type',
+      'must be lowercase letters, digits and underscores, starting with a letter, at most 64 characters',
+    );
   }
   const { contentId, contentJson } = alignContentId(input);
   return db.transaction(async (trx) => {
     await lockKnowledgeBase(trx, accountId, kbId);
     const { row, created } = await upsertArtifactRow(trx, accountId, {
-      kbId, artifactType: input.artifactType, key: input.key ?? null, contentId, isVerified: input.isVerified ?? false, contentJson,
+      kbId,
+      artifactType: input.artifactType,
+      key: input.key ?? null,
+      contentId,
+      isVerified: input.isVerified ?? false,
+      contentJson,
     });
     if (!created) await deleteArtifactDocument(trx, accountId, row.id);
     const passages = splitPassages(textOfJson(contentJson));
-    const doc = await insertDocument(trx, accountId, { kbId, sourceUrl: null, title: titleOf(row.artifact_type, contentJson), artifactId: row.id, passages });
+    const doc = await insertDocument(trx, accountId, {
+      kbId,
+      sourceUrl: null,
+      title: titleOf(row.artifact_type, contentJson),
+      artifactId: row.id,
+      passages,
+    });
     await insertPassages(trx, accountId, kbId, doc!.id, passages);
     return { artifact: toArtifact(row), created };
   });
@@ -55,7 +74,13 @@ export async function getArtifact(db: Knex, accountId: string, artifactId: strin
 }
 
 /** The artifact an upsert with this (knowledge base, type, key) refreshes; undefined before the first one. */
-export async function getArtifactByKey(db: Knex, accountId: string, kbId: string, artifactType: string, key: string): Promise<Artifact | undefined> {
+export async function getArtifactByKey(
+  db: Knex,
+  accountId: string,
+  kbId: string,
+  artifactType: string,
+  key: string,
+): Promise<Artifact | undefined> {
   const row = await findArtifactByKey(db, accountId, kbId, artifactType, key);
   return row && toArtifact(row);
 }

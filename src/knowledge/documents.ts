@@ -12,7 +12,10 @@ import type { IndexedDocument } from './types';
  * find it, so retries never duplicate passages. A null sourceUrl always indexes a new document.
  */
 export async function indexDocument(
-  db: Knex, accountId: string, kbId: string, doc: { sourceUrl: string | null; title: string | null; text: string },
+  db: Knex,
+  accountId: string,
+  kbId: string,
+  doc: { sourceUrl: string | null; title: string | null; text: string },
 ): Promise<IndexedDocument> {
   return db.transaction(async (trx) => {
     await lockKnowledgeBase(trx, accountId, kbId);

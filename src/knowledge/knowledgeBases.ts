@@ -61,7 +61,11 @@ export async function lockKnowledgeBase(db: Knex, accountId: string, id: string)
 }
 
 /** A custom knowledge base; a name the account already uses, ignoring case, is 409 and writes nothing. */
-export async function createKnowledgeBase(db: Knex, accountId: string, input: { name: string; description?: string | null }): Promise<KnowledgeBase> {
+export async function createKnowledgeBase(
+  db: Knex,
+  accountId: string,
+  input: { name: string; description?: string | null },
+): Promise<KnowledgeBase> {
   try {
     return await store.insertKnowledgeBase(db, accountId, { name: input.name, description: input.description ?? null });
   } catch (err) {

@@ -6,7 +6,9 @@ export const MAX_PASSAGE = 1200;
 const SENTENCE_END = /(?<=[.!?…]["'”’)\]]*)\s+/u;
 
 const paragraphsOf = (text: string): string[] =>
-  text.replace(/\r\n?/g, '\n').split(/\n[^\S\n]*\n/)
+  text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[^\S\n]*\n/)
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p.length > 0);
 

@@ -6,7 +6,8 @@ import type { PassageHit } from './types';
 export async function rankedPassages(db: Knex, q: PassageQuery, tsquery: string): Promise<PassageHit[]> {
   const kbFilter = q.kbIds ? `and p.kb_id in (${q.kbIds.map(() => '?').join(', ')})` : '';
   const excluded = q.excludeArtifactTypes ?? [];
-  const typeFilter = excluded.length > 0 ? `and (a.artifact_type is null or a.artifact_type not in (${excluded.map(() => '?').join(', ')}))` : '';
+  const typeFilter =
+    excluded.length > 0 ? `and (a.artifact_type is null or a.artifact_type not in (${excluded.map(() => '?').join(', ')}))` : '';
   const { rows } = await db.raw(
     `select p.kb_id, p.document_id, p.id::text as passage_id, p.position, p.text, ts_rank_cd(p.search, q.query) as score,
             d.source_url, d.title, d.artifact_id, a.artifact_type

@@ -7,12 +7,15 @@ import type { PassageHit } from './types';
  * The knowledge area's one entry for other areas (research, routes): knowledge bases, indexing, search, artifacts.
  * Every function takes the account first and never sees another account's rows.
  */
-export type {
-  Artifact, ArtifactFilter, ArtifactInput, IndexedDocument, KnowledgeBase, KnowledgeBaseSummary, PassageHit,
-} from './types';
+export type { Artifact, ArtifactFilter, ArtifactInput, IndexedDocument, KnowledgeBase, KnowledgeBaseSummary, PassageHit } from './types';
 export {
-  createKnowledgeBase, ensureResearchKnowledgeBase, findResearchKnowledgeBase, getKnowledgeBase, getKnowledgeBaseSummary,
-  listKnowledgeBases, listKnowledgeBaseSummaries,
+  createKnowledgeBase,
+  ensureResearchKnowledgeBase,
+  findResearchKnowledgeBase,
+  getKnowledgeBase,
+  getKnowledgeBaseSummary,
+  listKnowledgeBases,
+  listKnowledgeBaseSummaries,
 } from './knowledgeBases';
 export { indexDocument, isUrlIndexed } from './documents';
 export { ARTIFACT_TYPE_PATTERN, getArtifact, getArtifactByKey, listArtifacts, upsertArtifact } from './artifacts';
@@ -31,10 +34,19 @@ const passageIndex: PassageIndex = fullTextIndex;
  * artifacts whose type is in excludeArtifactTypes are left out before the top `limit` is taken.
  */
 export async function searchPassages(
-  db: Knex, accountId: string, query: string, options: { kbIds?: string[]; excludeArtifactTypes?: string[]; limit?: number } = {},
+  db: Knex,
+  accountId: string,
+  query: string,
+  options: { kbIds?: string[]; excludeArtifactTypes?: string[]; limit?: number } = {},
 ): Promise<PassageHit[]> {
   const text = query.trim().slice(0, MAX_QUERY_CHARS);
   if (!text) return [];
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_SEARCH_LIMIT), 1), MAX_SEARCH_LIMIT);
-  return passageIndex.search(db, { accountId, text, kbIds: options.kbIds?.filter(isUuid), excludeArtifactTypes: options.excludeArtifactTypes, limit });
+  return passageIndex.search(db, {
+    accountId,
+    text,
+    kbIds: options.kbIds?.filter(isUuid),
+    excludeArtifactTypes: options.excludeArtifactTypes,
+    limit,
+  });
 }

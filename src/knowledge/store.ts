@@ -25,7 +25,12 @@ export async function findResearchKnowledgeBase(db: Knex, accountId: string): Pr
  * or a custom knowledge base already using `name`) inserts nothing and answers undefined; a concurrent insert
  * makes this wait for it, so the caller's next read sees the winner.
  */
-export async function insertResearchKnowledgeBase(db: Knex, accountId: string, name: string, description: string): Promise<KnowledgeBase | undefined> {
+export async function insertResearchKnowledgeBase(
+  db: Knex,
+  accountId: string,
+  name: string,
+  description: string,
+): Promise<KnowledgeBase | undefined> {
   const { rows } = await db.raw(
     `insert into knowledge_bases (account_id, name, kind, description) values (?, ?, 'research', ?)
      on conflict do nothing returning *`,
@@ -34,8 +39,14 @@ export async function insertResearchKnowledgeBase(db: Knex, accountId: string, n
   return rows[0];
 }
 
-export async function insertKnowledgeBase(db: Knex, accountId: string, fields: { name: string; description: string | null }): Promise<KnowledgeBase> {
-  const [row] = await db(table).insert({ account_id: accountId, kind: 'custom', ...fields }).returning('*');
+export async function insertKnowledgeBase(
+  db: Knex,
+  accountId: string,
+  fields: { name: string; description: string | null },
+): Promise<KnowledgeBase> {
+  const [row] = await db(table)
+    .insert({ account_id: accountId, kind: 'custom', ...fields })
+    .returning('*');
   return row;
 }
 
@@ -52,10 +63,18 @@ const withCounts = (db: Knex) => [
 ];
 
 /** A page of the account's knowledge bases with what each holds (documents count indexed texts, not artifacts'). */
-export async function listKnowledgeBaseSummaries(db: Knex, accountId: string, page: Page): Promise<{ rows: KnowledgeBaseSummary[]; total: number }> {
+export async function listKnowledgeBaseSummaries(
+  db: Knex,
+  accountId: string,
+  page: Page,
+): Promise<{ rows: KnowledgeBaseSummary[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    db(`${table} as kb`).where('kb.account_id', accountId).select(withCounts(db))
-      .orderByRaw(`(kb.kind = 'research') desc, kb.created_at asc, kb.id asc`).limit(page.limit).offset(offsetOf(page)) as Promise<KnowledgeBaseSummary[]>,
+    db(`${table} as kb`)
+      .where('kb.account_id', accountId)
+      .select(withCounts(db))
+      .orderByRaw(`(kb.kind = 'research') desc, kb.created_at asc, kb.id asc`)
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<KnowledgeBaseSummary[]>,
     db(table).where({ account_id: accountId }).count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };

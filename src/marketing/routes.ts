@@ -13,8 +13,13 @@ import { seoRoutes } from './seo/routes';
 export function marketingRoutes(): RouteDef[] {
   return [
     ...contentRoutes(),
-    ...groundingRoutes(), ...categoryRoutes(),
-    ...commentRoutes(), ...reviewRoutes(), ...contentImageRoutes(), ...mediaRoutes(),
-    ...seoRoutes(), ...calendarRoutes(),
+    ...groundingRoutes(),
+    ...categoryRoutes(),
+    ...commentRoutes(),
+    ...reviewRoutes(),
+    ...contentImageRoutes(),
+    ...mediaRoutes(),
+    ...seoRoutes(),
+    ...calendarRoutes(),
   ];
 }

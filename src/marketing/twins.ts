@@ -4,13 +4,12 @@ import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../http
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> =
-  Omit<RouteSpec<P, Q, B>, 'auth' | 'path'> & {
-    /** Path below the prefix: `/marketing/content/{id}` becomes `/api/…` and `/api/agent/…`. */
-    path: string;
-    /** What an agent key must hold; session users (any role) hold every marketing permission. */
-    permission: Permission;
-  };
+export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Omit<RouteSpec<P, Q, B>, 'auth' | 'path'> & {
+  /** Path below the prefix: `/marketing/content/{id}` becomes `/api/…` and `/api/agent/…`. */
+  path: string;
+  /** What an agent key must hold; session users (any role) hold every marketing permission. */
+  permission: Permission;
+};
 
 /**
  * A dashboard route (`/api/...`, session token) and its agent twin (`/api/agent/...`, agent key with `permission`)
@@ -23,6 +22,9 @@ export function twinRoutes<P extends z.ZodType = never, Q extends z.ZodType = ne
   const { permission, path, operationId, ...rest } = spec;
   return [
     route<P, Q, B>({ ...rest, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
-    route<P, Q, B>({ ...rest, operationId: `${operationId}Agent`, path: `/api/agent${path}`, auth: { kind: 'agent', permission } }, handler),
+    route<P, Q, B>(
+      { ...rest, operationId: `${operationId}Agent`, path: `/api/agent${path}`, auth: { kind: 'agent', permission } },
+      handler,
+    ),
   ];
 }

@@ -3,7 +3,10 @@ import type { Config } from '../config';
 import { ProviderError, statusError } from './errors';
 import { callJson } from './jsonCall';
 
-export interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
 
 export interface ChatClient {
   /** The assistant's answer (`choices[0].message.content`) to `messages`, at temperature 0. */
@@ -15,17 +18,23 @@ const WHAT = 'the model API';
 const MIN_TIMEOUT_MS = 60_000;
 
 const completionSchema = z.object({
-  choices: z.array(z.object({
-    message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }),
-    finish_reason: z.string().nullable().optional(),
-  })).min(1),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
 });
 
 /**
  * A client of an OpenAI-compatible chat-completions API: `POST <MODEL_API_URL>/chat/completions` with a Bearer key.
  * Null when no key is configured. It does not retry: callers (Temporal activities) retry errors marked retryable.
  */
-export function createChatClient(config: Pick<Config, 'MODEL_API_URL' | 'MODEL_API_KEY' | 'MODEL_CHAT_MODEL' | 'FETCH_TIMEOUT_MS'>): ChatClient | null {
+export function createChatClient(
+  config: Pick<Config, 'MODEL_API_URL' | 'MODEL_API_KEY' | 'MODEL_CHAT_MODEL' | 'FETCH_TIMEOUT_MS'>,
+): ChatClient | null {
   const key = config.MODEL_API_KEY;
   if (!key) return null;
   const endpoint = `${config.MODEL_API_URL.replace(/\/+$/, '')}/chat/completions`;

@@ -40,7 +40,13 @@ export function statusError(provider: 'search' | 'model', what: string, status: 
   }
   if (status === 429) {
     const seconds = retryAfterSeconds(retryAfter);
-    const err = new ProviderError(provider, `${provider}_rate_limited`, `${what} rate-limited the call${seconds === undefined ? '' : `; retry after ${seconds}s`}`, true, status);
+    const err = new ProviderError(
+      provider,
+      `${provider}_rate_limited`,
+      `${what} rate-limited the call${seconds === undefined ? '' : `; retry after ${seconds}s`}`,
+      true,
+      status,
+    );
     err.retryAfterSeconds = seconds;
     return err;
   }
@@ -52,7 +58,12 @@ export function statusError(provider: 'search' | 'model', what: string, status: 
 
 /** A network failure or timeout of the search API or the chat model: unavailable, retryable. */
 export function unreachableError(provider: 'search' | 'model', what: string, timedOut: boolean): ProviderError {
-  return new ProviderError(provider, `${provider}_unavailable`, `${what} did not answer (${timedOut ? 'timed out' : 'connection failed'})`, true);
+  return new ProviderError(
+    provider,
+    `${provider}_unavailable`,
+    `${what} did not answer (${timedOut ? 'timed out' : 'connection failed'})`,
+    true,
+  );
 }
 
 /** `Retry-After` in whole seconds (delta seconds or an HTTP date); undefined when absent or unreadable. */

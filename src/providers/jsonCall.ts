@@ -30,15 +30,25 @@ export async function callJson(provider: 'search' | 'model', what: string, url: 
   const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
   try {
     const res = await request(url, {
-      method: call.method, headers: call.headers, body: call.body, signal,
-      headersTimeout: call.timeoutMs, bodyTimeout: call.timeoutMs,
+      method: call.method,
+      headers: call.headers,
+      body: call.body,
+      signal,
+      headersTimeout: call.timeoutMs,
+      bodyTimeout: call.timeoutMs,
     });
     let bytes: Buffer;
     try {
       bytes = await readLimitedBody(res.body as unknown as Readable, headerValue(res.headers['content-encoding']), call.maxBytes);
     } catch (err) {
       if (signal.aborted) throw err;
-      throw new ProviderError(provider, `${provider}_bad_response`, `${what} sent an unreadable or oversized answer`, false, res.statusCode);
+      throw new ProviderError(
+        provider,
+        `${provider}_bad_response`,
+        `${what} sent an unreadable or oversized answer`,
+        false,
+        res.statusCode,
+      );
     }
     return { status: res.statusCode, headers: res.headers, json: parseJson(bytes) };
   } catch (err) {

@@ -20,17 +20,26 @@ export async function readLimitedBody(body: Readable, contentEncoding: string | 
       chunks.push(chunk);
     }
   } finally {
-    if (size > maxBytes) for (const s of [stream, body]) { s.on('error', () => {}); s.destroy(); }
+    if (size > maxBytes)
+      for (const s of [stream, body]) {
+        s.on('error', () => {});
+        s.destroy();
+      }
   }
   return Buffer.concat(chunks);
 }
 
 function decoded(body: Readable, encoding: string): Readable {
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip()
-    : encoding === 'br' ? createBrotliDecompress()
-      : encoding === 'deflate' ? createInflate()
-        : encoding === '' || encoding === 'identity' ? null
-          : undefined;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'br'
+        ? createBrotliDecompress()
+        : encoding === 'deflate'
+          ? createInflate()
+          : encoding === '' || encoding === 'identity'
+            ? null
+            : undefined;
   if (decoder === undefined) {
     body.on('error', () => {});
     body.destroy();
@@ -77,7 +86,11 @@ function metaCharset(bytes: Buffer): string | undefined {
 
 /** A body without a Content-Type: HTML when it starts like a page, text when it has no control bytes, else neither. */
 export function sniffType(bytes: Buffer): 'text/html' | 'text/plain' | undefined {
-  const start = bytes.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  const start = bytes
+    .subarray(0, 1024)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart();
   if (/^<(!doctype html|html|head|body|!--|p[\s>]|div[\s>]|title)/i.test(start)) return 'text/html';
   return /[\x00-\x08\x0e-\x1a\x1c-\x1f]/.test(start) ? undefined : 'text/plain';
 }

@@ -53,7 +53,9 @@ export async function fetchReadablePage(url: string, options: PageFetchOptions):
   });
   let host = hostOf(url);
   try {
-    const { response, finalUrl } = await followRedirects(url, agent, signal, options, (h) => { host = h; });
+    const { response, finalUrl } = await followRedirects(url, agent, signal, options, (h) => {
+      host = h;
+    });
     return await readPage(url, finalUrl, response, options.maxBytes);
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -64,7 +66,11 @@ export async function fetchReadablePage(url: string, options: PageFetchOptions):
 }
 
 async function followRedirects(
-  url: string, agent: Dispatcher, signal: AbortSignal, options: PageFetchOptions, onHost: (host: string) => void,
+  url: string,
+  agent: Dispatcher,
+  signal: AbortSignal,
+  options: PageFetchOptions,
+  onHost: (host: string) => void,
 ): Promise<{ response: Dispatcher.ResponseData; finalUrl: string }> {
   const maxRedirects = options.maxRedirects ?? 5;
   let current = checkedUrl(url, options.allowPrivateHosts);
@@ -75,7 +81,12 @@ async function followRedirects(
     if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return { response, finalUrl: current.href };
     await response.body.dump();
     if (hop >= maxRedirects) {
-      throw new ProviderError('page', 'page_too_many_redirects', `page at ${current.host} redirected more than ${maxRedirects} times`, false);
+      throw new ProviderError(
+        'page',
+        'page_too_many_redirects',
+        `page at ${current.host} redirected more than ${maxRedirects} times`,
+        false,
+      );
     }
     current = checkedUrl(new URL(location, current).href, options.allowPrivateHosts);
   }
@@ -104,9 +115,8 @@ async function readPage(url: string, finalUrl: string, response: Dispatcher.Resp
   const contentType = declared || sniffType(bytes);
   if (!contentType) throw notReadable(host, 'an unknown type');
   const decoded = decodeBody(bytes, contentTypeHeader, contentType !== 'text/plain');
-  const { title, text } = contentType === 'text/plain'
-    ? { title: null, text: decoded.replace(/\r\n?/g, '\n').trim() }
-    : readableText(decoded, finalUrl);
+  const { title, text } =
+    contentType === 'text/plain' ? { title: null, text: decoded.replace(/\r\n?/g, '\n').trim() } : readableText(decoded, finalUrl);
   return { url, finalUrl, status, contentType, title, text, characters: text.length };
 }
 
@@ -145,14 +155,23 @@ function pageError(err: unknown, host: string, timedOut: boolean): ProviderError
 
 /** undici wraps socket errors; the code that explains the failure may sit on a cause. */
 function codedCause(err: unknown): { code: string; kind?: string } | undefined {
-  for (let e = err as { code?: unknown; kind?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth += 1) {
+  for (
+    let e = err as { code?: unknown; kind?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth += 1
+  ) {
     if (typeof e.code === 'string' && e.code !== 'UND_ERR_SOCKET') return { code: e.code, kind: e.kind };
   }
   return undefined;
 }
 
 const blockedHost = (host: string, kind: string) =>
-  new ProviderError('page', 'page_blocked_host', `page host ${host} is a ${kind.replace('_', '-')} address; private hosts are not fetched`, false);
+  new ProviderError(
+    'page',
+    'page_blocked_host',
+    `page host ${host} is a ${kind.replace('_', '-')} address; private hosts are not fetched`,
+    false,
+  );
 const notReadable = (host: string, type: string) =>
   new ProviderError('page', 'page_not_html', `page at ${host} is ${type.slice(0, 60)}, not HTML or text`, false);
 const tooLarge = (host: string, maxBytes?: number) =>

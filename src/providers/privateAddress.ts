@@ -2,7 +2,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 /** Why an address is not a public unicast one (page fetches refuse these unless private hosts are allowed). */
 export type BlockedAddressKind =
-  | 'unspecified' | 'loopback' | 'private' | 'link_local' | 'cgnat' | 'unique_local' | 'multicast' | 'reserved' | 'invalid';
+  'unspecified' | 'loopback' | 'private' | 'link_local' | 'cgnat' | 'unique_local' | 'multicast' | 'reserved' | 'invalid';
 
 type Range = [prefix: number[], bits: number, kind: BlockedAddressKind];
 

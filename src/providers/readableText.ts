@@ -2,13 +2,62 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 
 /** Elements whose text is never page content (Readability keeps a small page's navigation: it is dropped here). */
-const NEVER_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'head', 'select', 'button', 'nav']);
+const NEVER_TEXT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'head',
+  'select',
+  'button',
+  'nav',
+]);
 /** Page chrome, dropped too when there is no article and the whole body is read. */
 const CHROME = new Set(['header', 'footer', 'form', 'dialog']);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
-  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre',
-  'section', 'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'body',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'body',
 ]);
 
 interface DomNode {
@@ -46,7 +95,9 @@ interface ParsedDocument {
 
 /** linkedom builds a document only from a whole page: a fragment (or nothing) is wrapped in one. */
 function parseDocument(html: string): { document: ParsedDocument } {
-  return parseHTML(/<(html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`) as unknown as { document: ParsedDocument };
+  return parseHTML(/<(html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`) as unknown as {
+    document: ParsedDocument;
+  };
 }
 
 /** Text of `root` with each block element on its own paragraph; `<br>` keeps a line break inside a paragraph. */
@@ -61,15 +112,21 @@ function blockText(root: DomNode, skip: Set<string>): string {
   const walk = (node: DomNode, preformatted: boolean) => {
     for (const child of Array.from(node.childNodes)) {
       if (child.nodeType === 3) {
-        current += preformatted ? child.textContent ?? '' : (child.textContent ?? '').replace(/\s+/g, ' ');
+        current += preformatted ? (child.textContent ?? '') : (child.textContent ?? '').replace(/\s+/g, ' ');
         continue;
       }
-      const tag = child.nodeType === 1 ? child.localName?.toLowerCase() ?? '' : '';
+      const tag = child.nodeType === 1 ? (child.localName?.toLowerCase() ?? '') : '';
       if (!tag || skip.has(tag)) continue;
       if (tag === 'br') current += '\n';
-      else if (tag === 'td' || tag === 'th') { current += ' '; walk(child, preformatted); current += ' '; }
-      else if (BLOCKS.has(tag)) { flush(); walk(child, preformatted || tag === 'pre'); flush(); }
-      else walk(child, preformatted);
+      else if (tag === 'td' || tag === 'th') {
+        current += ' ';
+        walk(child, preformatted);
+        current += ' ';
+      } else if (BLOCKS.has(tag)) {
+        flush();
+        walk(child, preformatted || tag === 'pre');
+        flush();
+      } else walk(child, preformatted);
     }
   };
   walk(root, false);

@@ -16,7 +16,9 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     if (err) return callback(err, []);
     const blocked = addresses.map((a) => blockedAddressKind(a.address)).find((kind) => kind !== null);
     if (blocked) {
-      const refused: NodeJS.ErrnoException & { kind?: string } = new Error(`${hostname} resolves to a ${blocked.replace('_', '-')} address`);
+      const refused: NodeJS.ErrnoException & { kind?: string } = new Error(
+        `${hostname} resolves to a ${blocked.replace('_', '-')} address`,
+      );
       refused.code = BLOCKED_HOST_CODE;
       refused.kind = blocked;
       return callback(refused, []);

@@ -4,7 +4,12 @@ import { ProviderError, statusError } from './errors';
 import { snippetText } from './htmlSnippet';
 import { callJson } from './jsonCall';
 
-export interface SearchResult { position: number; title: string; url: string; description: string }
+export interface SearchResult {
+  position: number;
+  title: string;
+  url: string;
+  description: string;
+}
 
 export interface WebSearchClient {
   /** Web results for `query`, best first (`position` from 1); `count` is clamped to the API's 1..20. */
@@ -26,7 +31,9 @@ const resultSchema = z.object({ title: z.string(), url: z.string(), description:
  * `X-Subscription-Token`. Null when no key is configured. It does not retry: callers (Temporal activities) retry
  * errors marked retryable.
  */
-export function createWebSearchClient(config: Pick<Config, 'SEARCH_API_URL' | 'SEARCH_API_KEY' | 'FETCH_TIMEOUT_MS'>): WebSearchClient | null {
+export function createWebSearchClient(
+  config: Pick<Config, 'SEARCH_API_URL' | 'SEARCH_API_KEY' | 'FETCH_TIMEOUT_MS'>,
+): WebSearchClient | null {
   const key = config.SEARCH_API_KEY;
   if (!key) return null;
   return {
@@ -47,7 +54,13 @@ export function createWebSearchClient(config: Pick<Config, 'SEARCH_API_URL' | 'S
       if (answer.status < 200 || answer.status > 299) throw statusError('search', WHAT, answer.status, answer.headers['retry-after']);
       const parsed = answerSchema.safeParse(answer.json);
       if (!parsed.success) {
-        throw new ProviderError('search', 'search_bad_response', `${WHAT} answered with a body that is not a search result`, false, answer.status);
+        throw new ProviderError(
+          'search',
+          'search_bad_response',
+          `${WHAT} answered with a body that is not a search result`,
+          false,
+          answer.status,
+        );
       }
       return webResults(parsed.data.web?.results ?? [], count);
     },

@@ -11,17 +11,20 @@ export const RUN_DESCRIPTION = [
   '`research:<account>:<key>`, so a retry with the same key attaches to the same run — still running or finished — and',
   'answers with the same result; nothing runs twice. The run keeps a hash of the request (route, item or topic, body); the',
   'same key with another route (item research, its agent twin, topic research), another item or another body is 409',
-  '`idempotency_key_reused` and nothing runs. Another account\'s use of the same key is its own. Unlike other',
+  "`idempotency_key_reused` and nothing runs. Another account's use of the same key is its own. Unlike other",
   'idempotent routes, a retry of a request still running is not 409: it waits for the same run. Without a key every request',
   'is a new run. A run that failed may be started again with the same key.',
 ].join(' ');
 
 export const CONTENT_RUN = `${RUN_DESCRIPTION}\n\nThe item's title is the topic and its target_keyword the search query (the title when it has none). The run stamps the item's \`settings.research\` last (other settings keys are kept; no content version is written; updated_at moves).`;
 
-export const CONTENT_GET = '`{ research, artifact }`: the item\'s `settings.research` (the last run\'s summary) and the `content_research` artifact it points at; each null before the first run.';
+export const CONTENT_GET =
+  "`{ research, artifact }`: the item's `settings.research` (the last run's summary) and the `content_research` artifact it points at; each null before the first run.";
 
 export const TOPIC_RUN = `${RUN_DESCRIPTION}\n\nThe artifact is keyed by the normalised topic and keyword: researching them again refreshes it (artifact_created false).`;
 
-export const PROJECT_ID = 'A website project of the account (`/api/projects`; 400 `invalid_reference` otherwise, nothing runs); recorded as the job\'s ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).';
+export const PROJECT_ID =
+  "A website project of the account (`/api/projects`; 400 `invalid_reference` otherwise, nothing runs); recorded as the job's ProjectId search attribute (GET /api/jobs can filter on it in the Temporal UI).";
 
-export const TOPIC_INVALID_REFERENCE = 'avatar_id does not name a customer avatar of the account, or project_id a website project of the account (another account\'s answers like an unknown one; `field` names it); nothing runs.';
+export const TOPIC_INVALID_REFERENCE =
+  "avatar_id does not name a customer avatar of the account, or project_id a website project of the account (another account's answers like an unknown one; `field` names it); nothing runs.";

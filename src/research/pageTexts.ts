@@ -7,7 +7,10 @@ export class PageTextCache {
   private readonly entries = new Map<string, { hash: string; text: string; at: number }>();
   private characters = 0;
 
-  constructor(private readonly maxCharacters = 8_000_000, private readonly ttlMs = 15 * 60_000) {}
+  constructor(
+    private readonly maxCharacters = 8_000_000,
+    private readonly ttlMs = 15 * 60_000,
+  ) {}
 
   put(accountId: string, url: string, hash: string, text: string, now = Date.now()): void {
     const key = keyOf(accountId, url);

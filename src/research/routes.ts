@@ -17,7 +17,10 @@ import { getResearch, researchContent, researchTopic } from './service';
 
 const tags = ['Marketing research'];
 
-const maxSources = z.int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(MAX_SOURCES, { error: `must be at most ${MAX_SOURCES}` })
+const maxSources = z
+  .int({ error: 'must be a whole number' })
+  .min(1, { error: 'must be at least 1' })
+  .max(MAX_SOURCES, { error: `must be at most ${MAX_SOURCES}` })
   .describe(`Web pages read at most, 1..${MAX_SOURCES} (default ${DEFAULT_MAX_SOURCES}).`);
 
 const contentBody = z.strictObject({ max_sources: maxSources.optional() });
@@ -37,10 +40,18 @@ const runResponses = {
 
 const runErrors = [
   { status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1..255 visible ASCII characters; nothing runs.' },
-  { status: 409, code: 'idempotency_key_reused', description: 'The account used this key for another request (another route, item or body); nothing runs.' },
+  {
+    status: 409,
+    code: 'idempotency_key_reused',
+    description: 'The account used this key for another request (another route, item or body); nothing runs.',
+  },
   { status: 503, code: 'temporal_unavailable', description: 'The job engine did not answer; retry with the same key.' },
   { status: 500, code: 'job_failed', description: 'The run failed without a coded reason (details in the Temporal UI).' },
-  { status: 422, code: 'research_text_unstorable', description: 'A page or claim text could not be stored (characters Postgres refuses); the run failed.' },
+  {
+    status: 422,
+    code: 'research_text_unstorable',
+    description: 'A page or claim text could not be stored (characters Postgres refuses); the run failed.',
+  },
 ];
 
 function idempotencyKeyOf(header: string): string | undefined {
@@ -55,47 +66,79 @@ function answer(outcome: StartAndWaitOutcome<ResearchResult>, auth: AuthContext)
 /** Research runs (start and wait) and the research stored on an item. */
 export function researchRoutes(): RouteDef[] {
   return [
-    ...twinRoutes({
-      method: 'post', path: '/marketing/content/{id}/research', operationId: 'researchMarketingContent', tags, permission: 'marketing.content:update',
-      summary: 'Research a content item: knowledge bases, web search, pages, artifact, settings.research.',
-      description: docs.CONTENT_RUN,
-      params: idParams, body: contentBody,
-      responses: runResponses,
-      errors: [errorSpecs.notFound, ...runErrors],
-    }, async ({ params, body, auth, deps, ctx, requestId }) => {
-      const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
-      const route = `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/content/{id}/research`;
-      const outcome = await researchContent(deps, { accountId: accountOf(auth), requestId, idempotencyKey, route, contentId: params.id, maxSources: body.max_sources });
-      return answer(outcome, auth);
-    }),
+    ...twinRoutes(
+      {
+        method: 'post',
+        path: '/marketing/content/{id}/research',
+        operationId: 'researchMarketingContent',
+        tags,
+        permission: 'marketing.content:update',
+        summary: 'Research a content item: knowledge bases, web search, pages, artifact, settings.research.',
+        description: docs.CONTENT_RUN,
+        params: idParams,
+        body: contentBody,
+        responses: runResponses,
+        errors: [errorSpecs.notFound, ...runErrors],
+      },
+      async ({ params, body, auth, deps, ctx, requestId }) => {
+        const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
+        const route = `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/content/{id}/research`;
+        const outcome = await researchContent(deps, {
+          accountId: accountOf(auth),
+          requestId,
+          idempotencyKey,
+          route,
+          contentId: params.id,
+          maxSources: body.max_sources,
+        });
+        return answer(outcome, auth);
+      },
+    ),
 
-    ...twinRoutes({
-      method: 'get', path: '/marketing/content/{id}/research', operationId: 'getMarketingContentResearch', tags, permission: 'marketing.content:read',
-      summary: 'The research stored on a content item.',
-      description: docs.CONTENT_GET,
-      params: idParams,
-      responses: { 200: { description: 'The stored research', schema: StoredResearchSchema } },
-      errors: [errorSpecs.notFound],
-    }, async ({ params, auth, deps }) => ({ body: await getResearch(deps.db, accountOf(auth), params.id) })),
+    ...twinRoutes(
+      {
+        method: 'get',
+        path: '/marketing/content/{id}/research',
+        operationId: 'getMarketingContentResearch',
+        tags,
+        permission: 'marketing.content:read',
+        summary: 'The research stored on a content item.',
+        description: docs.CONTENT_GET,
+        params: idParams,
+        responses: { 200: { description: 'The stored research', schema: StoredResearchSchema } },
+        errors: [errorSpecs.notFound],
+      },
+      async ({ params, auth, deps }) => ({ body: await getResearch(deps.db, accountOf(auth), params.id) }),
+    ),
 
-    route({
-      method: 'post', path: '/api/agent/marketing/content/research', operationId: 'researchTopicAgent', tags,
-      auth: { kind: 'agent', permission: 'marketing.content:create' },
-      summary: 'Research a topic without a content item; nothing is stamped.',
-      description: docs.TOPIC_RUN,
-      body: topicBody,
-      responses: runResponses,
-      errors: [
-        { status: 400, code: 'invalid_reference', description: docs.TOPIC_INVALID_REFERENCE },
-        ...runErrors,
-      ],
-    }, async ({ body, auth, deps, ctx, requestId }) => {
-      const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
-      const outcome = await researchTopic(deps, {
-        accountId: accountOf(auth), requestId, idempotencyKey, route: 'POST /api/agent/marketing/content/research', topic: body.topic, keyword: body.keyword ?? null,
-        avatarId: body.avatar_id ?? null, projectId: body.project_id ?? null, maxSources: body.max_sources,
-      });
-      return answer(outcome, auth);
-    }),
+    route(
+      {
+        method: 'post',
+        path: '/api/agent/marketing/content/research',
+        operationId: 'researchTopicAgent',
+        tags,
+        auth: { kind: 'agent', permission: 'marketing.content:create' },
+        summary: 'Research a topic without a content item; nothing is stamped.',
+        description: docs.TOPIC_RUN,
+        body: topicBody,
+        responses: runResponses,
+        errors: [{ status: 400, code: 'invalid_reference', description: docs.TOPIC_INVALID_REFERENCE }, ...runErrors],
+      },
+      async ({ body, auth, deps, ctx, requestId }) => {
+        const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
+        const outcome = await researchTopic(deps, {
+          accountId: accountOf(auth),
+          requestId,
+          idempotencyKey,
+          route: 'POST /api/agent/marketing/content/research',
+          topic: body.topic,
+          keyword: body.keyword ?? null,
+          avatarId: body.avatar_id ?? null,
+          projectId: body.project_id ?? null,
+          maxSources: body.max_sources,
+        });
+        return answer(outcome, auth);
+      },
+    ),
   ];
 }

@@ -10,9 +10,7 @@ import { findOwnProject } from '../projects/service';
 import type { StartJobInput } from '../temporal/jobs';
 import { describeRun } from '../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
-import {
-  DEFAULT_MAX_SOURCES, researchContract, type ResearchInput, type ResearchResult,
-} from '../../workflows/research.contract';
+import { DEFAULT_MAX_SOURCES, researchContract, type ResearchInput, type ResearchResult } from '../../workflows/research.contract';
 
 type RunDeps = Pick<AppDeps, 'config' | 'db' | 'temporal' | 'metrics' | 'logger'>;
 
@@ -25,15 +23,33 @@ export interface RunRequest {
   route: string;
 }
 
-export const keyReused = () => new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request (another route, item or body); send a new key');
+export const keyReused = () =>
+  new ApiError(
+    409,
+    'idempotency_key_reused',
+    'this Idempotency-Key was already used with another request (another route, item or body); send a new key',
+  );
 
 /** Research of a content item: its title and target keyword (read again by the run's first step). */
-export async function researchContent(deps: RunDeps, request: RunRequest & { contentId: string; maxSources?: number }): Promise<StartAndWaitOutcome<ResearchResult>> {
+export async function researchContent(
+  deps: RunDeps,
+  request: RunRequest & { contentId: string; maxSources?: number },
+): Promise<StartAndWaitOutcome<ResearchResult>> {
   const item = await getContent(deps.db, request.accountId, request.contentId);
   const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
-  return run(deps, request, {
-    accountId: request.accountId, contentId: item.id, topic: item.title, keyword: item.target_keyword, maxSources, requestId: request.requestId,
-  }, { route: request.route, content_id: item.id, max_sources: maxSources });
+  return run(
+    deps,
+    request,
+    {
+      accountId: request.accountId,
+      contentId: item.id,
+      topic: item.title,
+      keyword: item.target_keyword,
+      maxSources,
+      requestId: request.requestId,
+    },
+    { route: request.route, content_id: item.id, max_sources: maxSources },
+  );
 }
 
 /** Research of a topic without an item: nothing is stamped. The avatar and the project, when given, must be the account's. */
@@ -41,15 +57,33 @@ export async function researchTopic(
   deps: RunDeps,
   request: RunRequest & { topic: string; keyword: string | null; avatarId: string | null; projectId: string | null; maxSources?: number },
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
-  if (request.avatarId && !(await findAvatar(deps.db, request.accountId, request.avatarId))) throw invalidReference('avatar_id', 'customer avatar');
-  if (request.projectId && !(await findOwnProject(deps.db, request.accountId, request.projectId))) throw invalidReference('project_id', 'website project');
+  if (request.avatarId && !(await findAvatar(deps.db, request.accountId, request.avatarId)))
+    throw invalidReference('avatar_id', 'customer avatar');
+  if (request.projectId && !(await findOwnProject(deps.db, request.accountId, request.projectId)))
+    throw invalidReference('project_id', 'website project');
   const maxSources = request.maxSources ?? DEFAULT_MAX_SOURCES;
-  return run(deps, request, {
-    accountId: request.accountId, contentId: null, topic: request.topic, keyword: request.keyword, maxSources,
-    avatarId: request.avatarId, projectId: request.projectId, requestId: request.requestId,
-  }, {
-    route: request.route, topic: request.topic, keyword: request.keyword, avatar_id: request.avatarId, project_id: request.projectId, max_sources: maxSources,
-  });
+  return run(
+    deps,
+    request,
+    {
+      accountId: request.accountId,
+      contentId: null,
+      topic: request.topic,
+      keyword: request.keyword,
+      maxSources,
+      avatarId: request.avatarId,
+      projectId: request.projectId,
+      requestId: request.requestId,
+    },
+    {
+      route: request.route,
+      topic: request.topic,
+      keyword: request.keyword,
+      avatar_id: request.avatarId,
+      project_id: request.projectId,
+      max_sources: maxSources,
+    },
+  );
 }
 
 /**
@@ -59,11 +93,16 @@ export async function researchTopic(
  * the request (route, item or topic, body), and a request whose hash differs is 409 and runs nothing.
  */
 async function run(
-  deps: RunDeps, request: RunRequest, input: ResearchInput, hashed: Record<string, unknown>,
+  deps: RunDeps,
+  request: RunRequest,
+  input: ResearchInput,
+  hashed: Record<string, unknown>,
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
   const hash = requestHash(hashed);
   const start: StartJobInput<[ResearchInput]> = {
-    accountId: request.accountId, args: [input], requestId: request.requestId,
+    accountId: request.accountId,
+    args: [input],
+    requestId: request.requestId,
     key: request.idempotencyKey,
     searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
     memo: { requestHash: hash },
@@ -91,6 +130,6 @@ export async function getResearch(db: Knex, accountId: string, contentId: string
   const stamp = item.settings.research;
   const research = stamp && typeof stamp === 'object' && !Array.isArray(stamp) ? (stamp as Record<string, unknown>) : null;
   const artifactId = research?.artifact_id;
-  const artifact = typeof artifactId === 'string' ? (await getArtifact(db, accountId, artifactId)) ?? null : null;
+  const artifact = typeof artifactId === 'string' ? ((await getArtifact(db, accountId, artifactId)) ?? null) : null;
   return { research, artifact };
 }

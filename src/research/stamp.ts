@@ -39,19 +39,35 @@ const size = (stamp: ResearchStamp) => JSON.stringify(stamp).length;
  */
 export function buildResearchStamp(result: ResearchResult, researchedAt: string): ResearchStamp {
   const claims = result.claims.map((c) => ({
-    claim: clip(c.claim, CLIP.claim), quote: clip(c.quote, CLIP.quote), kind: c.kind, source_url: c.source_url, confidence_score: c.confidence_score,
+    claim: clip(c.claim, CLIP.claim),
+    quote: clip(c.quote, CLIP.quote),
+    kind: c.kind,
+    source_url: c.source_url,
+    confidence_score: c.confidence_score,
   }));
-  const sources = result.sources.slice(0, MAX_STAMP_ITEMS).map((s) => ({ ...s, title: s.title === null ? null : clip(s.title, CLIP.title) }));
+  const sources = result.sources
+    .slice(0, MAX_STAMP_ITEMS)
+    .map((s) => ({ ...s, title: s.title === null ? null : clip(s.title, CLIP.title) }));
   const gaps = result.gaps.slice(0, MAX_STAMP_ITEMS).map((g) => clip(g, CLIP.gap));
-  const clipped = claims.some((c, i) => c.claim !== result.claims[i].claim || c.quote !== result.claims[i].quote)
-    || sources.some((s, i) => s.title !== result.sources[i].title) || gaps.some((g, i) => g !== result.gaps[i]);
+  const clipped =
+    claims.some((c, i) => c.claim !== result.claims[i].claim || c.quote !== result.claims[i].quote) ||
+    sources.some((s, i) => s.title !== result.sources[i].title) ||
+    gaps.some((g, i) => g !== result.gaps[i]);
 
   const stamp: ResearchStamp = {
-    run_id: result.run_id, artifact_id: result.artifact_id, knowledge_base_id: result.knowledge_base_id, researched_at: researchedAt,
-    topic: result.topic, keyword: result.keyword, extraction: result.extraction,
-    claim_count: result.claims.length, claims,
-    source_count: result.sources.length, sources,
-    gap_count: result.gaps.length, gaps,
+    run_id: result.run_id,
+    artifact_id: result.artifact_id,
+    knowledge_base_id: result.knowledge_base_id,
+    researched_at: researchedAt,
+    topic: result.topic,
+    keyword: result.keyword,
+    extraction: result.extraction,
+    claim_count: result.claims.length,
+    claims,
+    source_count: result.sources.length,
+    sources,
+    gap_count: result.gaps.length,
+    gaps,
     serp_query: result.serp?.query ?? null,
     warning_count: result.warnings.length,
     truncated: clipped || result.sources.length > MAX_STAMP_ITEMS || result.gaps.length > MAX_STAMP_ITEMS,

@@ -12,9 +12,20 @@ import type { PageTextCache } from './pageTexts';
 import { claimSearchCall } from './searchUsage';
 import { buildResearchStamp } from './stamp';
 import {
-  MAX_PAGE_CHARACTERS, MAX_SOURCES,
-  type ArtifactInput, type ArtifactOutcome, type Extraction, type IndexPageInput, type IndexPageOutcome, type KnowledgeStep,
-  type PageInput, type PageOutcome, type ResearchClaim, type ResearchSubject, type SearchStep, type StampInput,
+  MAX_PAGE_CHARACTERS,
+  MAX_SOURCES,
+  type ArtifactInput,
+  type ArtifactOutcome,
+  type Extraction,
+  type IndexPageInput,
+  type IndexPageOutcome,
+  type KnowledgeStep,
+  type PageInput,
+  type PageOutcome,
+  type ResearchClaim,
+  type ResearchSubject,
+  type SearchStep,
+  type StampInput,
 } from '../../workflows/research.contract';
 
 /**
@@ -38,7 +49,8 @@ export function extractionOf(config: Config): Extraction {
 
 /** What is researched: the item's title and keyword (read now, at the start), or the topic as sent. */
 export async function readSubject(
-  deps: StepDeps, input: { accountId: string; contentId: string | null; topic: string; keyword: string | null },
+  deps: StepDeps,
+  input: { accountId: string; contentId: string | null; topic: string; keyword: string | null },
 ): Promise<ResearchSubject> {
   let { topic, keyword } = input;
   if (input.contentId) {
@@ -55,17 +67,28 @@ export async function readSubject(
  * only repeat claims whose sources the knowledge bases hold), so they never take the places of the passages kept.
  */
 export async function knowledgeStep(
-  deps: StepDeps, input: { accountId: string; topic: string; keyword: string | null }, signal?: AbortSignal,
+  deps: StepDeps,
+  input: { accountId: string; topic: string; keyword: string | null },
+  signal?: AbortSignal,
 ): Promise<KnowledgeStep> {
   const bases = await knowledge.listKnowledgeBases(deps.db, input.accountId);
   const best = await knowledge.searchPassages(deps.db, input.accountId, input.keyword ?? input.topic, {
-    excludeArtifactTypes: [RESEARCH_ARTIFACT_TYPE], limit: KB_PASSAGES,
+    excludeArtifactTypes: [RESEARCH_ARTIFACT_TYPE],
+    limit: KB_PASSAGES,
   });
   const chat = createChatClient(deps.config);
-  const extracted = await Promise.all(best.map(async (hit) => {
-    const { extraction, claims } = await extractClaims(chat, { topic: input.topic, keyword: input.keyword, text: hit.text, maxClaims: CLAIMS_PER_PASSAGE, signal });
-    return verified(claims, hit.text, (c) => toClaim(c, 'kb', null, extraction));
-  }));
+  const extracted = await Promise.all(
+    best.map(async (hit) => {
+      const { extraction, claims } = await extractClaims(chat, {
+        topic: input.topic,
+        keyword: input.keyword,
+        text: hit.text,
+        maxClaims: CLAIMS_PER_PASSAGE,
+        signal,
+      });
+      return verified(claims, hit.text, (c) => toClaim(c, 'kb', null, extraction));
+    }),
+  );
   const dropped = extracted.reduce((n, e) => n + e.dropped, 0);
   return {
     claims: extracted.flatMap((e) => e.claims),
@@ -80,16 +103,27 @@ export async function knowledgeStep(
  * says why. The cap is claimed on the first attempt only, so Temporal's retries of one search count once (a worker
  * lost before its claim under-counts one call rather than double-counting).
  */
-export async function searchStep(deps: StepDeps, input: { accountId: string; query: string }, attempt: number, signal?: AbortSignal): Promise<SearchStep> {
+export async function searchStep(
+  deps: StepDeps,
+  input: { accountId: string; query: string },
+  attempt: number,
+  signal?: AbortSignal,
+): Promise<SearchStep> {
   const client = createWebSearchClient(deps.config);
   if (!client) return { serp: null, warnings: ['web search is not configured (no search API key): serp is null and no web page was read'] };
   const cap = deps.config.SEARCH_MONTHLY_CAP;
   if (attempt === 1 && !(await claimSearchCall(deps.db, input.accountId, cap))) {
-    return { serp: null, warnings: [`the monthly web-search cap of ${cap} ${plural(cap, 'call')} is reached: serp is null and no web page was read`] };
+    return {
+      serp: null,
+      warnings: [`the monthly web-search cap of ${cap} ${plural(cap, 'call')} is reached: serp is null and no web page was read`],
+    };
   }
   const results = await client.search(input.query, { count: MAX_SOURCES, signal });
   return {
-    serp: { query: input.query, results: results.map((r) => ({ position: r.position, title: clean(r.title), url: r.url, description: clean(r.description) })) },
+    serp: {
+      query: input.query,
+      results: results.map((r) => ({ position: r.position, title: clean(r.title), url: r.url, description: clean(r.description) })),
+    },
     warnings: [],
   };
 }
@@ -101,17 +135,33 @@ export async function searchStep(deps: StepDeps, input: { accountId: string; que
 export async function pageStep(deps: StepDeps, texts: PageTextCache, input: PageInput, signal?: AbortSignal): Promise<PageOutcome> {
   const page = await fetchPage(deps.config, input.url, signal);
   if (page.text.length > MAX_PAGE_CHARACTERS) {
-    return { status: 'gap', url: input.url, gap: `${input.url}: skipped, ${page.text.length} characters of readable text is over the ${MAX_PAGE_CHARACTERS} limit` };
+    return {
+      status: 'gap',
+      url: input.url,
+      gap: `${input.url}: skipped, ${page.text.length} characters of readable text is over the ${MAX_PAGE_CHARACTERS} limit`,
+    };
   }
   const { extraction, claims } = await extractClaims(createChatClient(deps.config), {
-    topic: input.topic, keyword: input.keyword, text: page.text, maxClaims: CLAIMS_PER_PAGE, signal,
+    topic: input.topic,
+    keyword: input.keyword,
+    text: page.text,
+    maxClaims: CLAIMS_PER_PAGE,
+    signal,
   });
   const checked = verified(claims, page.text, (c) => toClaim(c, 'web', input.url, extraction));
   const textHash = hashOf(page.text);
   texts.put(input.accountId, input.url, textHash, page.text);
   return {
-    status: 'read', url: input.url, title: clean(page.title ?? '') || input.serpTitle, claims: checked.claims, textHash, characters: page.text.length,
-    warnings: checked.dropped > 0 ? [`dropped ${checked.dropped} ${plural(checked.dropped, 'claim')} from ${input.url}: the quote is not in the page text`] : [],
+    status: 'read',
+    url: input.url,
+    title: clean(page.title ?? '') || input.serpTitle,
+    claims: checked.claims,
+    textHash,
+    characters: page.text.length,
+    warnings:
+      checked.dropped > 0
+        ? [`dropped ${checked.dropped} ${plural(checked.dropped, 'claim')} from ${input.url}: the quote is not in the page text`]
+        : [],
   };
 }
 
@@ -119,9 +169,15 @@ export async function pageStep(deps: StepDeps, texts: PageTextCache, input: Page
  * Indexes a used page into the account's research knowledge base. A known URL is never indexed again. The text is
  * the one the claims came from (cache), or the page read again when it still holds every quote.
  */
-export async function indexStep(deps: StepDeps, texts: PageTextCache, input: IndexPageInput, signal?: AbortSignal): Promise<IndexPageOutcome> {
+export async function indexStep(
+  deps: StepDeps,
+  texts: PageTextCache,
+  input: IndexPageInput,
+  signal?: AbortSignal,
+): Promise<IndexPageOutcome> {
   const kb = await knowledge.ensureResearchKnowledgeBase(deps.db, input.accountId);
-  if (await knowledge.isUrlIndexed(deps.db, input.accountId, kb.id, input.url)) return { indexed: true, already_indexed: true, warning: null };
+  if (await knowledge.isUrlIndexed(deps.db, input.accountId, kb.id, input.url))
+    return { indexed: true, already_indexed: true, warning: null };
   let text = texts.get(input.accountId, input.url, input.textHash);
   if (text === undefined) {
     const again = (await fetchPage(deps.config, input.url, signal)).text;
@@ -142,8 +198,15 @@ export async function artifactStep(deps: StepDeps, input: ArtifactInput): Promis
     key: artifactKey(input),
     contentId: input.contentId,
     contentJson: {
-      content_id: input.contentId, topic: input.topic, keyword: input.keyword, claims: input.claims, sources: input.sources,
-      serp: input.serp, gaps: input.gaps, warnings: input.warnings, researched_at: input.researchedAt,
+      content_id: input.contentId,
+      topic: input.topic,
+      keyword: input.keyword,
+      claims: input.claims,
+      sources: input.sources,
+      serp: input.serp,
+      gaps: input.gaps,
+      warnings: input.warnings,
+      researched_at: input.researchedAt,
     },
   });
   return { knowledgeBaseId: kb.id, artifactId: artifact.id, created };
@@ -155,7 +218,8 @@ export async function stampStep(deps: StepDeps, input: StampInput): Promise<{ wa
     await stampResearch(deps.db, input.accountId, input.contentId, buildResearchStamp(input.result, input.researchedAt));
     return { warning: null };
   } catch (err) {
-    if ((err as { code?: string }).code === 'content_not_found') return { warning: 'the content item was deleted during the run: settings.research was not stamped' };
+    if ((err as { code?: string }).code === 'content_not_found')
+      return { warning: 'the content item was deleted during the run: settings.research was not stamped' };
     throw err;
   }
 }
@@ -168,19 +232,30 @@ export function artifactKey(input: { contentId: string | null; topic: string; ke
 
 async function fetchPage(config: Config, url: string, signal?: AbortSignal): Promise<FetchedPage> {
   return fetchReadablePage(url, {
-    timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: config.FETCH_MAX_BYTES, allowPrivateHosts: config.FETCH_ALLOW_PRIVATE_HOSTS, signal,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    maxBytes: config.FETCH_MAX_BYTES,
+    allowPrivateHosts: config.FETCH_ALLOW_PRIVATE_HOSTS,
+    signal,
   });
 }
 
 /** Claims whose quote is in `text`, and how many were dropped because it is not. */
-function verified(claims: ExtractedClaim[], text: string, map: (c: ExtractedClaim) => ResearchClaim): { claims: ResearchClaim[]; dropped: number } {
+function verified(
+  claims: ExtractedClaim[],
+  text: string,
+  map: (c: ExtractedClaim) => ResearchClaim,
+): { claims: ResearchClaim[]; dropped: number } {
   const kept = claims.filter((c) => quoteInPassage(c.quote, text));
   return { claims: kept.map(map), dropped: claims.length - kept.length };
 }
 
 function toClaim(c: ExtractedClaim, kind: 'web' | 'kb', sourceUrl: string | null, extraction: Extraction): ResearchClaim {
   return {
-    claim: clean(c.claim), quote: clean(c.quote), kind, source_url: sourceUrl, extraction,
+    claim: clean(c.claim),
+    quote: clean(c.quote),
+    kind,
+    source_url: sourceUrl,
+    extraction,
     confidence_score: extraction === 'fallback' ? 0 : c.confidence_score,
   };
 }

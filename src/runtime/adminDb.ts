@@ -9,7 +9,8 @@ export async function withAdminDb<T>(command: string, config: Config, work: (db:
   try {
     return await work(db);
   } catch (err) {
-    if ((err as { code?: string }).code === '42P01') throw new CliError(`the database has no tables yet: run \`npm run cli -- migrate\` first`);
+    if ((err as { code?: string }).code === '42P01')
+      throw new CliError(`the database has no tables yet: run \`npm run cli -- migrate\` first`);
     throw err;
   } finally {
     await db.destroy();

@@ -15,15 +15,20 @@ export interface RunningApi {
 export async function startApi(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
   const server = createApiServer(deps);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(
-      err.code === 'EADDRINUSE' ? new CliError(`PORT: ${host}:${port} is already in use; set PORT to a free port (PORT=0 picks one)`)
-        : err.code === 'EADDRNOTAVAIL' ? new CliError(`HOST: ${host} is not an address of this machine`)
-          : err,
-    ));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new CliError(`PORT: ${host}:${port} is already in use; set PORT to a free port (PORT=0 picks one)`)
+          : err.code === 'EADDRNOTAVAIL'
+            ? new CliError(`HOST: ${host} is not an address of this machine`)
+            : err,
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const companions = startApiCompanions(deps);
   const stop = async (drainMs: number) => {
     const closed = await closeServer(server, drainMs);
@@ -42,7 +47,9 @@ export async function closeServer(server: http.Server, drainMs: number): Promise
   let timer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([
     closed.then(() => true),
-    new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), drainMs); }),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), drainMs);
+    }),
   ]);
   clearInterval(sweeper);
   clearTimeout(timer);

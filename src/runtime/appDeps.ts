@@ -8,12 +8,19 @@ import { SCHEDULES } from '../app/schedules';
 
 /** The API's dependencies; `config.SECRET_HASH_KEY` is already resolved (see secretHashKey.ts). */
 export function buildAppDeps(options: {
-  config: Config; logger: Logger; db: Knex; client: Client; namespace: string; uiUrl?: string;
+  config: Config;
+  logger: Logger;
+  db: Knex;
+  client: Client;
+  namespace: string;
+  uiUrl?: string;
 }): AppDeps {
   const { config, logger, db, client, namespace, uiUrl } = options;
   if (!config.SECRET_HASH_KEY) throw new Error('buildAppDeps needs a resolved SECRET_HASH_KEY');
   return {
-    config, logger, db,
+    config,
+    logger,
+    db,
     temporal: { client, namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, uiUrl },
     schedules: SCHEDULES,
     metrics: createMetrics(true),

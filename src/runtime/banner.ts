@@ -45,7 +45,8 @@ export function bannerLines(b: BannerInput): string[] {
       '  New account:   npm run cli -- account create --name <name>',
     );
   }
-  if (!b.cronSecretSet) lines.push('', 'CRON_SECRET is unset: the /api/cron/* "run now" routes answer 401 until it is set (32+ characters).');
+  if (!b.cronSecretSet)
+    lines.push('', 'CRON_SECRET is unset: the /api/cron/* "run now" routes answer 401 until it is set (32+ characters).');
   if (b.sandbox) lines.push('', ...b.sandbox);
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines;

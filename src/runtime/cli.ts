@@ -38,7 +38,7 @@ export async function runCli(argv: string[], io: CommandIO = processIO): Promise
       io.err(`error: ${err.message}`);
       return err.exitCode;
     }
-    io.err(`error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    io.err(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return 1;
   }
 }

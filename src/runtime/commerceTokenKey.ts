@@ -5,7 +5,11 @@ import { persistedKey } from './persistedKey';
 
 export const COMMERCE_TOKEN_KEY_FILE = 'commerce-token-key';
 
-export interface ResolvedTokenKey { key: string; source: 'COMMERCE_TOKEN_ENCRYPTION_KEY' | 'file' | 'generated'; file?: string }
+export interface ResolvedTokenKey {
+  key: string;
+  source: 'COMMERCE_TOKEN_ENCRYPTION_KEY' | 'file' | 'generated';
+  file?: string;
+}
 
 const isKey = (text: string) => /^[A-Za-z0-9+/]+={0,2}$/.test(text) && Buffer.from(text, 'base64').length === 32;
 

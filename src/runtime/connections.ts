@@ -21,6 +21,7 @@ export function temporalFor(command: string, config: Config): { address: string;
 }
 
 function hintFor(config: Config): string {
-  return config.NODE_ENV === 'production' ? ''
+  return config.NODE_ENV === 'production'
+    ? ''
     : ` (or run it while \`npm start\` runs with the same DATA_DIR, ${config.DATA_DIR}, and it uses the stack's servers)`;
 }

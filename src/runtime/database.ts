@@ -21,7 +21,11 @@ export interface StackDatabase {
  * DATABASE_URL when set (its database is created if missing), else an embedded PostgreSQL server that keeps its data
  * across restarts, in DATA_DIR/postgres or, when the server's user cannot reach that, where clusterLocationFor says.
  */
-export async function startStackDatabase(databaseUrl: string | undefined, dataDir: string, log: (msg: string) => void): Promise<StackDatabase> {
+export async function startStackDatabase(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  log: (msg: string) => void,
+): Promise<StackDatabase> {
   if (databaseUrl) {
     await ensureDatabaseExists(databaseUrl, log);
     return { url: databaseUrl, description: redactUrl(databaseUrl), embedded: false };

@@ -19,19 +19,27 @@ export interface ResearchSandbox {
  */
 export async function startResearchSandbox(): Promise<ResearchSandbox> {
   const [search, model, pages]: [SearchSimulator, ModelSimulator, PageServer] = await Promise.all([
-    startSearchSimulator(), startModelSimulator(), startPageServer(),
+    startSearchSimulator(),
+    startModelSimulator(),
+    startPageServer(),
   ]);
   const results = DEMO_TOPICS.map((topic, i) => {
     const path = `/articles/${topic.toLowerCase().replace(/\s+/g, '-')}`;
     pages.setPage(path, { html: articleHtml({ title: `${topic}: what the numbers say`, topic, paragraphs: 6 }) });
-    return { title: `${topic}: what the numbers say`, url: pages.url(path), description: `Demo article ${i + 1} about ${topic.toLowerCase()}.` };
+    return {
+      title: `${topic}: what the numbers say`,
+      url: pages.url(path),
+      description: `Demo article ${i + 1} about ${topic.toLowerCase()}.`,
+    };
   });
   search.setResults('*', results);
   return {
     configure: (config) => ({
       ...config,
-      SEARCH_API_URL: search.url, SEARCH_API_KEY: search.apiKey,
-      MODEL_API_URL: model.url, MODEL_API_KEY: model.apiKey,
+      SEARCH_API_URL: search.url,
+      SEARCH_API_KEY: search.apiKey,
+      MODEL_API_URL: model.url,
+      MODEL_API_KEY: model.apiKey,
       FETCH_ALLOW_PRIVATE_HOSTS: true,
     }),
     bannerLines: () => [
@@ -39,6 +47,8 @@ export async function startResearchSandbox(): Promise<ResearchSandbox> {
       `  Web search   ${search.url}   Model ${model.url}   Pages ${pages.origin}`,
       '  Run research on a content item: POST /api/marketing/content/{id}/research with an Idempotency-Key header.',
     ],
-    stop: async () => { await Promise.all([search.stop(), model.stop(), pages.stop()]); },
+    stop: async () => {
+      await Promise.all([search.stop(), model.stop(), pages.stop()]);
+    },
   };
 }

@@ -46,7 +46,9 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   const research = await startResearchSandbox();
   const site = await startSiteSandbox(config);
   const dns = await startDnsSandbox({ control: true });
-  const sandboxConfig: Config = site.configure(research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }));
+  const sandboxConfig: Config = site.configure(
+    research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }),
+  );
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
   const smtp = await startSmtpSandbox();
   sandboxConfig.SMTP_URL = smtp.url;
@@ -86,7 +88,9 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
       ];
     },
-    stop: async () => { await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]); },
+    stop: async () => {
+      await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]);
+    },
   };
 }
 

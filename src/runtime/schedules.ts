@@ -10,8 +10,8 @@ export async function syncAllSchedules(client: Client, taskQueue: string): Promi
 
 export function describeSync(result: Record<string, unknown>): string {
   return Object.entries(result)
-    .map(([outcome, value]) => Array.isArray(value)
-      ? `${outcome}: ${value.length}${value.length ? ` (${value.join(', ')})` : ''}`
-      : `${outcome}: ${String(value)}`)
+    .map(([outcome, value]) =>
+      Array.isArray(value) ? `${outcome}: ${value.length}${value.length ? ` (${value.join(', ')})` : ''}` : `${outcome}: ${String(value)}`,
+    )
     .join(', ');
 }

@@ -6,7 +6,11 @@ import { persistedKey } from './persistedKey';
 
 export const SECRET_HASH_KEY_FILE = 'secret-hash-key';
 
-export interface ResolvedKey { key: string; source: 'SECRET_HASH_KEY' | 'file' | 'generated'; file?: string }
+export interface ResolvedKey {
+  key: string;
+  source: 'SECRET_HASH_KEY' | 'file' | 'generated';
+  file?: string;
+}
 
 /**
  * The HMAC key of stored credential hashes. SECRET_HASH_KEY when set (production requires it); otherwise a key

@@ -1,6 +1,10 @@
 import type { Logger } from '../logger';
 
-interface Step { name: string; stop: () => Promise<unknown>; timeoutMs: number }
+interface Step {
+  name: string;
+  stop: () => Promise<unknown>;
+  timeoutMs: number;
+}
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const DEFAULT_STEP_TIMEOUT_MS = 15_000;
@@ -20,7 +24,9 @@ export class Lifecycle {
   readonly stopRequest: Promise<string>;
 
   constructor(private readonly logger: Logger) {
-    this.stopRequest = new Promise((resolve) => { this.stopRequested = resolve; });
+    this.stopRequest = new Promise((resolve) => {
+      this.stopRequested = resolve;
+    });
   }
 
   get isStopping(): boolean {
@@ -92,7 +98,9 @@ export async function withTimeout<T>(work: Promise<T>, ms: number, message: stri
   try {
     return await Promise.race([
       work,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
     ]);
   } finally {
     clearTimeout(timer);

@@ -24,7 +24,8 @@ const isKey = (text: string) => /^[A-Za-z0-9+/]+={0,2}$/.test(text) && Buffer.fr
 
 /** SITE_PLATFORM_TOKEN_ENCRYPTION_KEY when set; else (the sandbox only) a key generated once into DATA_DIR and reused. */
 async function resolveSiteTokenKey(config: Config): Promise<{ key: string; source: string }> {
-  if (config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY) return { key: config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY, source: 'SITE_PLATFORM_TOKEN_ENCRYPTION_KEY' };
+  if (config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY)
+    return { key: config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY, source: 'SITE_PLATFORM_TOKEN_ENCRYPTION_KEY' };
   const file = path.resolve(config.DATA_DIR, SITE_TOKEN_KEY_FILE);
   const { key } = await persistedKey({
     file,
@@ -47,10 +48,17 @@ export async function startSiteSandbox(config: Config): Promise<SiteSandbox> {
   const simulator = await startSitePlatformSimulator();
   const demoSecret = `csec_${derive('demo-app').slice(0, 32)}`;
   simulator.addApp({ clientId: DEMO_SITE_CLIENT_ID, clientSecret: demoSecret });
-  const site = simulator.addSite({ id: derive('demo-site').slice(0, 24), displayName: 'Demo site', customDomains: ['www.demo-site.example.test'] });
+  const site = simulator.addSite({
+    id: derive('demo-site').slice(0, 24),
+    displayName: 'Demo site',
+    customDomains: ['www.demo-site.example.test'],
+  });
   const collection = simulator.addCollection(site.id, { displayName: 'Posts', singularName: 'Post', fields: [{ slug: 'summary' }] });
-  simulator.addItems(collection.id, Array.from({ length: DEMO_ITEMS }, (_, i) => ({ fieldData: { name: `Demo post ${i + 1}`, summary: `Demo post number ${i + 1}.` } })));
-  simulator.addPage(site.id, { title: 'Home', slug: 'index', seo: { description: 'The demo site\'s home page.' } });
+  simulator.addItems(
+    collection.id,
+    Array.from({ length: DEMO_ITEMS }, (_, i) => ({ fieldData: { name: `Demo post ${i + 1}`, summary: `Demo post number ${i + 1}.` } })),
+  );
+  simulator.addPage(site.id, { title: 'Home', slug: 'index', seo: { description: "The demo site's home page." } });
   const siteToken = simulator.issueToken({ scopes: [...REQUESTED_SCOPES], siteIds: [site.id] });
 
   return {
@@ -58,8 +66,10 @@ export async function startSiteSandbox(config: Config): Promise<SiteSandbox> {
     demoSiteId: site.id,
     configure: (base) => ({
       ...base,
-      SITE_PLATFORM_API_URL: simulator.baseUrl, SITE_PLATFORM_AUTH_URL: simulator.baseUrl,
-      SITE_PLATFORM_CLIENT_ID: DEMO_SITE_CLIENT_ID, SITE_PLATFORM_CLIENT_SECRET: demoSecret,
+      SITE_PLATFORM_API_URL: simulator.baseUrl,
+      SITE_PLATFORM_AUTH_URL: simulator.baseUrl,
+      SITE_PLATFORM_CLIENT_ID: DEMO_SITE_CLIENT_ID,
+      SITE_PLATFORM_CLIENT_SECRET: demoSecret,
       SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: tokenKey.key,
     }),
     bannerLines(apiUrl, publicAppUrl) {

@@ -20,7 +20,12 @@ import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker 
  * migrations, schedule sync, the worker and the API in one process, until a stop signal; then everything stops in
  * reverse order. Answers the exit code.
  */
-export async function runStack(baseConfig: Config, logger: Logger, print: (line: string) => void, options: { sandbox?: boolean } = {}): Promise<number> {
+export async function runStack(
+  baseConfig: Config,
+  logger: Logger,
+  print: (line: string) => void,
+  options: { sandbox?: boolean } = {},
+): Promise<number> {
   return runService(logger, async (lifecycle) => {
     const started = Date.now();
     const log = (msg: string) => logger.info(msg);
@@ -45,7 +50,10 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
       if (tmp.status === 'fulfilled' && tmp.value.stop) lifecycle.onShutdown('Temporal dev server', tmp.value.stop);
       return fulfilled(settled);
     });
-    logger.info({ postgres: database.description, temporal: temporal.description, workflows: workflows.source, ms: Date.now() - started }, 'Postgres and Temporal are up');
+    logger.info(
+      { postgres: database.description, temporal: temporal.description, workflows: workflows.source, ms: Date.now() - started },
+      'Postgres and Temporal are up',
+    );
     if (lifecycle.isStopping) return;
 
     const db = createDb(database.url, config.DATABASE_POOL_MAX);
@@ -59,7 +67,13 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
     logger.info({ schedules: sync.result }, `schedules synced: ${sync.summary}`);
 
     const worker = await startWorker({
-      config, db, logger, address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, code: workflows.code,
+      config,
+      db,
+      logger,
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      code: workflows.code,
     });
     superviseWorker(worker, lifecycle);
     if (lifecycle.isStopping) return;
@@ -72,7 +86,8 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
     const firstAccount = await ensureFirstAccount(db, config.SECRET_HASH_KEY!, config.NODE_ENV !== 'production');
     if (sandbox && firstAccount.account) await sandbox.prepareDemoProject(deps, firstAccount.account.id);
     await writeStackInfo(dataDir, {
-      pid: process.pid, apiUrl: api.url,
+      pid: process.pid,
+      apiUrl: api.url,
       databaseUrl: database.embedded ? database.url : undefined,
       temporalAddress: temporal.devServer ? temporal.address : undefined,
       temporalNamespace: temporal.devServer ? temporal.namespace : undefined,
@@ -82,9 +97,16 @@ export async function runStack(baseConfig: Config, logger: Logger, print: (line:
 
     logger.info({ apiUrl: api.url, temporalUiUrl: temporal.uiUrl, ms: Date.now() - started }, 'Workyard is running');
     bannerLines({
-      apiUrl: api.url, uiUrl: temporal.uiUrl, database: database.description, temporal: temporal.description,
-      taskQueue: config.TEMPORAL_TASK_QUEUE, dataDir, firstAccount, cronSecretSet: Boolean(config.CRON_SECRET),
-      secretKeySource: key.source === 'SECRET_HASH_KEY' ? 'SECRET_HASH_KEY' : key.file!, startedInMs: Date.now() - started,
+      apiUrl: api.url,
+      uiUrl: temporal.uiUrl,
+      database: database.description,
+      temporal: temporal.description,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      dataDir,
+      firstAccount,
+      cronSecretSet: Boolean(config.CRON_SECRET),
+      secretKeySource: key.source === 'SECRET_HASH_KEY' ? 'SECRET_HASH_KEY' : key.file!,
+      startedInMs: Date.now() - started,
       sandbox: sandbox?.bannerLines(api.url),
     }).forEach((line) => print(line));
   });

@@ -23,8 +23,11 @@ export interface StackTemporal {
 export async function startStackTemporal(config: Config, dataDir: string, log: (msg: string) => void): Promise<StackTemporal> {
   if (config.TEMPORAL_ADDRESS) {
     return {
-      address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, uiUrl: config.TEMPORAL_UI_URL,
-      description: `${config.TEMPORAL_ADDRESS}, namespace ${config.TEMPORAL_NAMESPACE}`, devServer: false,
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      uiUrl: config.TEMPORAL_UI_URL,
+      description: `${config.TEMPORAL_ADDRESS}, namespace ${config.TEMPORAL_NAMESPACE}`,
+      devServer: false,
     };
   }
   const dbFilename = path.join(dataDir, 'temporal.sqlite');
@@ -33,8 +36,12 @@ export async function startStackTemporal(config: Config, dataDir: string, log: (
     log(`TEMPORAL_NAMESPACE=${config.TEMPORAL_NAMESPACE} is ignored: the dev server serves namespace "${server.namespace}"`);
   }
   return {
-    address: server.address, namespace: server.namespace, uiUrl: config.TEMPORAL_UI_URL ?? server.uiUrl,
-    description: `dev server ${server.address}, data in ${dbFilename}`, devServer: true, stop: () => server.stop(),
+    address: server.address,
+    namespace: server.namespace,
+    uiUrl: config.TEMPORAL_UI_URL ?? server.uiUrl,
+    description: `dev server ${server.address}, data in ${dbFilename}`,
+    devServer: true,
+    stop: () => server.stop(),
   };
 }
 

@@ -45,7 +45,13 @@ export interface RunningWorker {
 }
 
 export async function startWorker(options: {
-  config: Config; db: Knex; logger: Logger; address: string; namespace: string; taskQueue: string; code: WorkflowCode;
+  config: Config;
+  db: Knex;
+  logger: Logger;
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  code: WorkflowCode;
 }): Promise<RunningWorker> {
   const { config, db, logger } = options;
   const { worker, connection } = await createWorker({

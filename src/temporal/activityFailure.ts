@@ -18,9 +18,18 @@ function retryableOutcome(status: number): boolean {
 const SETUP_CODE = /_(not_configured|misconfigured|unreadable)$/;
 const fixedBySetupOnly = (err: ApiError) => err.status === 501 || SETUP_CODE.test(err.code);
 
-function failure(type: string, message: string, retryable: boolean, retryAfterSeconds: number | undefined, details?: unknown[]): ApplicationFailure {
+function failure(
+  type: string,
+  message: string,
+  retryable: boolean,
+  retryAfterSeconds: number | undefined,
+  details?: unknown[],
+): ApplicationFailure {
   return ApplicationFailure.create({
-    type, message, nonRetryable: !retryable, details,
+    type,
+    message,
+    nonRetryable: !retryable,
+    details,
     ...(retryAfterSeconds ? { nextRetryDelay: `${retryAfterSeconds} seconds` } : {}),
   });
 }

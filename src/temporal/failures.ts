@@ -30,7 +30,9 @@ export function closedJobFailure(status: keyof typeof CLOSED_WITHOUT_RESULT): Jo
 function statusOf(failure: ApplicationFailure): number {
   const first = failure.details?.[0] as { status?: unknown } | undefined;
   const status = first?.status;
-  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599 ? (status as number) : CODED_FAILURE_DEFAULT_STATUS;
+  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599
+    ? (status as number)
+    : CODED_FAILURE_DEFAULT_STATUS;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
 import type { TemporalDeps } from '../deps';
 import type { Job, JobStatus, JobSummary } from './jobJson';
 import { progressQuery, type JobProgress } from '../../workflows/progress.contract';
@@ -36,7 +42,10 @@ export function accountOfRun(info: Pick<WorkflowExecutionInfo, 'typedSearchAttri
   return info.typedSearchAttributes.get(AccountIdKey);
 }
 
-type RunInfo = Pick<WorkflowExecutionInfo, 'workflowId' | 'runId' | 'type' | 'status' | 'startTime' | 'closeTime' | 'typedSearchAttributes'>;
+type RunInfo = Pick<
+  WorkflowExecutionInfo,
+  'workflowId' | 'runId' | 'type' | 'status' | 'startTime' | 'closeTime' | 'typedSearchAttributes'
+>;
 
 export function jobSummaryOf(temporal: TemporalDeps, info: RunInfo): JobSummary {
   const attrs = info.typedSearchAttributes;
@@ -56,7 +65,9 @@ export function jobSummaryOf(temporal: TemporalDeps, info: RunInfo): JobSummary 
 
 async function progressOf(client: Client, workflowId: string, runId: string): Promise<JobProgress | null> {
   try {
-    return await client.withDeadline(Date.now() + PROGRESS_QUERY_MS, () => client.workflow.getHandle(workflowId, runId).query(progressQuery));
+    return await client.withDeadline(Date.now() + PROGRESS_QUERY_MS, () =>
+      client.workflow.getHandle(workflowId, runId).query(progressQuery),
+    );
   } catch {
     // No handler (a workflow that does not report), a worker that does not answer in time, a run that just closed.
     return null;
@@ -93,7 +104,8 @@ export async function jobFromRun(temporal: TemporalDeps, run: RunDescription): P
   const cancelRequested = Boolean(run.raw.workflowExtendedInfo?.cancelRequested);
   const job: Job = { ...summary, cancel_requested: cancelRequested, progress: null, result: null, error: null };
   if (summary.status === 'running') job.progress = await progressOf(temporal.client, run.workflowId, run.runId);
-  else if (summary.status === 'completed' || summary.status === 'failed') Object.assign(job, await outcomeOf(temporal.client, run.workflowId, run.runId));
+  else if (summary.status === 'completed' || summary.status === 'failed')
+    Object.assign(job, await outcomeOf(temporal.client, run.workflowId, run.runId));
   return job;
 }
 

@@ -57,22 +57,27 @@ export function jobSearchAttributes(kind: string, accountId: string, extra: JobS
  * - `metrics.jobStarts{kind}` counts accepted start requests (attaching to an existing run included).
  */
 export async function startJob<C extends WorkflowContract>(
-  temporal: TemporalDeps, metrics: Metrics, contract: C, input: StartJobInput<ArgsOf<C>>,
+  temporal: TemporalDeps,
+  metrics: Metrics,
+  contract: C,
+  input: StartJobInput<ArgsOf<C>>,
 ): Promise<StartedJob<C>> {
   const kind = contract.jobKind;
   const id = input.workflowId ?? jobId(kind, input.accountId, input.key);
   const { client } = temporal;
   try {
     // The SDK cannot check a generic contract's arguments; this function's signature does.
-    const handle = await withTemporal(client, () => client.workflow.start(contract.workflowType, {
-      workflowId: id,
-      taskQueue: temporal.taskQueue,
-      args: input.args,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      typedSearchAttributes: jobSearchAttributes(kind, input.accountId, input.searchAttributes),
-      memo: { ...input.memo, requestId: input.requestId },
-    }));
+    const handle = await withTemporal(client, () =>
+      client.workflow.start(contract.workflowType, {
+        workflowId: id,
+        taskQueue: temporal.taskQueue,
+        args: input.args,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        typedSearchAttributes: jobSearchAttributes(kind, input.accountId, input.searchAttributes),
+        memo: { ...input.memo, requestId: input.requestId },
+      }),
+    );
     metrics.jobStarts.inc({ kind });
     return { id, handle: handle as WorkflowHandle<WorkflowOf<C>> };
   } catch (err) {
@@ -98,7 +103,9 @@ export interface SignalWithStartJobInput<C extends SignalledContract, K extends 
  * Temporal's defaults apply (no id policies, memo or start metric): a signal to an open run is the common case.
  */
 export async function signalWithStartJob<C extends SignalledContract, K extends keyof C['signals'] & string>(
-  temporal: TemporalDeps, contract: C, input: SignalWithStartJobInput<C, K>,
+  temporal: TemporalDeps,
+  contract: C,
+  input: SignalWithStartJobInput<C, K>,
 ): Promise<WorkflowHandle<WorkflowOf<C>>> {
   const handle = await temporal.client.workflow.signalWithStart<WorkflowOf<WorkflowContract>, [unknown]>(contract.workflowType, {
     workflowId: input.workflowId,

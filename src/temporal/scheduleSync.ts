@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  type Client,
+  type ScheduleDescription,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { isJobKind } from './jobIds';
 import { jobSearchAttributes } from './jobs';
@@ -26,7 +32,9 @@ export const scheduledWorkflowIdOf = (name: string) => `cron:${name}`;
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -39,7 +47,9 @@ function canonical(value: unknown): string {
 function digestOf(entry: ScheduleEntry, taskQueue: string): string {
   const { name, cron, workflowType, args, description } = entry;
   const overlap = entry.overlap ?? DEFAULT_OVERLAP;
-  return createHash('sha256').update(canonical({ name, cron, timezone: TIMEZONE, workflowType, args, taskQueue, overlap, description })).digest('hex');
+  return createHash('sha256')
+    .update(canonical({ name, cron, timezone: TIMEZONE, workflowType, args, taskQueue, overlap, description }))
+    .digest('hex');
 }
 
 function desiredOf(entry: ScheduleEntry, taskQueue: string): Omit<ScheduleOptions, 'scheduleId'> {
@@ -61,23 +71,32 @@ function desiredOf(entry: ScheduleEntry, taskQueue: string): Omit<ScheduleOption
 /** The table's digest and every part an operator could have edited by hand (the cron text is covered by the digest). */
 function matches(current: ScheduleDescription, entry: ScheduleEntry, taskQueue: string): boolean {
   const { action } = current;
-  const attrs = action.typedSearchAttributes instanceof TypedSearchAttributes ? action.typedSearchAttributes : new TypedSearchAttributes(action.typedSearchAttributes);
-  return action.memo?.digest === digestOf(entry, taskQueue)
-    && action.workflowType === entry.workflowType
-    && action.workflowId === scheduledWorkflowIdOf(entry.name)
-    && action.taskQueue === taskQueue
-    && canonical(action.args ?? []) === canonical(JSON.parse(JSON.stringify(entry.args)))
-    && attrs.get(AccountIdKey) === SYSTEM_ACCOUNT
-    && attrs.get(JobKindKey) === entry.name
-    && current.policies.overlap === (entry.overlap ?? DEFAULT_OVERLAP)
-    && current.spec.timezone === TIMEZONE
-    && (current.spec.calendars?.length ?? 0) === 1 && !current.spec.intervals?.length;
+  const attrs =
+    action.typedSearchAttributes instanceof TypedSearchAttributes
+      ? action.typedSearchAttributes
+      : new TypedSearchAttributes(action.typedSearchAttributes);
+  return (
+    action.memo?.digest === digestOf(entry, taskQueue) &&
+    action.workflowType === entry.workflowType &&
+    action.workflowId === scheduledWorkflowIdOf(entry.name) &&
+    action.taskQueue === taskQueue &&
+    canonical(action.args ?? []) === canonical(JSON.parse(JSON.stringify(entry.args))) &&
+    attrs.get(AccountIdKey) === SYSTEM_ACCOUNT &&
+    attrs.get(JobKindKey) === entry.name &&
+    current.policies.overlap === (entry.overlap ?? DEFAULT_OVERLAP) &&
+    current.spec.timezone === TIMEZONE &&
+    (current.spec.calendars?.length ?? 0) === 1 &&
+    !current.spec.intervals?.length
+  );
 }
 
 function assertTable(table: ScheduleEntry[]): void {
   const seen = new Set<string>();
   for (const { name } of table) {
-    if (!isJobKind(name)) throw new TypeError(`schedule name ${JSON.stringify(name)} must be lowercase letters, digits, _ and - (it is also the JobKind and the /api/cron/ path)`);
+    if (!isJobKind(name))
+      throw new TypeError(
+        `schedule name ${JSON.stringify(name)} must be lowercase letters, digits, _ and - (it is also the JobKind and the /api/cron/ path)`,
+      );
     if (seen.has(name)) throw new TypeError(`schedule name ${name} appears twice`);
     seen.add(name);
   }

@@ -7,9 +7,7 @@ import { describeJob } from './jobView';
 import { startJob, type StartJobInput } from './jobs';
 import { isUnavailable, temporalUnavailable } from './rpc';
 
-export type StartAndWaitOutcome<T> =
-  | { status: 'completed'; jobId: string; result: T }
-  | { status: 'running'; job: Job };
+export type StartAndWaitOutcome<T> = { status: 'completed'; jobId: string; result: T } | { status: 'running'; job: Job };
 
 type WaitDeps = Pick<AppDeps, 'temporal' | 'logger'>;
 
@@ -21,7 +19,12 @@ const CLOSED_RESULT_MS = 5_000;
  * The deadline is a gRPC deadline on the long poll, so nothing (no timer, no open call) outlives it.
  * `{ done: false }` when the bound passed; throws the job's ApiError when the job failed.
  */
-async function waitForResult<T>(deps: WaitDeps, jobId: string, handle: WorkflowHandle, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+async function waitForResult<T>(
+  deps: WaitDeps,
+  jobId: string,
+  handle: WorkflowHandle,
+  ms: number,
+): Promise<{ done: true; value: T } | { done: false }> {
   if (ms <= 0) return { done: false };
   try {
     const value = await deps.temporal.client.withDeadline(Date.now() + ms, () => handle.result() as Promise<T>);

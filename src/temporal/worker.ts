@@ -9,8 +9,12 @@ export async function bundleWorkflows(workflowsPath = PRODUCT_WORKFLOWS_PATH): P
 }
 
 const quietBundlerLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
-  warn: (message: string) => console.warn(message), error: (message: string) => console.error(message),
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
 };
 
 export interface WorkerOptions {

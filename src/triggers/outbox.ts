@@ -27,7 +27,11 @@ export async function writeTrigger(db: Knex, accountId: string, input: TriggerIn
 }
 
 /** `writeTrigger` for many triggers in one statement; answers the (trigger, dedup key) pairs newly written. */
-export async function writeTriggers(db: Knex, accountId: string, inputs: TriggerInput[]): Promise<Array<{ trigger: TriggerName; dedupKey: string }>> {
+export async function writeTriggers(
+  db: Knex,
+  accountId: string,
+  inputs: TriggerInput[],
+): Promise<Array<{ trigger: TriggerName; dedupKey: string }>> {
   return (await insertTriggersOnce(db, accountId, inputs)) as Array<{ trigger: TriggerName; dedupKey: string }>;
 }
 

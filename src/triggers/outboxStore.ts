@@ -2,7 +2,9 @@ import type { Knex } from '../db/knex';
 
 /** Inserts the outbox row unless one with the same (trigger, dedup key) exists for the account: true when inserted. */
 export async function insertTriggerOnce(
-  db: Knex, accountId: string, row: { trigger: string; dedupKey: string; payload: Record<string, unknown> },
+  db: Knex,
+  accountId: string,
+  row: { trigger: string; dedupKey: string; payload: Record<string, unknown> },
 ): Promise<boolean> {
   const result = await db.raw(
     `insert into workflow_trigger_outbox (account_id, trigger, dedup_key, payload) values (?, ?, ?, ?::jsonb)
@@ -18,7 +20,9 @@ export async function insertTriggerOnce(
  * account. Answers the (trigger, dedup key) pairs newly written.
  */
 export async function insertTriggersOnce(
-  db: Knex, accountId: string, rows: Array<{ trigger: string; dedupKey: string; payload: Record<string, unknown> }>,
+  db: Knex,
+  accountId: string,
+  rows: Array<{ trigger: string; dedupKey: string; payload: Record<string, unknown> }>,
 ): Promise<Array<{ trigger: string; dedupKey: string }>> {
   if (rows.length === 0) return [];
   const result = await db.raw(

@@ -13,12 +13,18 @@ async function keysOf(accountId: string): Promise<number> {
 
 describe('agent keys', () => {
   let account: TestAccount;
-  beforeEach(async () => { account = await newAccount(); });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   const create = (body: unknown, token = account.ownerToken) => call('POST', '/api/agent-keys', { token, body });
 
   it('creating a key answers 201 with the key and its token, which works at once', async () => {
-    const res = await create({ name: 'writer bot', permissions: ['marketing.content:read', 'marketing.content:read', 'crm:read'], read_only: true });
+    const res = await create({
+      name: 'writer bot',
+      permissions: ['marketing.content:read', 'marketing.content:read', 'crm:read'],
+      read_only: true,
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), [...KEY_FIELDS, 'token'].sort());
     assert.match(res.body.token, /^wyk_/);
@@ -46,11 +52,15 @@ describe('agent keys', () => {
     assert.equal(res.body.code, 'validation_failed');
     assert.equal(res.body.errors[0].path, 'body.permissions.1');
     assert.match(res.body.errors[0].message, /crm:delete_everything/);
-    assert.equal(await keysOf(account.accountId), 1, 'only the account\'s default key');
+    assert.equal(await keysOf(account.accountId), 1, "only the account's default key");
   });
 
   it('a key without permissions, without a name, or with an unknown field answers 400', async () => {
-    for (const body of [{ name: 'k', permissions: [] }, { permissions: ['crm:read'] }, { name: 'k', permissions: ['crm:read'], scopes: ['x'] }]) {
+    for (const body of [
+      { name: 'k', permissions: [] },
+      { permissions: ['crm:read'] },
+      { name: 'k', permissions: ['crm:read'], scopes: ['x'] },
+    ]) {
       const res = await create(body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'validation_failed');
@@ -63,7 +73,10 @@ describe('agent keys', () => {
     const second = await create({ name: 'second', permissions: ['jobs:read'] });
     const res = await call('GET', '/api/agent-keys', { token: account.ownerToken });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.slice(0, 2).map((k: { id: string }) => k.id), [second.body.id, first.body.id]);
+    assert.deepEqual(
+      res.body.data.slice(0, 2).map((k: { id: string }) => k.id),
+      [second.body.id, first.body.id],
+    );
     assert.equal(res.body.total, 3);
     for (const key of res.body.data) assert.deepEqual(Object.keys(key).sort(), KEY_FIELDS);
     for (const token of [first.body.token, second.body.token, account.agentKey]) {
@@ -78,8 +91,15 @@ describe('agent keys', () => {
     const member = await newUser(account.accountId, 'member');
     const created = await create({ name: 'k', permissions: ['crm:read'] }, admin.token);
     assert.equal(created.status, 201);
-    for (const [method, path] of [['GET', '/api/agent-keys'], ['POST', '/api/agent-keys'], ['DELETE', `/api/agent-keys/${created.body.id}`]]) {
-      const res = await call(method, path, { token: member.token, body: method === 'POST' ? { name: 'm', permissions: ['crm:read'] } : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/agent-keys'],
+      ['POST', '/api/agent-keys'],
+      ['DELETE', `/api/agent-keys/${created.body.id}`],
+    ]) {
+      const res = await call(method, path, {
+        token: member.token,
+        body: method === 'POST' ? { name: 'm', permissions: ['crm:read'] } : undefined,
+      });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(res.body.code, 'forbidden_role');
     }
@@ -108,7 +128,7 @@ describe('agent keys', () => {
     assert.equal(second.body.revoked_at, first.body.revoked_at);
   });
 
-  it('revoking another account\'s key answers 404 agent_key_not_found and the key keeps working', async () => {
+  it("revoking another account's key answers 404 agent_key_not_found and the key keeps working", async () => {
     const other = await newAccount();
     const theirs = await create({ name: 'theirs', permissions: ['crm:read'] }, other.ownerToken);
     const res = await call('DELETE', `/api/agent-keys/${theirs.body.id}`, { token: account.ownerToken });
@@ -126,7 +146,7 @@ describe('agent keys', () => {
     assert.equal(malformed.body.code, 'validation_failed');
   });
 
-  it('another account\'s keys are not listed', async () => {
+  it("another account's keys are not listed", async () => {
     const other = await newAccount();
     const theirs = await create({ name: 'theirs', permissions: ['crm:read'] }, other.ownerToken);
     const res = await call('GET', '/api/agent-keys?limit=100', { token: account.ownerToken });

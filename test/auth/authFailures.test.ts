@@ -11,10 +11,54 @@ const ok = async () => ({ body: { ok: true } });
 
 /** Test-only routes, one per credential kind the product does not yet mount. */
 const probeRoutes = () => [
-  route({ method: 'get', path: '/test/crm-read', operationId: 'testCrmRead', summary: 'probe', tags, auth: { kind: 'agent', permission: 'crm:write' }, responses: { 200: { description: 'ok' } } }, ok),
-  route({ method: 'post', path: '/test/crm-write', operationId: 'testCrmWrite', summary: 'probe', tags, auth: { kind: 'agent', permission: 'crm:write' }, responses: { 200: { description: 'ok' } } }, ok),
-  route({ method: 'get', path: '/test/builder', operationId: 'testBuilder', summary: 'probe', tags, auth: { kind: 'agentSecret' }, responses: { 200: { description: 'ok' } } }, ok),
-  route({ method: 'post', path: '/test/cron', operationId: 'testCron', summary: 'probe', tags, auth: { kind: 'cron' }, responses: { 200: { description: 'ok' } } }, ok),
+  route(
+    {
+      method: 'get',
+      path: '/test/crm-read',
+      operationId: 'testCrmRead',
+      summary: 'probe',
+      tags,
+      auth: { kind: 'agent', permission: 'crm:write' },
+      responses: { 200: { description: 'ok' } },
+    },
+    ok,
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/test/crm-write',
+      operationId: 'testCrmWrite',
+      summary: 'probe',
+      tags,
+      auth: { kind: 'agent', permission: 'crm:write' },
+      responses: { 200: { description: 'ok' } },
+    },
+    ok,
+  ),
+  route(
+    {
+      method: 'get',
+      path: '/test/builder',
+      operationId: 'testBuilder',
+      summary: 'probe',
+      tags,
+      auth: { kind: 'agentSecret' },
+      responses: { 200: { description: 'ok' } },
+    },
+    ok,
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/test/cron',
+      operationId: 'testCron',
+      summary: 'probe',
+      tags,
+      auth: { kind: 'cron' },
+      responses: { 200: { description: 'ok' } },
+    },
+    ok,
+  ),
 ];
 
 /** A token of the right shape whose id no credential has. */
@@ -91,7 +135,11 @@ describe('authentication and authorization failures', () => {
   it('a member calling an owner or admin route answers 403 forbidden_role', async () => {
     const member = await newUser(account.accountId, 'member');
     assertError(await call('GET', '/api/agent-keys', { token: member.token }), 403, 'forbidden_role');
-    assertError(await call('POST', '/api/users', { token: member.token, body: { email: 'x@example.test', name: 'X', role: 'member' } }), 403, 'forbidden_role');
+    assertError(
+      await call('POST', '/api/users', { token: member.token, body: { email: 'x@example.test', name: 'X', role: 'member' } }),
+      403,
+      'forbidden_role',
+    );
   });
 
   it('an agent key without the route permission answers 403 missing_permission', async () => {
@@ -112,7 +160,11 @@ describe('authentication and authorization failures', () => {
   });
 
   it('an x-agent-secret route with a wrong secret answers 401 invalid_credentials', async () => {
-    assertError(await app.call('GET', '/test/builder', { headers: { 'x-agent-secret': randomBytes(32).toString('hex') } }), 401, 'invalid_credentials');
+    assertError(
+      await app.call('GET', '/test/builder', { headers: { 'x-agent-secret': randomBytes(32).toString('hex') } }),
+      401,
+      'invalid_credentials',
+    );
     const right = harness().deps.config.AGENT_SECRET!;
     assert.equal((await app.call('GET', '/test/builder', { headers: { 'x-agent-secret': right } })).status, 200);
   });

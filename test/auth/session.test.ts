@@ -5,7 +5,7 @@ import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
 
 describe('the caller and signing out', () => {
-  it('GET /api/me answers the caller\'s user and account', async () => {
+  it("GET /api/me answers the caller's user and account", async () => {
     const account = await newAccount('Acme Roofing');
     const res = await call('GET', '/api/me', { token: account.ownerToken });
     assert.equal(res.status, 200);
@@ -39,7 +39,7 @@ describe('the caller and signing out', () => {
     assert.equal((await call('DELETE', '/api/session', { token: member.token })).status, 401, 'signing out twice is 401');
   });
 
-  it('signing out leaves the user\'s other sessions valid', async () => {
+  it("signing out leaves the user's other sessions valid", async () => {
     const account = await newAccount();
     const member = await newUser(account.accountId, 'member');
     const { deps } = harness();

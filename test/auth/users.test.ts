@@ -12,10 +12,15 @@ async function usersOf(accountId: string): Promise<number> {
 
 describe('account users', () => {
   let account: TestAccount;
-  beforeEach(async () => { account = await newAccount(); });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   it('an owner adds a user: 201 with the user and a session token that works at once', async () => {
-    const res = await call('POST', '/api/users', { token: account.ownerToken, body: { email: 'dana@example.test', name: 'Dana', role: 'member' } });
+    const res = await call('POST', '/api/users', {
+      token: account.ownerToken,
+      body: { email: 'dana@example.test', name: 'Dana', role: 'member' },
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['session_token', 'user']);
     assert.deepEqual(Object.keys(res.body.user).sort(), USER_FIELDS);
@@ -45,10 +50,16 @@ describe('account users', () => {
   });
 
   it('the owner role cannot be granted: 400 validation_failed naming role', async () => {
-    const res = await call('POST', '/api/users', { token: account.ownerToken, body: { email: 'own@example.test', name: 'Own', role: 'owner' } });
+    const res = await call('POST', '/api/users', {
+      token: account.ownerToken,
+      body: { email: 'own@example.test', name: 'Own', role: 'owner' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'validation_failed');
-    assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['body.role']);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['body.role'],
+    );
     assert.equal(await usersOf(account.accountId), 1);
   });
 
@@ -74,13 +85,19 @@ describe('account users', () => {
     assert.equal((await call('POST', '/api/users', { token: other.ownerToken, body })).status, 201);
   });
 
-  it('GET /api/users lists the account\'s users oldest first, without tokens, to any role', async () => {
+  it("GET /api/users lists the account's users oldest first, without tokens, to any role", async () => {
     const member = await newUser(account.accountId, 'member');
-    const created = await call('POST', '/api/users', { token: account.ownerToken, body: { email: 'li@example.test', name: 'Li', role: 'admin' } });
+    const created = await call('POST', '/api/users', {
+      token: account.ownerToken,
+      body: { email: 'li@example.test', name: 'Li', role: 'admin' },
+    });
     await newUser((await newAccount()).accountId, 'member'); // another account's user must not show up
     const res = await call('GET', '/api/users', { token: member.token });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.map((u: { id: string }) => u.id), [account.ownerId, member.userId, created.body.user.id]);
+    assert.deepEqual(
+      res.body.data.map((u: { id: string }) => u.id),
+      [account.ownerId, member.userId, created.body.user.id],
+    );
     assert.equal(res.body.total, 3);
     assert.equal(res.body.page, 1);
     assert.equal(res.body.limit, 25);
@@ -94,7 +111,10 @@ describe('account users', () => {
     await newUser(account.accountId, 'member');
     const res = await call('GET', '/api/users?page=2&limit=1', { token: account.ownerToken });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.map((u: { id: string }) => u.id), [second.userId]);
+    assert.deepEqual(
+      res.body.data.map((u: { id: string }) => u.id),
+      [second.userId],
+    );
     assert.equal(res.body.total, 3);
     assert.deepEqual([res.body.page, res.body.limit], [2, 1]);
   });

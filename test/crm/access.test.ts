@@ -22,7 +22,9 @@ const ROUTES: Array<[string, string]> = [
 
 describe('CRM access', () => {
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  before(async () => {
+    acct = await newAccount();
+  });
 
   it('every CRM route without a token answers 401 missing_credentials', async () => {
     for (const [method, path] of ROUTES) {

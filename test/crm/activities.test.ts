@@ -16,10 +16,20 @@ describe('CRM contact activities', () => {
   });
 
   it('adding a note answers 201 with the activity; kind defaults to note', async () => {
-    const res = await call('POST', path(contactId), { token: acct.ownerToken, body: { body: 'Asked for a quote', metadata: { channel: 'phone' } } });
+    const res = await call('POST', path(contactId), {
+      token: acct.ownerToken,
+      body: { body: 'Asked for a quote', metadata: { channel: 'phone' } },
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(
-      { contactId: res.body.contactId, kind: res.body.kind, body: res.body.body, externalId: res.body.externalId, metadata: res.body.metadata, createdBy: res.body.createdBy },
+      {
+        contactId: res.body.contactId,
+        kind: res.body.kind,
+        body: res.body.body,
+        externalId: res.body.externalId,
+        metadata: res.body.metadata,
+        createdBy: res.body.createdBy,
+      },
       { contactId, kind: 'note', body: 'Asked for a quote', externalId: null, metadata: { channel: 'phone' }, createdBy: acct.ownerId },
     );
     assert.ok(Math.abs(Date.parse(res.body.occurredAt) - Date.now()) < 60_000);
@@ -45,19 +55,29 @@ describe('CRM contact activities', () => {
 
   it('the same externalId in another account is a separate activity', async () => {
     const theirContact = await createContact(other.ownerToken);
-    const res = await call('POST', path(theirContact.id), { token: other.ownerToken, body: { kind: 'order', externalId: 'commerce:order:1001' } });
+    const res = await call('POST', path(theirContact.id), {
+      token: other.ownerToken,
+      body: { kind: 'order', externalId: 'commerce:order:1001' },
+    });
     assert.equal(res.status, 201, res.text);
   });
 
   it('the timeline answers { data, total, page, limit }, newest occurrence first, and filters by kind', async () => {
     const c = (await createContact(acct.ownerToken)).id;
-    for (const [kind, occurredAt] of [['call', '2026-10-01T00:00:00Z'], ['note', '2026-10-03T00:00:00Z'], ['call', '2026-10-02T00:00:00Z']]) {
+    for (const [kind, occurredAt] of [
+      ['call', '2026-10-01T00:00:00Z'],
+      ['note', '2026-10-03T00:00:00Z'],
+      ['call', '2026-10-02T00:00:00Z'],
+    ]) {
       assert.equal((await call('POST', path(c), { token: acct.ownerToken, body: { kind, body: 'x', occurredAt } })).status, 201);
     }
     const res = await call('GET', path(c), { token: acct.ownerToken });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'limit', 'page', 'total']);
-    assert.deepEqual(res.body.data.map((a: { occurredAt: string }) => a.occurredAt), ['2026-10-03T00:00:00.000Z', '2026-10-02T00:00:00.000Z', '2026-10-01T00:00:00.000Z']);
+    assert.deepEqual(
+      res.body.data.map((a: { occurredAt: string }) => a.occurredAt),
+      ['2026-10-03T00:00:00.000Z', '2026-10-02T00:00:00.000Z', '2026-10-01T00:00:00.000Z'],
+    );
     assert.deepEqual([res.body.total, res.body.page, res.body.limit], [3, 1, 25]);
     const calls = await call('GET', `${path(c)}?kind=call&limit=1`, { token: acct.ownerToken });
     assert.deepEqual([calls.body.total, calls.body.data.length, calls.body.data[0].occurredAt], [2, 1, '2026-10-02T00:00:00.000Z']);
@@ -69,7 +89,10 @@ describe('CRM contact activities', () => {
     assertFieldError(await call('POST', path(contactId), { token: t, body: { kind: 'Big Kind', body: 'x' } }), 'body.kind');
     assertFieldError(await call('POST', path(contactId), { token: t, body: { body: 'x', occurredAt: 'yesterday' } }), 'body.occurredAt');
     assertFieldError(await call('POST', path(contactId), { token: t, body: { body: 'x', metadata: [1, 2] } }), 'body.metadata');
-    assertFieldError(await call('POST', path(contactId), { token: t, body: { body: 'x', metadata: { blob: 'x'.repeat(20_000) } } }), 'body.metadata');
+    assertFieldError(
+      await call('POST', path(contactId), { token: t, body: { body: 'x', metadata: { blob: 'x'.repeat(20_000) } } }),
+      'body.metadata',
+    );
     const extra = await call('POST', path(contactId), { token: t, body: { body: 'x', author: 'me' } });
     assert.equal(extra.status, 400);
     assertFieldError(await call('GET', `${path(contactId)}?limit=0`, { token: t }), 'query.limit');

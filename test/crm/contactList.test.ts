@@ -17,7 +17,8 @@ describe('CRM contacts: list, search, tag filter, pagination', () => {
       { name: 'Pierre Curie', email: 'pierre@radium.example', tags: ['scientist'] },
       { name: 'Alan Turing', email: 'ALAN@Bletchley.example', tags: ['VIP'] },
       { name: 'Ada Lovelace', email: 'ada@engine.example', tags: [] },
-    ]) await createContact(acct.ownerToken, c);
+    ])
+      await createContact(acct.ownerToken, c);
   });
 
   it('answers exactly { contacts, total, page, limit }, each contact with createdAt, newest first', async () => {
@@ -27,13 +28,27 @@ describe('CRM contacts: list, search, tag filter, pagination', () => {
     assert.equal(res.body.total, 4);
     assert.deepEqual(names(res), ['Ada Lovelace', 'Alan Turing', 'Pierre Curie', 'Marie Curie']);
     for (const c of res.body.contacts) {
-      for (const key of ['id', 'name', 'email', 'company', 'phone', 'tags', 'notes', 'createdAt', 'commerceTotalSpentCents', 'commerceOrderCount']) {
+      for (const key of [
+        'id',
+        'name',
+        'email',
+        'company',
+        'phone',
+        'tags',
+        'notes',
+        'createdAt',
+        'commerceTotalSpentCents',
+        'commerceOrderCount',
+      ]) {
         assert.ok(key in c, `contact lacks ${key}`);
       }
       assert.ok(!Number.isNaN(Date.parse(c.createdAt)));
     }
     const created = res.body.contacts.map((c: { createdAt: string }) => Date.parse(c.createdAt));
-    assert.deepEqual(created, [...created].sort((a, b) => b - a));
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => b - a),
+    );
   });
 
   it('page defaults to 1 and limit to 25', async () => {
@@ -111,7 +126,7 @@ describe('CRM contacts: list, search, tag filter, pagination', () => {
     assert.equal((await list(big.ownerToken)).body.contacts.length, 25);
   });
 
-  it('another account\'s contacts are never listed or found by search', async () => {
+  it("another account's contacts are never listed or found by search", async () => {
     const other = await newAccount();
     await createContact(other.ownerToken, { name: 'Marie Outsider' });
     const res = await list(acct.ownerToken, '?search=outsider');

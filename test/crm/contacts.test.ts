@@ -6,20 +6,37 @@ import { assertFieldError, createContact, MISSING_ID, uniqueEmail } from './fixt
 describe('CRM contacts: create, update, delete', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('creating a contact answers 201 with every field, camelCase, and zeroed commerce rollups', async () => {
     const email = uniqueEmail('grace');
     const res = await call('POST', '/api/crm/contacts', {
       token: acct.ownerToken,
-      body: { name: ' Grace Hopper ', email, company: 'Navy', phone: '+1 555 0100', tags: [' vip', 'vip', 'lead '], notes: 'met at a conference' },
+      body: {
+        name: ' Grace Hopper ',
+        email,
+        company: 'Navy',
+        phone: '+1 555 0100',
+        tags: [' vip', 'vip', 'lead '],
+        notes: 'met at a conference',
+      },
     });
     assert.equal(res.status, 201, res.text);
     const c = res.body;
     assert.match(c.id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(
       { name: c.name, email: c.email, company: c.company, phone: c.phone, tags: c.tags, notes: c.notes, source: c.source },
-      { name: 'Grace Hopper', email, company: 'Navy', phone: '+1 555 0100', tags: ['vip', 'lead'], notes: 'met at a conference', source: 'api' },
+      {
+        name: 'Grace Hopper',
+        email,
+        company: 'Navy',
+        phone: '+1 555 0100',
+        tags: ['vip', 'lead'],
+        notes: 'met at a conference',
+        source: 'api',
+      },
     );
     assert.ok(!Number.isNaN(Date.parse(c.createdAt)));
     assert.deepEqual(
@@ -51,7 +68,10 @@ describe('CRM contacts: create, update, delete', () => {
     assertFieldError(await call('POST', '/api/crm/contacts', { token: t, body: { name: 'x'.repeat(201) } }), 'body.name');
     assertFieldError(await call('POST', '/api/crm/contacts', { token: t, body: { name: 'A', tags: 'vip' } }), 'body.tags');
     assertFieldError(await call('POST', '/api/crm/contacts', { token: t, body: { name: 'A', tags: [''] } }), 'body.tags.0');
-    assertFieldError(await call('POST', '/api/crm/contacts', { token: t, body: { name: 'A', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) } }), 'body.tags');
+    assertFieldError(
+      await call('POST', '/api/crm/contacts', { token: t, body: { name: 'A', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) } }),
+      'body.tags',
+    );
   });
 
   it('an unknown body field is 400 and nothing is written', async () => {
@@ -66,7 +86,10 @@ describe('CRM contacts: create, update, delete', () => {
 
   it('an email already held by a contact of the account is 409 contact_email_taken, case-insensitively', async () => {
     const first = await createContact(acct.ownerToken);
-    const res = await call('POST', '/api/crm/contacts', { token: acct.ownerToken, body: { name: 'Twin', email: first.email.toUpperCase() } });
+    const res = await call('POST', '/api/crm/contacts', {
+      token: acct.ownerToken,
+      body: { name: 'Twin', email: first.email.toUpperCase() },
+    });
     assert.equal(res.status, 409, res.text);
     assert.equal(res.body.code, 'contact_email_taken');
     assert.equal(res.body.contactId, first.id);
@@ -80,7 +103,10 @@ describe('CRM contacts: create, update, delete', () => {
 
   it('PATCH changes only the fields sent; null clears an optional field', async () => {
     const c = await createContact(acct.ownerToken, { company: 'Old Co', phone: '123', tags: ['a'] });
-    const res = await call('PATCH', `/api/crm/contacts/${c.id}`, { token: acct.ownerToken, body: { company: 'New Co', phone: null, tags: ['b', 'b'] } });
+    const res = await call('PATCH', `/api/crm/contacts/${c.id}`, {
+      token: acct.ownerToken,
+      body: { company: 'New Co', phone: null, tags: ['b', 'b'] },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.company, 'New Co');
     assert.equal(res.body.phone, null);
@@ -115,7 +141,10 @@ describe('CRM contacts: create, update, delete', () => {
 
   it('PATCH with an unknown field or a bad email is 400 naming the field', async () => {
     const c = await createContact(acct.ownerToken);
-    const unknown = await call('PATCH', `/api/crm/contacts/${c.id}`, { token: acct.ownerToken, body: { createdAt: '2020-01-01T00:00:00Z' } });
+    const unknown = await call('PATCH', `/api/crm/contacts/${c.id}`, {
+      token: acct.ownerToken,
+      body: { createdAt: '2020-01-01T00:00:00Z' },
+    });
     assert.equal(unknown.status, 400);
     assertFieldError(await call('PATCH', `/api/crm/contacts/${c.id}`, { token: acct.ownerToken, body: { email: 'nope' } }), 'body.email');
   });
@@ -132,7 +161,10 @@ describe('CRM contacts: create, update, delete', () => {
 
   it('a contact of another account answers 404 to PATCH and DELETE and is not changed', async () => {
     const theirs = await createContact(other.ownerToken, { company: 'Theirs' });
-    for (const [method, body] of [['PATCH', { company: 'Mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { company: 'Mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await call(method, `/api/crm/contacts/${theirs.id}`, { token: acct.ownerToken, body });
       assert.equal(res.status, 404, `${method}: ${res.text}`);
       assert.equal(res.body.code, 'contact_not_found');

@@ -36,7 +36,9 @@ describe('CRM service for other areas', () => {
     const { accountId } = await newAccount();
     const { db } = harness();
     const email = uniqueEmail();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => upsertContactByEmail(db, accountId, { email, name: `N${i}`, source: 'form' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => upsertContactByEmail(db, accountId, { email, name: `N${i}`, source: 'form' })),
+    );
     assert.equal(new Set(results.map((r) => r.contact.id)).size, 1);
     assert.equal(results.filter((r) => r.created).length, 1);
   });
@@ -45,8 +47,16 @@ describe('CRM service for other areas', () => {
     const { accountId, ownerToken } = await newAccount();
     const { db } = harness();
     const { contact } = await upsertContactByEmail(db, accountId, { email: uniqueEmail(), source: 'commerce' });
-    const a = await applyCommerceOrder(db, accountId, contact.id, { orderId: 'o-2', totalCents: 2500, orderedAt: new Date('2026-11-02T00:00:00Z') });
-    const b = await applyCommerceOrder(db, accountId, contact.id, { orderId: 'o-1', totalCents: 1000, orderedAt: new Date('2026-11-01T00:00:00Z') });
+    const a = await applyCommerceOrder(db, accountId, contact.id, {
+      orderId: 'o-2',
+      totalCents: 2500,
+      orderedAt: new Date('2026-11-02T00:00:00Z'),
+    });
+    const b = await applyCommerceOrder(db, accountId, contact.id, {
+      orderId: 'o-1',
+      totalCents: 1000,
+      orderedAt: new Date('2026-11-01T00:00:00Z'),
+    });
     assert.deepEqual([a.firstOrder, b.firstOrder], [true, false]);
     const res = await call('GET', `/api/crm/contacts?search=${encodeURIComponent(contact.email!)}`, { token: ownerToken });
     const c = res.body.contacts[0];

@@ -6,7 +6,8 @@ import { assertFieldError, createContact, MISSING_ID, stageOfKind, stages } from
 
 const createDeal = (token: string, body: unknown) => call('POST', '/api/crm/deals', { token, body });
 const patchDeal = (token: string, id: string, body: unknown) => call('PATCH', `/api/crm/deals/${id}`, { token, body });
-const countDeals = async (accountId: string) => Number((await harness().db('crm_deals').where({ account_id: accountId }).count({ n: '*' }))[0].n);
+const countDeals = async (accountId: string) =>
+  Number((await harness().db('crm_deals').where({ account_id: accountId }).count({ n: '*' }))[0].n);
 
 describe('CRM deals', () => {
   let acct: TestAccount;
@@ -19,13 +20,26 @@ describe('CRM deals', () => {
 
   it('creating a deal answers 201; without stageId it starts in the first open stage, open, without wonAt', async () => {
     const res = await createDeal(acct.ownerToken, {
-      title: 'Annual plan', contactId, amount: 129900, currency: 'usd',
-      sourceType: 'content_item', sourceId: 'c-1', sourceLabel: 'Pricing guide',
+      title: 'Annual plan',
+      contactId,
+      amount: 129900,
+      currency: 'usd',
+      sourceType: 'content_item',
+      sourceId: 'c-1',
+      sourceLabel: 'Pricing guide',
     });
     assert.equal(res.status, 201, res.text);
     const lead = (await stages(acct.ownerToken))[0];
     assert.deepEqual(
-      { title: res.body.title, contactId: res.body.contactId, amount: res.body.amount, currency: res.body.currency, stageId: res.body.stageId, status: res.body.status, wonAt: res.body.wonAt },
+      {
+        title: res.body.title,
+        contactId: res.body.contactId,
+        amount: res.body.amount,
+        currency: res.body.currency,
+        stageId: res.body.stageId,
+        status: res.body.status,
+        wonAt: res.body.wonAt,
+      },
       { title: 'Annual plan', contactId, amount: 129900, currency: 'USD', stageId: lead.id, status: 'open', wonAt: null },
     );
     assert.deepEqual([res.body.sourceType, res.body.sourceId, res.body.sourceLabel], ['content_item', 'c-1', 'Pricing guide']);
@@ -40,8 +54,10 @@ describe('CRM deals', () => {
   });
 
   it('amount must be a whole number ≥ 0 and currency 3 letters: otherwise 400 naming the field', async () => {
-    for (const amount of [-1, 1.5, '100', 2 ** 60]) assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', amount }), 'body.amount');
-    for (const currency of ['US', 'USDX', '840', 'U$D']) assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency }), 'body.currency');
+    for (const amount of [-1, 1.5, '100', 2 ** 60])
+      assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', amount }), 'body.amount');
+    for (const currency of ['US', 'USDX', '840', 'U$D'])
+      assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency }), 'body.currency');
   });
 
   it('a deal created in a won stage gets wonAt', async () => {
@@ -72,16 +88,35 @@ describe('CRM deals', () => {
     await createDeal(fresh.ownerToken, { title: 'a', currency: 'USD', stageId: won.id });
     await createDeal(fresh.ownerToken, { title: 'b', currency: 'USD' });
     const counts = (await stages(fresh.ownerToken)).map((s) => [s.name, s.dealCount]);
-    assert.deepEqual(counts, [['Lead', 1], ['Qualified', 0], ['Proposal', 0], ['Negotiation', 0], ['Won', 1], ['Lost', 0]]);
+    assert.deepEqual(counts, [
+      ['Lead', 1],
+      ['Qualified', 0],
+      ['Proposal', 0],
+      ['Negotiation', 0],
+      ['Won', 1],
+      ['Lost', 0],
+    ]);
   });
 
   it('PATCH null clears contactId and attribution; an empty body changes nothing', async () => {
-    const deal = (await createDeal(acct.ownerToken, { title: 'Attributed', currency: 'USD', contactId, sourceType: 'campaign', sourceId: '7', sourceLabel: 'Spring' })).body;
+    const deal = (
+      await createDeal(acct.ownerToken, {
+        title: 'Attributed',
+        currency: 'USD',
+        contactId,
+        sourceType: 'campaign',
+        sourceId: '7',
+        sourceLabel: 'Spring',
+      })
+    ).body;
     const empty = await patchDeal(acct.ownerToken, deal.id, {});
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, deal);
     const cleared = await patchDeal(acct.ownerToken, deal.id, { contactId: null, sourceType: null, sourceId: null, sourceLabel: null });
-    assert.deepEqual([cleared.body.contactId, cleared.body.sourceType, cleared.body.sourceId, cleared.body.sourceLabel], [null, null, null, null]);
+    assert.deepEqual(
+      [cleared.body.contactId, cleared.body.sourceType, cleared.body.sourceId, cleared.body.sourceLabel],
+      [null, null, null, null],
+    );
     assertFieldError(await patchDeal(acct.ownerToken, deal.id, { title: null }), 'body.title');
     assertFieldError(await patchDeal(acct.ownerToken, deal.id, { won: true }), 'body');
   });
@@ -91,15 +126,27 @@ describe('CRM deals', () => {
     const theirStage = await stageOfKind(other.ownerToken, 'won');
     const before = await countDeals(acct.accountId);
     for (const id of [theirContact.id, MISSING_ID]) {
-      assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', contactId: id }), 'body.contactId', 'invalid_reference');
+      assertFieldError(
+        await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', contactId: id }),
+        'body.contactId',
+        'invalid_reference',
+      );
     }
     for (const id of [theirStage.id, MISSING_ID]) {
-      assertFieldError(await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', stageId: id }), 'body.stageId', 'invalid_reference');
+      assertFieldError(
+        await createDeal(acct.ownerToken, { title: 'x', currency: 'USD', stageId: id }),
+        'body.stageId',
+        'invalid_reference',
+      );
     }
     assert.equal(await countDeals(acct.accountId), before);
 
     const deal = (await createDeal(acct.ownerToken, { title: 'Stay', currency: 'USD' })).body;
-    assertFieldError(await patchDeal(acct.ownerToken, deal.id, { stageId: theirStage.id, title: 'Moved' }), 'body.stageId', 'invalid_reference');
+    assertFieldError(
+      await patchDeal(acct.ownerToken, deal.id, { stageId: theirStage.id, title: 'Moved' }),
+      'body.stageId',
+      'invalid_reference',
+    );
     assertFieldError(await patchDeal(acct.ownerToken, deal.id, { contactId: theirContact.id }), 'body.contactId', 'invalid_reference');
     const row = await harness().db('crm_deals').where({ id: deal.id }).first();
     assert.deepEqual([row.title, row.stage_id, row.contact_id], ['Stay', deal.stageId, null]);
@@ -126,7 +173,8 @@ describe('CRM deals', () => {
         { title: 'd1', currency: 'USD', contactId: contactA },
         { title: 'd2', currency: 'USD', stageId: won.id, contactId: contactA },
         { title: 'd3', currency: 'USD', stageId: lost.id },
-      ]) assert.equal((await createDeal(acctL.ownerToken, body)).status, 201);
+      ])
+        assert.equal((await createDeal(acctL.ownerToken, body)).status, 201);
     });
     const titles = (res: { body: any }) => res.body.data.map((d: { title: string }) => d.title);
 
@@ -150,7 +198,7 @@ describe('CRM deals', () => {
       assertFieldError(await call('GET', '/api/crm/deals?limit=500', { token: t }), 'query.limit');
     });
 
-    it('another account\'s deals are never listed', async () => {
+    it("another account's deals are never listed", async () => {
       assert.equal((await call('GET', `/api/crm/deals?contactId=${contactA}`, { token: other.ownerToken })).body.total, 0);
     });
   });

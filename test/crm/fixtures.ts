@@ -12,7 +12,9 @@ export async function createContact(token: string, body: Record<string, unknown>
   return res.body;
 }
 
-export async function stages(token: string): Promise<Array<{ id: string; name: string; kind: string; position: number; contactCount: number; dealCount: number }>> {
+export async function stages(
+  token: string,
+): Promise<Array<{ id: string; name: string; kind: string; position: number; contactCount: number; dealCount: number }>> {
   const res = await call('GET', '/api/crm/pipeline/stages', { token });
   assert.equal(res.status, 200, res.text);
   return res.body.data;
@@ -28,5 +30,8 @@ export async function stageOfKind(token: string, kind: 'open' | 'won' | 'lost') 
 export function assertFieldError(res: { status: number; body: any; text: string }, path: string, code = 'validation_failed') {
   assert.equal(res.status, 400, res.text);
   assert.equal(res.body.code, code, res.text);
-  assert.ok(res.body.errors.some((e: { path: string }) => e.path === path), `expected an error on ${path}: ${res.text}`);
+  assert.ok(
+    res.body.errors.some((e: { path: string }) => e.path === path),
+    `expected an error on ${path}: ${res.text}`,
+  );
 }

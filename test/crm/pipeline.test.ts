@@ -10,7 +10,9 @@ const move = (token: string, body: unknown) => call('POST', '/api/crm/pipeline/m
 describe('CRM pipeline: stages and moving contacts', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('a new account has a default pipeline: Lead, Qualified, Proposal, Negotiation, Won, Lost in order', async () => {
     const res = await call('GET', '/api/crm/pipeline/stages', { token: acct.ownerToken });
@@ -18,7 +20,14 @@ describe('CRM pipeline: stages and moving contacts', () => {
     assert.deepEqual(Object.keys(res.body), ['data']);
     assert.deepEqual(
       res.body.data.map((s: { name: string; position: number; kind: string }) => [s.name, s.position, s.kind]),
-      [['Lead', 1, 'open'], ['Qualified', 2, 'open'], ['Proposal', 3, 'open'], ['Negotiation', 4, 'open'], ['Won', 5, 'won'], ['Lost', 6, 'lost']],
+      [
+        ['Lead', 1, 'open'],
+        ['Qualified', 2, 'open'],
+        ['Proposal', 3, 'open'],
+        ['Negotiation', 4, 'open'],
+        ['Won', 5, 'won'],
+        ['Lost', 6, 'lost'],
+      ],
     );
     for (const s of res.body.data) {
       assert.match(s.id, /^[0-9a-f-]{36}$/);

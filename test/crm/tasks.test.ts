@@ -6,7 +6,8 @@ import { assertFieldError, createContact, MISSING_ID } from './fixtures';
 
 const createTask = (token: string, body: unknown) => call('POST', '/api/crm/tasks', { token, body });
 const listTasks = (token: string, query = '') => call('GET', `/api/crm/tasks${query}`, { token });
-const countTasks = async (accountId: string) => Number((await harness().db('crm_tasks').where({ account_id: accountId }).count({ n: '*' }))[0].n);
+const countTasks = async (accountId: string) =>
+  Number((await harness().db('crm_tasks').where({ account_id: accountId }).count({ n: '*' }))[0].n);
 
 describe('CRM tasks', () => {
   let acct: TestAccount;
@@ -18,11 +19,32 @@ describe('CRM tasks', () => {
   });
 
   it('creating a task answers 201 with title, contactId, dueDate, assignedTo, status open and createdBy', async () => {
-    const res = await createTask(acct.ownerToken, { title: 'Call back', contactId, dueDate: '2026-12-01T09:30:00+02:00', assignedTo: acct.ownerId });
+    const res = await createTask(acct.ownerToken, {
+      title: 'Call back',
+      contactId,
+      dueDate: '2026-12-01T09:30:00+02:00',
+      assignedTo: acct.ownerId,
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(
-      { title: res.body.title, contactId: res.body.contactId, dueDate: res.body.dueDate, assignedTo: res.body.assignedTo, status: res.body.status, completedAt: res.body.completedAt, createdBy: res.body.createdBy },
-      { title: 'Call back', contactId, dueDate: '2026-12-01T07:30:00.000Z', assignedTo: acct.ownerId, status: 'open', completedAt: null, createdBy: acct.ownerId },
+      {
+        title: res.body.title,
+        contactId: res.body.contactId,
+        dueDate: res.body.dueDate,
+        assignedTo: res.body.assignedTo,
+        status: res.body.status,
+        completedAt: res.body.completedAt,
+        createdBy: res.body.createdBy,
+      },
+      {
+        title: 'Call back',
+        contactId,
+        dueDate: '2026-12-01T07:30:00.000Z',
+        assignedTo: acct.ownerId,
+        status: 'open',
+        completedAt: null,
+        createdBy: acct.ownerId,
+      },
     );
   });
 
@@ -83,7 +105,8 @@ describe('CRM tasks', () => {
         { title: 'late', dueDate: '2026-12-20T00:00:00Z', assignedTo: member.userId },
         { title: 'early', dueDate: '2026-12-01T00:00:00Z', contactId: contactA },
         { title: 'middle', dueDate: '2026-12-10T00:00:00Z', contactId: contactA, assignedTo: member.userId },
-      ]) assert.equal((await createTask(t, body)).status, 201);
+      ])
+        assert.equal((await createTask(t, body)).status, 201);
     });
     const titles = (res: { body: any }) => res.body.data.map((t: { title: string }) => t.title);
 
@@ -132,7 +155,7 @@ describe('CRM tasks', () => {
       assertFieldError(await listTasks(t, '?page=0'), 'query.page');
     });
 
-    it('another account\'s tasks are never listed', async () => {
+    it("another account's tasks are never listed", async () => {
       const res = await listTasks(other.ownerToken);
       assert.ok(!res.body.data.some((t: { title: string }) => t.title === 'late'));
       assert.equal((await listTasks(acctL.ownerToken, `?assignedTo=${other.ownerId}`)).body.total, 0);
@@ -140,8 +163,13 @@ describe('CRM tasks', () => {
   });
 
   it('PATCH changes the fields sent and null clears contactId, dueDate and assignedTo', async () => {
-    const task = (await createTask(acct.ownerToken, { title: 'Edit me', contactId, dueDate: '2026-12-01T00:00:00Z', assignedTo: acct.ownerId })).body;
-    const res = await call('PATCH', `/api/crm/tasks/${task.id}`, { token: acct.ownerToken, body: { title: 'Edited', contactId: null, dueDate: null, assignedTo: null } });
+    const task = (
+      await createTask(acct.ownerToken, { title: 'Edit me', contactId, dueDate: '2026-12-01T00:00:00Z', assignedTo: acct.ownerId })
+    ).body;
+    const res = await call('PATCH', `/api/crm/tasks/${task.id}`, {
+      token: acct.ownerToken,
+      body: { title: 'Edited', contactId: null, dueDate: null, assignedTo: null },
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.body.title, res.body.contactId, res.body.dueDate, res.body.assignedTo], ['Edited', null, null, null]);
   });
@@ -149,8 +177,16 @@ describe('CRM tasks', () => {
   it('PATCH with references of another account is 400 invalid_reference and changes nothing', async () => {
     const task = (await createTask(acct.ownerToken, { title: 'Keep', contactId })).body;
     const theirs = await createContact(other.ownerToken);
-    assertFieldError(await call('PATCH', `/api/crm/tasks/${task.id}`, { token: acct.ownerToken, body: { title: 'Changed', contactId: theirs.id } }), 'body.contactId', 'invalid_reference');
-    assertFieldError(await call('PATCH', `/api/crm/tasks/${task.id}`, { token: acct.ownerToken, body: { assignedTo: other.ownerId } }), 'body.assignedTo', 'invalid_reference');
+    assertFieldError(
+      await call('PATCH', `/api/crm/tasks/${task.id}`, { token: acct.ownerToken, body: { title: 'Changed', contactId: theirs.id } }),
+      'body.contactId',
+      'invalid_reference',
+    );
+    assertFieldError(
+      await call('PATCH', `/api/crm/tasks/${task.id}`, { token: acct.ownerToken, body: { assignedTo: other.ownerId } }),
+      'body.assignedTo',
+      'invalid_reference',
+    );
     const row = await harness().db('crm_tasks').where({ id: task.id }).first();
     assert.deepEqual([row.title, row.contact_id, row.assigned_to], ['Keep', contactId, null]);
   });

@@ -8,13 +8,16 @@ import { startPrivateApp } from '../helpers/privateApp';
 const cronToken = () => harness().deps.config.CRON_SECRET!;
 
 describe('cron route: POST /api/cron/{name}', () => {
-  it('runs the schedule\'s workflow now and answers 202 with the run', async () => {
+  it("runs the schedule's workflow now and answers 202 with the run", async () => {
     const res = await call('POST', '/api/cron/test-quick-sweep', { token: cronToken() });
     assert.equal(res.status, 202);
     assert.match(res.body.id, /^cron:test-quick-sweep:[0-9a-f-]{36}$/);
     assert.equal(res.body.kind, 'test-quick-sweep');
     const handle = harness().client.workflow.getHandle(res.body.id);
-    assert.deepEqual(await harness().client.withDeadline(Date.now() + 10_000, () => handle.result()), { value: 'swept', run_id: res.body.run_id });
+    assert.deepEqual(await harness().client.withDeadline(Date.now() + 10_000, () => handle.result()), {
+      value: 'swept',
+      run_id: res.body.run_id,
+    });
     const run = await handle.describe();
     assert.equal(run.type, 'quickJobWorkflow');
     assert.equal(run.typedSearchAttributes.get(AccountIdKey), SYSTEM_ACCOUNT);

@@ -49,13 +49,19 @@ describe('a DATA_DIR the postgres user cannot enter keeps its cluster in a root-
     const dataDir = path.join(closed, 'tampered');
     await mkdir(dataDir, { mode: 0o755 });
     await writeFile(path.join(dataDir, CLUSTER_RECORD), '/etc\n');
-    await assert.rejects(clusterLocationFor(dataDir, runAs), (err: Error) => err instanceof EmbeddedPostgresError && /fix or remove it/.test(err.message));
+    await assert.rejects(
+      clusterLocationFor(dataDir, runAs),
+      (err: Error) => err instanceof EmbeddedPostgresError && /fix or remove it/.test(err.message),
+    );
   });
 
   it('refuses, saying what to change, to hide an existing cluster in DATA_DIR that the postgres user cannot reach', async () => {
     const dataDir = path.join(closed, 'old');
     await mkdir(path.join(dataDir, 'postgres'), { recursive: true, mode: 0o755 });
     await writeFile(path.join(dataDir, 'postgres/PG_VERSION'), '18\n');
-    await assert.rejects(clusterLocationFor(dataDir, runAs), (err: Error) => err instanceof EmbeddedPostgresError && err.message.includes(`chmod o+x ${closed}`));
+    await assert.rejects(
+      clusterLocationFor(dataDir, runAs),
+      (err: Error) => err instanceof EmbeddedPostgresError && err.message.includes(`chmod o+x ${closed}`),
+    );
   });
 });

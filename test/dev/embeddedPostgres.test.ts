@@ -38,7 +38,9 @@ describe('embedded PostgreSQL starts from a checkout under a directory only its 
     const client = new pg.Client({ connectionString: server.serverUrl });
     await client.connect();
     try {
-      const { rows: [row] } = await client.query<{ pid: number; answer: number }>('select pg_backend_pid() as pid, 6 * 7 as answer');
+      const {
+        rows: [row],
+      } = await client.query<{ pid: number; answer: number }>('select pg_backend_pid() as pid, 6 * 7 as answer');
       assert.equal(row.answer, 42);
       const backend = await processInfo(row.pid);
       if (process.getuid!() === 0) {

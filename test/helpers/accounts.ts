@@ -15,7 +15,9 @@ export interface TestAccount {
 export async function newAccount(name = 'Test Co'): Promise<TestAccount> {
   const { deps } = harness();
   const created = await createAccount(deps.db, deps.secretHashKey, {
-    name, ownerEmail: `owner-${randomBytes(4).toString('hex')}@example.test`, ownerName: 'Owner',
+    name,
+    ownerEmail: `owner-${randomBytes(4).toString('hex')}@example.test`,
+    ownerName: 'Owner',
   });
   return { accountId: created.account.id, ownerId: created.owner.id, ownerToken: created.ownerToken, agentKey: created.agentKey };
 }
@@ -23,7 +25,9 @@ export async function newAccount(name = 'Test Co'): Promise<TestAccount> {
 export async function newUser(accountId: string, role: Role = 'member') {
   const { deps } = harness();
   const { user, sessionToken } = await createUser(deps.db, deps.secretHashKey, accountId, {
-    email: `${role}-${randomBytes(4).toString('hex')}@example.test`, name: `A ${role}`, role,
+    email: `${role}-${randomBytes(4).toString('hex')}@example.test`,
+    name: `A ${role}`,
+    role,
   });
   return { userId: user.id, token: sessionToken };
 }

@@ -65,7 +65,10 @@ export async function startHarness(): Promise<Harness> {
     startTemporalDevServer(),
     bundleWorkflows(TEST_WORKFLOWS_PATH),
   ]);
-  cleanups.push(() => temporal.stop(), () => database.drop());
+  cleanups.push(
+    () => temporal.stop(),
+    () => database.drop(),
+  );
 
   const db = createDb(database.url, 10);
   cleanups.unshift(() => db.destroy());
@@ -75,14 +78,23 @@ export async function startHarness(): Promise<Harness> {
   cleanups.unshift(() => client.connection.close());
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const { worker, connection } = await createWorker({
-    address: temporal.address, namespace: temporal.namespace, taskQueue, bundle,
+    address: temporal.address,
+    namespace: temporal.namespace,
+    taskQueue,
+    bundle,
     activities: createActivities({ config, db, logger }),
   });
   const running = worker.run();
-  cleanups.unshift(async () => { worker.shutdown(); await running; await connection.close(); });
+  cleanups.unshift(async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  });
 
   const deps: AppDeps = {
-    config, logger, db,
+    config,
+    logger,
+    db,
     temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test' },
     schedules: testSchedules(),
     metrics: createMetrics(false),
@@ -98,7 +110,18 @@ export async function startHarness(): Promise<Harness> {
   // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
   config.PUBLIC_APP_URL = `http://127.0.0.1:${port}`;
 
-  current = { deps, db, client, baseUrl: `http://127.0.0.1:${port}`, temporalAddress: temporal.address, taskQueue, worker, bundle, databaseUrl: database.url, dispatcher };
+  current = {
+    deps,
+    db,
+    client,
+    baseUrl: `http://127.0.0.1:${port}`,
+    temporalAddress: temporal.address,
+    taskQueue,
+    worker,
+    bundle,
+    databaseUrl: database.url,
+    dispatcher,
+  };
   return current;
 }
 

@@ -31,6 +31,10 @@ export async function callAt(baseUrl: string, method: string, path: string, opti
   const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
   return { status: res.status, body: parsed, text, headers: res.headers };
 }

@@ -20,7 +20,8 @@ export interface PrivateApp {
  * on its own loopback port. For rules that need a route or a configuration the product does not mount.
  */
 export async function startPrivateApp(
-  routes: RouteDef[], overrides: { config?: Partial<Config>; logger?: Logger; taskQueue?: string } = {},
+  routes: RouteDef[],
+  overrides: { config?: Partial<Config>; logger?: Logger; taskQueue?: string } = {},
 ): Promise<PrivateApp> {
   const base = harness().deps;
   const deps: AppDeps = {
@@ -37,6 +38,10 @@ export async function startPrivateApp(
   return {
     baseUrl,
     call: (method, path, options) => callAt(baseUrl, method, path, options),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

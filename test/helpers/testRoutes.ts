@@ -34,27 +34,41 @@ const body = z.strictObject({
 /** Routes mounted only in tests, to drive shared machinery (e.g. the start-and-wait helper) through real HTTP. */
 export function testRoutes(): RouteDef[] {
   return [
-    route({
-      method: 'post', path: '/test/jobs/{kind}', operationId: 'testStartJob', tags: ['Test'], auth: { kind: 'session' },
-      summary: 'Test only: start a test workflow as a job; with `wait_seconds`, start and wait (201 result or 202 job).',
-      params, body, idempotent: true,
-      responses: { 201: { description: 'Finished in time' }, 202: { description: 'Started; poll Location', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS } },
-    }, async ({ auth, deps, params, body, ctx, requestId }) => {
-      const contract = TEST_JOBS[params.kind];
-      const input: StartJobInput<[object]> = {
-        accountId: accountOf(auth), args: [body.input], requestId,
-        key: body.key ?? (ctx.get('idempotency-key') || undefined),
-        searchAttributes: { ContentId: body.content_id },
-      };
-      if (body.wait_seconds !== undefined) {
-        const outcome = await startAndWait(deps, contract, input, { waitSeconds: body.wait_seconds });
-        if (outcome.status === 'running') return acceptedJob(outcome.job);
-        return { status: 201, body: { job_id: outcome.jobId, result: outcome.result } };
-      }
-      const started = await startJob(deps.temporal, deps.metrics, contract, input);
-      const described = await describeJob(deps.temporal, started.id);
-      if (!described) throw new ApiError(503, 'temporal_unavailable', 'started job not readable yet');
-      return acceptedJob(described.job);
-    }),
+    route(
+      {
+        method: 'post',
+        path: '/test/jobs/{kind}',
+        operationId: 'testStartJob',
+        tags: ['Test'],
+        auth: { kind: 'session' },
+        summary: 'Test only: start a test workflow as a job; with `wait_seconds`, start and wait (201 result or 202 job).',
+        params,
+        body,
+        idempotent: true,
+        responses: {
+          201: { description: 'Finished in time' },
+          202: { description: 'Started; poll Location', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS },
+        },
+      },
+      async ({ auth, deps, params, body, ctx, requestId }) => {
+        const contract = TEST_JOBS[params.kind];
+        const input: StartJobInput<[object]> = {
+          accountId: accountOf(auth),
+          args: [body.input],
+          requestId,
+          key: body.key ?? (ctx.get('idempotency-key') || undefined),
+          searchAttributes: { ContentId: body.content_id },
+        };
+        if (body.wait_seconds !== undefined) {
+          const outcome = await startAndWait(deps, contract, input, { waitSeconds: body.wait_seconds });
+          if (outcome.status === 'running') return acceptedJob(outcome.job);
+          return { status: 201, body: { job_id: outcome.jobId, result: outcome.result } };
+        }
+        const started = await startJob(deps.temporal, deps.metrics, contract, input);
+        const described = await describeJob(deps.temporal, started.id);
+        if (!described) throw new ApiError(503, 'temporal_unavailable', 'started job not readable yet');
+        return acceptedJob(described.job);
+      },
+    ),
   ];
 }

@@ -4,7 +4,11 @@ import { connect, type AddressInfo } from 'node:net';
 import { createApiServer } from '../../src/app/server';
 import { harness } from '../helpers/harness';
 
-interface RawResponse { status: number; headers: Record<string, string>; body: any }
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
 
 /** Writes `request` on a raw socket (no client library trims or refuses it) and reads the answer until the server closes. */
 function rawRequest(port: number, request: string): Promise<RawResponse> {
@@ -17,10 +21,16 @@ function rawRequest(port: number, request: string): Promise<RawResponse> {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       const bodyText = rest.join('\r\n\r\n');
       let body: unknown;
-      try { body = JSON.parse(bodyText); } catch { body = bodyText; }
+      try {
+        body = JSON.parse(bodyText);
+      } catch {
+        body = bodyText;
+      }
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
     socket.end(request);
@@ -46,7 +56,10 @@ describe('a request the HTTP parser refuses answers the usual JSON error, not an
     await new Promise((resolve) => server.once('listening', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  after(async () => { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
 
   it('a URL over the header limit (20 KB) is 431 request_header_fields_too_large', async () => {
     const res = await rawRequest(port, `GET /healthz?pad=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);

@@ -37,7 +37,10 @@ function codesInSource(): Map<string, Set<string>> {
 }
 
 /** Codes the document lists: each error response is "`code`: why" lines (`a | b` names several), plus the general notes. */
-function codesInDocument(doc: { info: { description: string }; paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> }): Set<string> {
+function codesInDocument(doc: {
+  info: { description: string };
+  paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+}): Set<string> {
   const codes = new Set<string>();
   const add = (text: string, pattern: RegExp) => {
     for (const [, names] of text.matchAll(pattern)) for (const code of names.split(' | ')) codes.add(code.trim());
@@ -54,7 +57,7 @@ function codesInDocument(doc: { info: { description: string }; paths: Record<str
 }
 
 describe('every error code is documented', () => {
-  it('every code the code can answer appears in some route\'s errors list of /openapi.json', async () => {
+  it("every code the code can answer appears in some route's errors list of /openapi.json", async () => {
     const res = await call('GET', '/openapi.json');
     assert.equal(res.status, 200);
     const documented = codesInDocument(res.body as Parameters<typeof codesInDocument>[0]);

@@ -6,15 +6,26 @@ import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 const BODY_LIMIT = 2048;
 
-const failingRoute = route({
-  method: 'get', path: '/test/explode', operationId: 'testExplode', summary: 'throws', tags: ['Test'], auth: { kind: 'none' },
-  responses: { 200: { description: 'never' } },
-}, async () => { throw new Error('connection to db-primary.internal:5432 refused for user admin'); });
+const failingRoute = route(
+  {
+    method: 'get',
+    path: '/test/explode',
+    operationId: 'testExplode',
+    summary: 'throws',
+    tags: ['Test'],
+    auth: { kind: 'none' },
+    responses: { 200: { description: 'never' } },
+  },
+  async () => {
+    throw new Error('connection to db-primary.internal:5432 refused for user admin');
+  },
+);
 
 function assertErrorBody(res: CallResult, status: number, code: string) {
   assert.equal(res.status, status, res.text);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  const expected = code === 'validation_failed' ? ['code', 'errors', 'message', 'request_id', 'status'] : ['code', 'message', 'request_id', 'status'];
+  const expected =
+    code === 'validation_failed' ? ['code', 'errors', 'message', 'request_id', 'status'] : ['code', 'message', 'request_id', 'status'];
   assert.deepEqual(Object.keys(res.body).sort(), expected);
   assert.equal(res.body.code, code);
   assert.equal(res.body.status, status);
@@ -30,7 +41,9 @@ describe('error responses', () => {
     account = await newAccount();
     app = await startPrivateApp([failingRoute], { config: { BODY_LIMIT_BYTES: BODY_LIMIT } });
   });
-  after(async () => { await app?.close(); });
+  after(async () => {
+    await app?.close();
+  });
 
   it('every error is { code, message, status, request_id }, plus errors for validation', async () => {
     const member = await newUser(account.accountId, 'member');
@@ -39,7 +52,11 @@ describe('error responses', () => {
     assertErrorBody(await call('GET', '/nowhere'), 404, 'route_not_found');
     assertErrorBody(await call('PATCH', '/healthz'), 405, 'method_not_allowed');
     assertErrorBody(await call('POST', '/api/agent-keys', { token: account.ownerToken, body: {} }), 400, 'validation_failed');
-    assertErrorBody(await call('POST', '/api/agent-keys', { token: account.ownerToken, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    assertErrorBody(
+      await call('POST', '/api/agent-keys', { token: account.ownerToken, rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
     assertErrorBody(await app.call('GET', '/test/explode'), 500, 'internal');
     const taken = { email: 'twice@example.test', name: 'Twice', role: 'member' };
     await call('POST', '/api/users', { token: account.ownerToken, body: taken });
@@ -65,9 +82,16 @@ describe('error responses', () => {
 
   it('a body over the limit answers 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT), permissions: ['crm:read'] });
-    const res = await app.call('POST', '/api/agent-keys', { token: account.ownerToken, rawBody: big, headers: { 'content-type': 'application/json' } });
+    const res = await app.call('POST', '/api/agent-keys', {
+      token: account.ownerToken,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
     assertErrorBody(res, 413, 'payload_too_large');
-    const atLimit = await app.call('POST', '/api/agent-keys', { token: account.ownerToken, body: { name: 'small', permissions: ['crm:read'] } });
+    const atLimit = await app.call('POST', '/api/agent-keys', {
+      token: account.ownerToken,
+      body: { name: 'small', permissions: ['crm:read'] },
+    });
     assert.equal(atLimit.status, 201, 'a body under the limit still passes');
   });
 
@@ -81,7 +105,9 @@ describe('error responses', () => {
       },
     });
     const res = await fetch(`${app.baseUrl}/api/agent-keys`, {
-      method: 'POST', body: stream, duplex: 'half',
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${account.ownerToken}` },
     } as RequestInit);
     assert.equal(res.status, 413);
@@ -89,18 +115,29 @@ describe('error responses', () => {
   });
 
   it('malformed JSON answers 400 invalid_json', async () => {
-    const res = await call('POST', '/api/agent-keys', { token: account.ownerToken, rawBody: '{"name": "k",', headers: { 'content-type': 'application/json' } });
+    const res = await call('POST', '/api/agent-keys', {
+      token: account.ownerToken,
+      rawBody: '{"name": "k",',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'invalid_json');
   });
 
   it('a body that is not JSON answers 415 unsupported_media_type', async () => {
-    const res = await call('POST', '/api/agent-keys', { token: account.ownerToken, rawBody: 'name=k', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call('POST', '/api/agent-keys', {
+      token: account.ownerToken,
+      rawBody: 'name=k',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assertErrorBody(res, 415, 'unsupported_media_type');
   });
 
   it('an unknown body field answers 400 validation_failed naming it', async () => {
-    const res = await call('POST', '/api/agent-keys', { token: account.ownerToken, body: { name: 'k', permissions: ['crm:read'], colour: 'blue' } });
+    const res = await call('POST', '/api/agent-keys', {
+      token: account.ownerToken,
+      body: { name: 'k', permissions: ['crm:read'], colour: 'blue' },
+    });
     assertErrorBody(res, 400, 'validation_failed');
     assert.equal(res.body.errors.length, 1);
     assert.match(res.body.errors[0].message, /colour/);

@@ -4,10 +4,18 @@ import { route } from '../../src/http/route';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 /** What the app takes as its own origin and the client's address, as a handler sees them. */
-const originProbe = route({
-  method: 'get', path: '/test/forwarded-origin', operationId: 'testForwardedOrigin', summary: 'test probe', tags: ['test'],
-  auth: { kind: 'none' }, responses: { 200: { description: 'ok' } },
-}, async ({ ctx }) => ({ body: { origin: `${ctx.protocol}://${ctx.host}`, ip: ctx.ip } }));
+const originProbe = route(
+  {
+    method: 'get',
+    path: '/test/forwarded-origin',
+    operationId: 'testForwardedOrigin',
+    summary: 'test probe',
+    tags: ['test'],
+    auth: { kind: 'none' },
+    responses: { 200: { description: 'ok' } },
+  },
+  async ({ ctx }) => ({ body: { origin: `${ctx.protocol}://${ctx.host}`, ip: ctx.ip } }),
+);
 
 const FORWARDED = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example', 'x-forwarded-for': '203.0.113.7' };
 
@@ -20,9 +28,11 @@ describe('X-Forwarded-Proto and X-Forwarded-Host count only from a trusted proxy
     assert.equal(res.status, 200, res.text);
     return { ...res.body, own: app.baseUrl };
   };
-  after(async () => { await Promise.all(apps.map((app) => app.close())); });
+  after(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+  });
 
-  it('off: the request\'s own origin and the socket peer', async () => {
+  it("off: the request's own origin and the socket peer", async () => {
     const seen = await seenBy(false);
     assert.deepEqual([seen.origin, seen.ip], [seen.own, '127.0.0.1']);
   });

@@ -11,7 +11,9 @@ async function keysNamed(accountId: string, name: string): Promise<number> {
 
 describe('Idempotency-Key on POST /api/agent-keys', () => {
   let account: TestAccount;
-  beforeEach(async () => { account = await newAccount(); });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   const create = (key: string, body: unknown, token = account.ownerToken) =>
     call('POST', '/api/agent-keys', { token, body, headers: { 'idempotency-key': key } });

@@ -28,10 +28,16 @@ describe('idempotency storage', () => {
   it('a claim abandoned in progress for over 10 minutes is taken over by the next request', async () => {
     const { accountId, ownerToken } = await newAccount();
     const key = randomUUID();
-    await harness().db('idempotency_keys').insert({
-      account_id: accountId, route: 'POST /api/agent-keys', key, request_hash: 'left-by-a-dead-process',
-      state: 'in_progress', created_at: harness().db.raw(`now() - interval '11 minutes'`),
-    });
+    await harness()
+      .db('idempotency_keys')
+      .insert({
+        account_id: accountId,
+        route: 'POST /api/agent-keys',
+        key,
+        request_hash: 'left-by-a-dead-process',
+        state: 'in_progress',
+        created_at: harness().db.raw(`now() - interval '11 minutes'`),
+      });
     const res = await createKey(ownerToken, key);
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('idempotent-replayed'), null);
@@ -40,10 +46,15 @@ describe('idempotency storage', () => {
   it('a claim in progress for less than 10 minutes still answers 409 idempotency_request_in_progress', async () => {
     const { accountId, ownerToken } = await newAccount();
     const key = randomUUID();
-    await harness().db('idempotency_keys').insert({
-      account_id: accountId, route: 'POST /api/agent-keys', key, state: 'in_progress',
-      request_hash: requestHash({ body: { name: 'ci', permissions: ['crm:read'], read_only: false } }), // the validated body, defaults applied
-    });
+    await harness()
+      .db('idempotency_keys')
+      .insert({
+        account_id: accountId,
+        route: 'POST /api/agent-keys',
+        key,
+        state: 'in_progress',
+        request_hash: requestHash({ body: { name: 'ci', permissions: ['crm:read'], read_only: false } }), // the validated body, defaults applied
+      });
     const res = await createKey(ownerToken, key);
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'idempotency_request_in_progress');
@@ -54,12 +65,21 @@ describe('idempotency storage', () => {
     const { accountId } = await newAccount();
     const { db, client, taskQueue } = harness();
     const row = (key: string, age: string) => ({
-      account_id: accountId, route: 'POST /x', key, request_hash: 'h', state: 'completed', response_status: 200,
+      account_id: accountId,
+      route: 'POST /x',
+      key,
+      request_hash: 'h',
+      state: 'completed',
+      response_status: 200,
       created_at: db.raw(`now() - interval '${age}'`),
     });
     await db('idempotency_keys').insert([row('old', '25 hours'), row('fresh', '1 hour')]);
 
-    const result = await client.workflow.execute(purgeIdempotencyKeysContract.workflowType, { taskQueue, workflowId: `purge-${randomUUID()}`, args: [] });
+    const result = await client.workflow.execute(purgeIdempotencyKeysContract.workflowType, {
+      taskQueue,
+      workflowId: `purge-${randomUUID()}`,
+      args: [],
+    });
 
     assert.ok((result as { deleted: number }).deleted >= 1);
     const left = await db('idempotency_keys').where({ account_id: accountId }).pluck('key');

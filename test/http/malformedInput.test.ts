@@ -18,7 +18,10 @@ const BAD_BODIES: Array<{ label: string; rawBody?: string; body?: unknown }> = [
   { label: 'fields of the wrong type', body: { name: 123, email: ['x'], to: { a: 1 }, page: 'one', topic: null, url: 7, from: false } },
   { label: 'deeply nested JSON holding U+0000', rawBody: `${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}` },
   { label: 'strings holding U+0000', body: { name: 'a\u0000b', title: 'x\u0000', topic: '\u0000', subject: 's\u0000', text: '\u0000' } },
-  { label: 'strings holding a lone UTF-16 surrogate', rawBody: '{"name":"a\\ud800","title":"\\udfff","topic":"x\\ud800","settings":{"k":"\\ud800"},"text":"\\ud800"}' },
+  {
+    label: 'strings holding a lone UTF-16 surrogate',
+    rawBody: '{"name":"a\\ud800","title":"\\udfff","topic":"x\\ud800","settings":{"k":"\\ud800"},"text":"\\ud800"}',
+  },
 ];
 
 const BAD_QUERY = '?page=-1&limit=abc&search[]=x&status=%00&from=not-a-date';
@@ -40,18 +43,27 @@ describe('malformed input never answers 5xx, on any route', function () {
 
   before(async () => {
     account = await newAccount('Malformed Co');
-    emailKey = (await createEmailKey(harness().deps, account.accountId, { name: 'all scopes', environment: 'test', scopes: [...EMAIL_SCOPES] })).token;
+    emailKey = (
+      await createEmailKey(harness().deps, account.accountId, { name: 'all scopes', environment: 'test', scopes: [...EMAIL_SCOPES] })
+    ).token;
   });
 
   function credentials(auth: AuthSpec): { token?: string; headers?: Record<string, string> } {
     const { config } = harness().deps;
     switch (auth.kind) {
-      case 'none': return {};
-      case 'session': case 'sessionOrAgentSecret': return { token: account.ownerToken };
-      case 'agent': return { token: account.agentKey };
-      case 'agentSecret': return { headers: { 'x-agent-secret': config.AGENT_SECRET! } };
-      case 'cron': return { token: config.CRON_SECRET! };
-      case 'emailKey': return { token: emailKey };
+      case 'none':
+        return {};
+      case 'session':
+      case 'sessionOrAgentSecret':
+        return { token: account.ownerToken };
+      case 'agent':
+        return { token: account.agentKey };
+      case 'agentSecret':
+        return { headers: { 'x-agent-secret': config.AGENT_SECRET! } };
+      case 'cron':
+        return { token: config.CRON_SECRET! };
+      case 'emailKey':
+        return { token: emailKey };
     }
   }
 
@@ -66,8 +78,13 @@ describe('malformed input never answers 5xx, on any route', function () {
       for (const value of BAD_PATH_VALUES) {
         const path = fill(spec.path, value);
         // Writes get a malformed body too, so nothing is created under a path that happens to resolve.
-        const body = spec.method === 'get' || spec.method === 'delete' ? {} : { rawBody: '{"unterminated": ', headers: { ...auth.headers, 'content-type': 'application/json' } };
-        await expect4xx(`${spec.method.toUpperCase()} ${path.slice(0, 120)}`, () => call(spec.method.toUpperCase(), path, { ...auth, ...body }));
+        const body =
+          spec.method === 'get' || spec.method === 'delete'
+            ? {}
+            : { rawBody: '{"unterminated": ', headers: { ...auth.headers, 'content-type': 'application/json' } };
+        await expect4xx(`${spec.method.toUpperCase()} ${path.slice(0, 120)}`, () =>
+          call(spec.method.toUpperCase(), path, { ...auth, ...body }),
+        );
       }
     }
   });
@@ -78,23 +95,36 @@ describe('malformed input never answers 5xx, on any route', function () {
       const path = fill(spec.path, '00000000-0000-4000-8000-000000000000');
       for (const bad of BAD_BODIES) {
         const headers = { ...auth.headers, 'content-type': 'application/json' };
-        await expect4xx(`${spec.method.toUpperCase()} ${spec.path} with ${bad.label}`, () => call(spec.method.toUpperCase(), path, {
-          token: auth.token, headers, ...(bad.rawBody !== undefined ? { rawBody: bad.rawBody } : { body: bad.body }),
-        }));
+        await expect4xx(`${spec.method.toUpperCase()} ${spec.path} with ${bad.label}`, () =>
+          call(spec.method.toUpperCase(), path, {
+            token: auth.token,
+            headers,
+            ...(bad.rawBody !== undefined ? { rawBody: bad.rawBody } : { body: bad.body }),
+          }),
+        );
       }
     }
   });
 
   it('a string holding U+0000 is 400 validation_failed naming its field, and nothing is written', async () => {
     const before = await harness().db('crm_contacts').where({ account_id: account.accountId }).count({ n: '*' });
-    const res = await call('POST', '/api/crm/contacts', { token: account.ownerToken, body: { name: 'Ada\u0000Lovelace', email: 'ada@example.com' } });
+    const res = await call('POST', '/api/crm/contacts', {
+      token: account.ownerToken,
+      body: { name: 'Ada\u0000Lovelace', email: 'ada@example.com' },
+    });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.body.code, 'validation_failed');
-    assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['body.name']);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['body.name'],
+    );
     assert.deepEqual(await harness().db('crm_contacts').where({ account_id: account.accountId }).count({ n: '*' }), before);
     const query = await call('GET', '/api/crm/contacts?search=a%00b', { token: account.ownerToken });
     assert.equal(query.status, 400, query.text);
-    assert.deepEqual(query.body.errors.map((e: { path: string }) => e.path), ['query.search']);
+    assert.deepEqual(
+      query.body.errors.map((e: { path: string }) => e.path),
+      ['query.search'],
+    );
   });
 
   it('malformed query strings answer 4xx on every GET route', async () => {

@@ -7,13 +7,20 @@ import { testRoutes } from '../helpers/testRoutes';
 
 const securityOf = (auth: AuthSpec): unknown => {
   switch (auth.kind) {
-    case 'none': return [];
-    case 'session': return [{ sessionToken: [] }];
-    case 'agent': return [{ agentKey: [] }];
-    case 'agentSecret': return [{ agentSecret: [] }];
-    case 'sessionOrAgentSecret': return [{ sessionToken: [] }, { agentSecret: [] }];
-    case 'cron': return [{ cronSecret: [] }];
-    case 'emailKey': return [{ emailKey: [auth.scope] }];
+    case 'none':
+      return [];
+    case 'session':
+      return [{ sessionToken: [] }];
+    case 'agent':
+      return [{ agentKey: [] }];
+    case 'agentSecret':
+      return [{ agentSecret: [] }];
+    case 'sessionOrAgentSecret':
+      return [{ sessionToken: [] }, { agentSecret: [] }];
+    case 'cron':
+      return [{ cronSecret: [] }];
+    case 'emailKey':
+      return [{ emailKey: [auth.scope] }];
   }
 };
 
@@ -41,7 +48,8 @@ describe('the OpenAPI document and the docs page', () => {
     }
     const mounted = new Set([...table, ...testRoutes()].map(({ spec }) => `${spec.method} ${spec.path}`));
     for (const [path, operations] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      for (const method of Object.keys(operations)) assert.ok(mounted.has(`${method} ${path}`), `${method} ${path} is documented but not mounted`);
+      for (const method of Object.keys(operations))
+        assert.ok(mounted.has(`${method} ${path}`), `${method} ${path} is documented but not mounted`);
     }
   });
 
@@ -54,20 +62,30 @@ describe('the OpenAPI document and the docs page', () => {
       assert.ok(typeof op.operationId === 'string' && op.operationId.length > 0, `${name} has no operationId`);
       assert.ok(!seen.has(op.operationId), `operationId ${op.operationId} is used twice`);
       seen.add(op.operationId);
-      assert.ok(Object.keys(op.responses).some((status) => /^[23]\d\d$/.test(status)), `${name} documents no success response`);
+      assert.ok(
+        Object.keys(op.responses).some((status) => /^[23]\d\d$/.test(status)),
+        `${name} documents no success response`,
+      );
       assert.deepEqual(op.security, securityOf(spec.auth), `${name} security does not match auth ${spec.auth.kind}`);
       for (const requirement of op.security) {
-        for (const scheme of Object.keys(requirement)) assert.ok(doc.components.securitySchemes[scheme], `${name} names unknown scheme ${scheme}`);
+        for (const scheme of Object.keys(requirement))
+          assert.ok(doc.components.securitySchemes[scheme], `${name} names unknown scheme ${scheme}`);
       }
       if (spec.auth.kind !== 'none') assert.ok(op.responses['401'], `${name} does not document its 401`);
       if (spec.idempotent) {
-        assert.ok(op.parameters.some((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key'), `${name} does not document Idempotency-Key`);
+        assert.ok(
+          op.parameters.some((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key'),
+          `${name} does not document Idempotency-Key`,
+        );
         assert.match(op.responses['400'].description, /invalid_idempotency_key/);
         assert.match(op.responses['409'].description, /idempotency_key_reused/);
       }
       if (spec.params) {
         for (const name of spec.path.match(/\{(\w+)\}/g) ?? []) {
-          assert.ok(op.parameters.some((p: { name: string; in: string }) => p.in === 'path' && `{${p.name}}` === name), `${spec.path} does not document ${name}`);
+          assert.ok(
+            op.parameters.some((p: { name: string; in: string }) => p.in === 'path' && `{${p.name}}` === name),
+            `${spec.path} does not document ${name}`,
+          );
         }
       }
     }

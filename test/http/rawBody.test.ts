@@ -4,22 +4,43 @@ import { route } from '../../src/http/route';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 // A webhook-style route: it needs the exact bytes the sender signed, not a re-serialised JSON value.
-const echoDigest = route({
-  method: 'post', path: '/test/raw', operationId: 'testRaw', summary: 'digest of the raw body', tags: ['Test'],
-  auth: { kind: 'none' }, rawBody: true, responses: { 200: { description: 'digest' } },
-}, async ({ rawBody, body }) => ({
-  body: { sha256: createHash('sha256').update(rawBody).digest('hex'), length: rawBody.length, parsed: body !== undefined },
-}));
+const echoDigest = route(
+  {
+    method: 'post',
+    path: '/test/raw',
+    operationId: 'testRaw',
+    summary: 'digest of the raw body',
+    tags: ['Test'],
+    auth: { kind: 'none' },
+    rawBody: true,
+    responses: { 200: { description: 'digest' } },
+  },
+  async ({ rawBody, body }) => ({
+    body: { sha256: createHash('sha256').update(rawBody).digest('hex'), length: rawBody.length, parsed: body !== undefined },
+  }),
+);
 
 // An upload-style route whose own limit is above the app's BODY_LIMIT_BYTES.
-const bigUpload = route({
-  method: 'post', path: '/test/upload', operationId: 'testUpload', summary: 'accepts up to 64 KiB', tags: ['Test'],
-  auth: { kind: 'none' }, rawBody: true, maxBodyBytes: 64 * 1024, responses: { 200: { description: 'length' } },
-}, async ({ rawBody }) => ({ body: { length: rawBody.length } }));
+const bigUpload = route(
+  {
+    method: 'post',
+    path: '/test/upload',
+    operationId: 'testUpload',
+    summary: 'accepts up to 64 KiB',
+    tags: ['Test'],
+    auth: { kind: 'none' },
+    rawBody: true,
+    maxBodyBytes: 64 * 1024,
+    responses: { 200: { description: 'length' } },
+  },
+  async ({ rawBody }) => ({ body: { length: rawBody.length } }),
+);
 
 describe('raw body capture', () => {
   let app: PrivateApp;
-  before(async () => { app = await startPrivateApp([echoDigest, bigUpload], { config: { BODY_LIMIT_BYTES: 4 * 1024 } }); });
+  before(async () => {
+    app = await startPrivateApp([echoDigest, bigUpload], { config: { BODY_LIMIT_BYTES: 4 * 1024 } });
+  });
   after(async () => app.close());
 
   it('a raw-body route receives the request bytes unchanged (whitespace, key order, unicode escapes)', async () => {

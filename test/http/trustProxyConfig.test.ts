@@ -13,7 +13,8 @@ function refusal(value: string): string {
 
 describe('TRUST_PROXY: off by default, a hop count or a list of proxies; a bad value stops start-up naming it', () => {
   it('unset, empty, false and 0 trust no proxy', () => {
-    for (const value of [undefined, '', ' ', 'false', '0']) assert.equal(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY, false, String(value));
+    for (const value of [undefined, '', ' ', 'false', '0'])
+      assert.equal(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY, false, String(value));
   });
 
   it('a whole number is a hop count', () => {

@@ -11,11 +11,19 @@ const resolve = (token: string, id: string) => call('POST', `/api/inbox/${id}/re
 describe('inbox', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('raising an item with the key of an open item writes nothing and answers the open item; once resolved the key is free', async () => {
     const { db } = harness();
-    const input = { kind: 'commerce_webhook_health', urgency: 'urgent' as const, dedupKey: 'health:shop-1', title: 'Shop silent', body: { hours: 72 } };
+    const input = {
+      kind: 'commerce_webhook_health',
+      urgency: 'urgent' as const,
+      dedupKey: 'health:shop-1',
+      title: 'Shop silent',
+      body: { hours: 72 },
+    };
     const first = await raiseInboxItem(db, acct.accountId, input);
     const again = await raiseInboxItem(db, acct.accountId, { ...input, title: 'Shop still silent' });
     assert.deepEqual([first.created, again.created, again.item.id, again.item.title], [true, false, first.item.id, 'Shop silent']);
@@ -43,20 +51,46 @@ describe('inbox', () => {
       account = await newAccount();
       const { db } = harness();
       ids = {};
-      for (const [key, urgency] of [['a', 'low'], ['b', 'urgent'], ['c', 'normal'], ['d', 'urgent']] as const) {
-        ids[key] = (await raiseInboxItem(db, account.accountId, { kind: key === 'd' ? 'other_kind' : 'test_kind', urgency, dedupKey: key, title: `Item ${key}`, body: { key } })).item.id;
+      for (const [key, urgency] of [
+        ['a', 'low'],
+        ['b', 'urgent'],
+        ['c', 'normal'],
+        ['d', 'urgent'],
+      ] as const) {
+        ids[key] = (
+          await raiseInboxItem(db, account.accountId, {
+            kind: key === 'd' ? 'other_kind' : 'test_kind',
+            urgency,
+            dedupKey: key,
+            title: `Item ${key}`,
+            body: { key },
+          })
+        ).item.id;
       }
       await raiseInboxItem(db, other.accountId, { kind: 'test_kind', title: 'Not yours' });
       await resolve(account.ownerToken, ids.c);
     });
 
-    it('lists the account\'s items newest first as { data, total, page, limit }, with every field', async () => {
+    it("lists the account's items newest first as { data, total, page, limit }, with every field", async () => {
       const res = await list(account.ownerToken);
       assert.equal(res.status, 200, res.text);
       assert.deepEqual([res.body.total, res.body.page, res.body.limit], [4, 1, 25]);
-      assert.deepEqual(res.body.data.map((i: { title: string }) => i.title), ['Item d', 'Item c', 'Item b', 'Item a']);
+      assert.deepEqual(
+        res.body.data.map((i: { title: string }) => i.title),
+        ['Item d', 'Item c', 'Item b', 'Item a'],
+      );
       const c = res.body.data[1];
-      assert.deepEqual(Object.keys(c).sort(), ['body', 'created_at', 'dedup_key', 'id', 'kind', 'resolved', 'resolved_at', 'title', 'urgency']);
+      assert.deepEqual(Object.keys(c).sort(), [
+        'body',
+        'created_at',
+        'dedup_key',
+        'id',
+        'kind',
+        'resolved',
+        'resolved_at',
+        'title',
+        'urgency',
+      ]);
       assert.deepEqual([c.resolved, typeof c.resolved_at, c.dedup_key, c.body], [true, 'string', 'c', { key: 'c' }]);
     });
 

@@ -24,15 +24,25 @@ describe('jobs API: GET /api/jobs', () => {
     await startTestJob(stranger.ownerToken, 'quick', { value: 'theirs' });
     for (const id of [...quick, failed]) await settled(owner.ownerToken, id);
     // Visibility is eventually consistent: wait until it shows all four jobs in their final states.
-    await eventually(() => list(owner.ownerToken, 'status=completed'), (res) => res.body.data.length === 2, 10_000, 'visibility');
-    await eventually(() => list(owner.ownerToken), (res) => res.body.data.length === 4, 10_000, 'visibility');
+    await eventually(
+      () => list(owner.ownerToken, 'status=completed'),
+      (res) => res.body.data.length === 2,
+      10_000,
+      'visibility',
+    );
+    await eventually(
+      () => list(owner.ownerToken),
+      (res) => res.body.data.length === 4,
+      10_000,
+      'visibility',
+    );
   });
 
   after(async () => {
     await call('POST', `${jobUrl(running)}/cancel`, { token: owner.ownerToken });
   });
 
-  it('lists only the account\'s jobs, with the documented shape', async () => {
+  it("lists only the account's jobs, with the documented shape", async () => {
     const res = await list(owner.ownerToken);
     assert.equal(res.status, 200);
     assert.deepEqual(idsOf(res), [...quick, running, failed].sort());

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { call, type CallResult } from '../helpers/http';
 
 /** Polls `probe` until `done` holds (visibility and job state are eventually consistent), failing after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -22,7 +27,12 @@ export interface StartOptions {
 }
 
 /** Starts a test workflow through the test route (real HTTP, session auth). */
-export function startTestJob(token: string, kind: TestJobKind, input: Record<string, unknown>, options: StartOptions = {}): Promise<CallResult> {
+export function startTestJob(
+  token: string,
+  kind: TestJobKind,
+  input: Record<string, unknown>,
+  options: StartOptions = {},
+): Promise<CallResult> {
   const { headers, ...rest } = options;
   return call('POST', `/test/jobs/${kind}`, { token, headers, body: { input, ...rest } });
 }
@@ -37,5 +47,10 @@ export function getJob(token: string, id: string, base = '/api/jobs'): Promise<C
 
 /** Waits until the job is no longer running and answers its last read. */
 export async function settled(token: string, id: string, timeoutMs = 10_000): Promise<CallResult> {
-  return eventually(() => getJob(token, id), (res) => res.status === 200 && res.body.status !== 'running', timeoutMs, `job ${id} to close`);
+  return eventually(
+    () => getJob(token, id),
+    (res) => res.status === 200 && res.body.status !== 'running',
+    timeoutMs,
+    `job ${id} to close`,
+  );
 }

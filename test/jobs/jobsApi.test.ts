@@ -18,7 +18,12 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
     const started = await startTestJob(owner.ownerToken, 'stepped', { steps: 40, stepMs: 150 });
     assert.equal(started.status, 202);
     const id = started.body.id;
-    const seen = await eventually(() => getJob(owner.ownerToken, id), (res) => res.body.progress?.done >= 1, 8_000, 'progress');
+    const seen = await eventually(
+      () => getJob(owner.ownerToken, id),
+      (res) => res.body.progress?.done >= 1,
+      8_000,
+      'progress',
+    );
     assert.equal(seen.body.status, 'running');
     assert.equal(seen.body.kind, 'test_stepped');
     assert.equal(seen.body.progress.phase, 'working');
@@ -36,12 +41,18 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
     assert.equal(done.body.progress, null);
     assert.ok(Date.parse(done.body.closed_at) >= Date.parse(done.body.created_at));
     const { namespace, uiUrl } = harness().deps.temporal;
-    assert.equal(done.body.links.temporal_ui,
-      `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(done.body.id)}/${done.body.run_id}/history`);
+    assert.equal(
+      done.body.links.temporal_ui,
+      `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(done.body.id)}/${done.body.run_id}/history`,
+    );
   });
 
   it('a job that fails with a coded ApplicationFailure shows {code, message}', async () => {
-    const started = await startTestJob(owner.ownerToken, 'failing', { code: 'quota_exceeded', message: 'monthly quota reached', status: 429 });
+    const started = await startTestJob(owner.ownerToken, 'failing', {
+      code: 'quota_exceeded',
+      message: 'monthly quota reached',
+      status: 429,
+    });
     const done = await settled(owner.ownerToken, started.body.id);
     assert.equal(done.body.status, 'failed');
     assert.deepEqual(done.body.error, { code: 'quota_exceeded', message: 'monthly quota reached' });
@@ -89,7 +100,9 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
     // A workflow whose id names the stranger's account but whose AccountId is the owner's.
     const id = `test_quick:${stranger.accountId}:forged-${Date.now()}`;
     await harness().client.workflow.start(quickJobContract.workflowType, {
-      workflowId: id, taskQueue: harness().taskQueue, args: [{ value: 'x' }],
+      workflowId: id,
+      taskQueue: harness().taskQueue,
+      args: [{ value: 'x' }],
       typedSearchAttributes: jobSearchAttributes('test_quick', owner.accountId),
     });
     const asStranger = await getJob(stranger.ownerToken, id);
@@ -100,7 +113,11 @@ describe('jobs API: GET /api/jobs/{id} and cancel', () => {
 
   it('a workflow without an AccountId (not a job) answers 404', async () => {
     const id = `plain-workflow-${Date.now()}`;
-    await harness().client.workflow.start(quickJobContract.workflowType, { workflowId: id, taskQueue: harness().taskQueue, args: [{ value: 'x' }] });
+    await harness().client.workflow.start(quickJobContract.workflowType, {
+      workflowId: id,
+      taskQueue: harness().taskQueue,
+      args: [{ value: 'x' }],
+    });
     assert.equal((await getJob(owner.ownerToken, id)).status, 404);
   });
 

@@ -40,14 +40,24 @@ describe('start and wait (synchronous job routes)', () => {
   });
 
   it('a coded failure within the bound answers its own status and code', async () => {
-    const res = await startTestJob(owner.ownerToken, 'failing', { code: 'quota_exceeded', message: 'monthly quota reached', status: 429 }, { wait_seconds: 10 });
+    const res = await startTestJob(
+      owner.ownerToken,
+      'failing',
+      { code: 'quota_exceeded', message: 'monthly quota reached', status: 429 },
+      { wait_seconds: 10 },
+    );
     assert.equal(res.status, 429);
     assert.equal(res.body.code, 'quota_exceeded');
     assert.equal(res.body.message, 'monthly quota reached');
   });
 
   it('a coded failure without a status answers 422', async () => {
-    const res = await startTestJob(owner.ownerToken, 'failing', { code: 'not_linked', message: 'link the item first' }, { wait_seconds: 10 });
+    const res = await startTestJob(
+      owner.ownerToken,
+      'failing',
+      { code: 'not_linked', message: 'link the item first' },
+      { wait_seconds: 10 },
+    );
     assert.equal(res.status, 422);
     assert.equal(res.body.code, 'not_linked');
   });
@@ -113,13 +123,22 @@ describe('start and wait (synchronous job routes)', () => {
   it('a wait that times out leaves no request to Temporal pending and no timer behind', async () => {
     // A client whose connection counts gRPC calls in flight: a result wait abandoned without a deadline would stay open.
     let inFlight = 0;
-    const counting: Interceptor = (options, nextCall) => new InterceptingCall(nextCall(options), {
-      start(metadata, _listener, next) {
-        inFlight += 1;
-        let closed = false;
-        next(metadata, { onReceiveStatus(status, nextStatus) { if (!closed) { closed = true; inFlight -= 1; } nextStatus(status); } });
-      },
-    });
+    const counting: Interceptor = (options, nextCall) =>
+      new InterceptingCall(nextCall(options), {
+        start(metadata, _listener, next) {
+          inFlight += 1;
+          let closed = false;
+          next(metadata, {
+            onReceiveStatus(status, nextStatus) {
+              if (!closed) {
+                closed = true;
+                inFlight -= 1;
+              }
+              nextStatus(status);
+            },
+          });
+        },
+      });
     const { deps, temporalAddress } = harness();
     const connection = await Connection.connect({ address: temporalAddress, interceptors: [counting] });
     try {
@@ -129,9 +148,16 @@ describe('start and wait (synchronous job routes)', () => {
       const baseline = timers();
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
-        const outcome = await startAndWait(countedDeps, quickJobContract, {
-          accountId: owner.accountId, args: [{ value: `w${i}`, delayMs: 3_000 }], requestId: randomUUID(),
-        }, { waitSeconds: 0.3 });
+        const outcome = await startAndWait(
+          countedDeps,
+          quickJobContract,
+          {
+            accountId: owner.accountId,
+            args: [{ value: `w${i}`, delayMs: 3_000 }],
+            requestId: randomUUID(),
+          },
+          { waitSeconds: 0.3 },
+        );
         assert.equal(outcome.status, 'running');
         assert.ok(Date.now() - started < 1_500);
         await new Promise((resolve) => setImmediate(resolve));

@@ -44,15 +44,17 @@ describe('Knowledge artifact routes (read)', () => {
     }
     newestFirst = written.reverse();
     foreignKbId = (await knowledge.ensureResearchKnowledgeBase(harness().db, other.accountId)).id;
-    foreignArtifactId = (await upsert(other.accountId, foreignKbId, { artifactType: 'content_research', contentId: CONTENT_A, contentJson: {} })).artifact.id;
+    foreignArtifactId = (
+      await upsert(other.accountId, foreignKbId, { artifactType: 'content_research', contentId: CONTENT_A, contentJson: {} })
+    ).artifact.id;
   });
 
   describe('GET /api/agent/knowledge-bases/artifacts', () => {
-    it('lists the account\'s artifacts newest updated first as { data, total, page, limit } with page 1 and limit 20 by default', async () => {
+    it("lists the account's artifacts newest updated first as { data, total, page, limit } with page 1 and limit 20 by default", async () => {
       const res = await get(acct.agentKey, LIST);
       assertOk(res);
       assert.deepEqual(res.body, { data: newestFirst, total: 5, page: 1, limit: 20 });
-      assert.ok(!ids(res).includes(foreignArtifactId), 'never another account\'s');
+      assert.ok(!ids(res).includes(foreignArtifactId), "never another account's");
     });
 
     it('a non-positive page or limit is read as the default (page=0, limit=-5)', async () => {
@@ -72,7 +74,10 @@ describe('Knowledge artifact routes (read)', () => {
     it('page and limit page through the list, total counting every match', async () => {
       const res = await get(acct.agentKey, `${LIST}?page=2&limit=2`);
       assertOk(res);
-      assert.deepEqual(ids(res), newestFirst.slice(2, 4).map((a) => a.id));
+      assert.deepEqual(
+        ids(res),
+        newestFirst.slice(2, 4).map((a) => a.id),
+      );
       assert.deepEqual([res.body.total, res.body.page, res.body.limit], [5, 2, 2]);
       const past = await get(acct.agentKey, `${LIST}?page=9&limit=2`);
       assert.deepEqual([past.body.data, past.body.total], [[], 5]);
@@ -89,7 +94,11 @@ describe('Knowledge artifact routes (read)', () => {
         const res = await get(acct.agentKey, `${LIST}?${query}`);
         assertOk(res);
         const wanted = newestFirst.filter(pick);
-        assert.deepEqual(ids(res), wanted.map((a) => a.id), query);
+        assert.deepEqual(
+          ids(res),
+          wanted.map((a) => a.id),
+          query,
+        );
         assert.equal(res.body.total, wanted.length, query);
       };
       await expect('artifact_type=content_research', (a) => a.artifact_type === 'content_research');
@@ -98,8 +107,10 @@ describe('Knowledge artifact routes (read)', () => {
       await expect(`content_id=${CONTENT_A.toUpperCase()}`, (a) => a.content_id === CONTENT_A);
       await expect('is_verified=true', (a) => a.is_verified);
       await expect('is_verified=false', (a) => !a.is_verified);
-      await expect(`artifact_type=content_research&kb_id=${researchKbId}&content_id=${CONTENT_A}&is_verified=true`,
-        (a) => a.artifact_type === 'content_research' && a.kb_id === researchKbId && a.content_id === CONTENT_A && a.is_verified);
+      await expect(
+        `artifact_type=content_research&kb_id=${researchKbId}&content_id=${CONTENT_A}&is_verified=true`,
+        (a) => a.artifact_type === 'content_research' && a.kb_id === researchKbId && a.content_id === CONTENT_A && a.is_verified,
+      );
       await expect(`kb_id=${foreignKbId}`, () => false);
       await expect(`kb_id=${MISSING_ID}`, () => false);
     });
@@ -118,14 +129,24 @@ describe('Knowledge artifact routes (read)', () => {
       const res = await get(acct.agentKey, one(newestFirst[0].id));
       assertOk(res);
       assert.deepEqual(res.body, { data: newestFirst[0] });
-      assert.deepEqual(Object.keys(res.body.data).sort(), ['artifact_type', 'content_id', 'content_json', 'created_at', 'id', 'is_verified', 'kb_id', 'updated_at']);
+      assert.deepEqual(Object.keys(res.body.data).sort(), [
+        'artifact_type',
+        'content_id',
+        'content_json',
+        'created_at',
+        'id',
+        'is_verified',
+        'kb_id',
+        'updated_at',
+      ]);
     });
 
     it('a malformed artifact id is 400', async () => {
-      for (const bad of ['not-a-uuid', '12345', `${MISSING_ID}x`]) assertFieldError(await get(acct.agentKey, one(bad)), 'params.artifactId');
+      for (const bad of ['not-a-uuid', '12345', `${MISSING_ID}x`])
+        assertFieldError(await get(acct.agentKey, one(bad)), 'params.artifactId');
     });
 
-    it('an artifact whose knowledge base is another account\'s is 404 artifact_not_found, like a missing one', async () => {
+    it("an artifact whose knowledge base is another account's is 404 artifact_not_found, like a missing one", async () => {
       assertError(await get(acct.agentKey, one(foreignArtifactId)), 404, 'artifact_not_found');
       assertError(await get(acct.agentKey, one(MISSING_ID)), 404, 'artifact_not_found');
       assertOk(await get(other.agentKey, one(foreignArtifactId)));
@@ -140,7 +161,10 @@ describe('Knowledge artifact routes (read)', () => {
       assert.deepEqual(res.body, { data: wanted, total: wanted.length, page: 1, limit: 20 });
       const filtered = await get(acct.agentKey, `${ofKb(researchKbId)}?artifact_type=content_research&is_verified=false&page=0&limit=-5`);
       assertOk(filtered);
-      assert.deepEqual(ids(filtered), newestFirst.filter((a) => a.kb_id === researchKbId && a.artifact_type === 'content_research' && !a.is_verified).map((a) => a.id));
+      assert.deepEqual(
+        ids(filtered),
+        newestFirst.filter((a) => a.kb_id === researchKbId && a.artifact_type === 'content_research' && !a.is_verified).map((a) => a.id),
+      );
       assert.deepEqual([filtered.body.page, filtered.body.limit], [1, 20]);
       assert.equal((await get(acct.agentKey, `${ofKb(researchKbId)}?limit=500`)).body.limit, 100);
       assertFieldError(await get(acct.agentKey, `${ofKb(researchKbId)}?limit=x`), 'query.limit');
@@ -148,7 +172,8 @@ describe('Knowledge artifact routes (read)', () => {
     });
 
     it('a knowledge base of another account, a missing or a malformed id is 404 knowledge_base_not_found', async () => {
-      for (const kbId of [foreignKbId, MISSING_ID, 'not-a-uuid']) assertError(await get(acct.agentKey, ofKb(kbId)), 404, 'knowledge_base_not_found');
+      for (const kbId of [foreignKbId, MISSING_ID, 'not-a-uuid'])
+        assertError(await get(acct.agentKey, ofKb(kbId)), 404, 'knowledge_base_not_found');
     });
   });
 
@@ -161,13 +186,16 @@ describe('Knowledge artifact routes (read)', () => {
       assert.equal((await harness().db('knowledge_bases').where({ account_id: fresh.accountId })).length, 0);
     });
 
-    it('lists the artifacts of the account\'s research knowledge base only, with filters artifact_type, content_id, is_verified', async () => {
+    it("lists the artifacts of the account's research knowledge base only, with filters artifact_type, content_id, is_verified", async () => {
       const res = await get(acct.agentKey, RESEARCH);
       assertOk(res);
       const research = newestFirst.filter((a) => a.kb_id === researchKbId);
       assert.deepEqual(res.body, { data: research, total: research.length, page: 1, limit: 20 });
       const filtered = await get(acct.agentKey, `${RESEARCH}?artifact_type=content_research&content_id=${CONTENT_A}&is_verified=true`);
-      assert.deepEqual(ids(filtered), research.filter((a) => a.artifact_type === 'content_research' && a.content_id === CONTENT_A && a.is_verified).map((a) => a.id));
+      assert.deepEqual(
+        ids(filtered),
+        research.filter((a) => a.artifact_type === 'content_research' && a.content_id === CONTENT_A && a.is_verified).map((a) => a.id),
+      );
       const paged = await get(acct.agentKey, `${RESEARCH}?page=2&limit=1`);
       assert.deepEqual(ids(paged), [research[1].id]);
       assertFieldError(await get(acct.agentKey, `${RESEARCH}?content_id=nope`), 'query.content_id');

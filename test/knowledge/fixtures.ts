@@ -26,8 +26,12 @@ export async function countRows(accountId: string) {
 
 /** Passages stored for an artifact's text. */
 export async function artifactPassages(artifactId: string): Promise<string[]> {
-  const rows = await harness().db('kb_passages as p').join('kb_documents as d', 'd.id', 'p.document_id')
-    .where('d.artifact_id', artifactId).orderBy('p.position').select('p.text');
+  const rows = await harness()
+    .db('kb_passages as p')
+    .join('kb_documents as d', 'd.id', 'p.document_id')
+    .where('d.artifact_id', artifactId)
+    .orderBy('p.position')
+    .select('p.text');
   return rows.map((r: { text: string }) => r.text);
 }
 
@@ -37,7 +41,8 @@ export async function setUpdatedAt(artifactId: string, iso: string): Promise<voi
 }
 
 export const get = (token: string, path: string) => call('GET', path, { token });
-export const post = (token: string, path: string, body: unknown, headers?: Record<string, string>) => call('POST', path, { token, body, headers });
+export const post = (token: string, path: string, body: unknown, headers?: Record<string, string>) =>
+  call('POST', path, { token, body, headers });
 
 export function assertOk(res: CallResult, status = 200) {
   assert.equal(res.status, status, res.text);

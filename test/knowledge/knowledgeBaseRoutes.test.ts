@@ -18,7 +18,9 @@ const article = (topic: string) =>
 describe('Knowledge base routes', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   describe('GET and POST /api/agent/knowledge-bases', () => {
     it('creating a custom knowledge base answers 201 with the object and zero counts', async () => {
@@ -26,7 +28,17 @@ describe('Knowledge base routes', () => {
       assertOk(res, 201);
       assert.deepEqual(
         { ...res.body, id: undefined, created_at: undefined, updated_at: undefined },
-        { id: undefined, name: 'Product docs', kind: 'custom', description: 'Manuals', document_count: 0, artifact_count: 0, passage_count: 0, created_at: undefined, updated_at: undefined },
+        {
+          id: undefined,
+          name: 'Product docs',
+          kind: 'custom',
+          description: 'Manuals',
+          document_count: 0,
+          artifact_count: 0,
+          passage_count: 0,
+          created_at: undefined,
+          updated_at: undefined,
+        },
       );
       assert.deepEqual((await get(acct.agentKey, kbPath(res.body.id))).body, res.body);
     });
@@ -51,40 +63,65 @@ describe('Knowledge base routes', () => {
       assert.deepEqual(await countRows(acct.accountId), before);
     });
 
-    it('lists the account\'s knowledge bases, research first, with document, artifact and passage counts', async () => {
+    it("lists the account's knowledge bases, research first, with document, artifact and passage counts", async () => {
       const fresh = await newAccount();
       const custom = await newKnowledgeBase(fresh.accountId, 'Custom one');
       const research = await knowledge.ensureResearchKnowledgeBase(harness().db, fresh.accountId);
-      await knowledge.indexDocument(harness().db, fresh.accountId, research.id, { sourceUrl: 'https://example.test/a', title: 'A', text: 'Alpha.' });
+      await knowledge.indexDocument(harness().db, fresh.accountId, research.id, {
+        sourceUrl: 'https://example.test/a',
+        title: 'A',
+        text: 'Alpha.',
+      });
       await upsert(fresh.accountId, research.id, { artifactType: 'content_research', contentJson: { summary: 'Beta.' } });
       await newKnowledgeBase(other.accountId, 'Not mine');
       const res = await get(fresh.agentKey, KBS);
       assertOk(res);
-      assert.deepEqual(res.body.data.map((kb: { id: string; kind: string; document_count: number; artifact_count: number; passage_count: number }) =>
-        [kb.id, kb.kind, kb.document_count, kb.artifact_count, kb.passage_count]),
-      [[research.id, 'research', 1, 1, 2], [custom.id, 'custom', 0, 0, 0]]);
+      assert.deepEqual(
+        res.body.data.map((kb: { id: string; kind: string; document_count: number; artifact_count: number; passage_count: number }) => [
+          kb.id,
+          kb.kind,
+          kb.document_count,
+          kb.artifact_count,
+          kb.passage_count,
+        ]),
+        [
+          [research.id, 'research', 1, 1, 2],
+          [custom.id, 'custom', 0, 0, 0],
+        ],
+      );
       assert.deepEqual([res.body.total, res.body.page, res.body.limit], [2, 1, 25]);
       const paged = await get(fresh.agentKey, `${KBS}?page=0&limit=-1`);
       assert.deepEqual([paged.body.page, paged.body.limit], [1, 25]);
       const second = await get(fresh.agentKey, `${KBS}?page=2&limit=1`);
-      assert.deepEqual(second.body.data.map((kb: { id: string }) => kb.id), [custom.id]);
+      assert.deepEqual(
+        second.body.data.map((kb: { id: string }) => kb.id),
+        [custom.id],
+      );
       assertFieldError(await get(fresh.agentKey, `${KBS}?limit=many`), 'query.limit');
     });
 
-    it('GET /api/agent/knowledge-bases/{kbId} is 404 knowledge_base_not_found for another account\'s, a missing or a malformed id', async () => {
+    it("GET /api/agent/knowledge-bases/{kbId} is 404 knowledge_base_not_found for another account's, a missing or a malformed id", async () => {
       const theirs = await newKnowledgeBase(other.accountId);
-      for (const id of [theirs.id, MISSING_ID, 'not-a-uuid']) assertError(await get(acct.agentKey, kbPath(id)), 404, 'knowledge_base_not_found');
+      for (const id of [theirs.id, MISSING_ID, 'not-a-uuid'])
+        assertError(await get(acct.agentKey, kbPath(id)), 404, 'knowledge_base_not_found');
     });
   });
 
   describe('POST /api/agent/knowledge-bases/{kbId}/documents', () => {
     it('indexes a document: 201 { data: { document_id, already_indexed, passages } }', async () => {
       const kb = await newKnowledgeBase(acct.accountId);
-      const res = await post(acct.agentKey, docs(kb.id), { title: 'Heat pumps', text: article('Heat pumps'), source_url: 'https://example.test/heat' });
+      const res = await post(acct.agentKey, docs(kb.id), {
+        title: 'Heat pumps',
+        text: article('Heat pumps'),
+        source_url: 'https://example.test/heat',
+      });
       assertOk(res, 201);
       assert.deepEqual({ ...res.body.data, document_id: undefined }, { document_id: undefined, already_indexed: false, passages: 1 });
       const stored = await harness().db('kb_documents').where({ id: res.body.data.document_id }).first();
-      assert.deepEqual([stored.kb_id, stored.title, stored.source_url, stored.account_id], [kb.id, 'Heat pumps', 'https://example.test/heat', acct.accountId]);
+      assert.deepEqual(
+        [stored.kb_id, stored.title, stored.source_url, stored.account_id],
+        [kb.id, 'Heat pumps', 'https://example.test/heat', acct.accountId],
+      );
     });
 
     it('a source_url the knowledge base already holds is already_indexed, adds no passages, and names the stored document', async () => {
@@ -105,13 +142,16 @@ describe('Knowledge base routes', () => {
       assertFieldError(await post(acct.agentKey, docs(kb.id), { title: 'T' }), 'body.text');
       assertFieldError(await post(acct.agentKey, docs(kb.id), { title: 'T', text: '  \n ' }), 'body.text');
       assertFieldError(await post(acct.agentKey, docs(kb.id), { title: 'T', text: 'x'.repeat(200_001) }), 'body.text');
-      assertFieldError(await post(acct.agentKey, docs(kb.id), { title: 'T', text: 'Hello.', source_url: 'ftp://example.test/x' }), 'body.source_url');
+      assertFieldError(
+        await post(acct.agentKey, docs(kb.id), { title: 'T', text: 'Hello.', source_url: 'ftp://example.test/x' }),
+        'body.source_url',
+      );
       assertFieldError(await post(acct.agentKey, docs(kb.id), { title: 'T', text: 'Hello.', source_url: 'not a url' }), 'body.source_url');
       assert.deepEqual(await countRows(acct.accountId), before);
       assertOk(await post(acct.agentKey, docs(kb.id), { title: 'T', text: 'x'.repeat(200_000) }), 201);
     });
 
-    it('another account\'s, a missing or a malformed knowledge base is 404 knowledge_base_not_found and nothing is written', async () => {
+    it("another account's, a missing or a malformed knowledge base is 404 knowledge_base_not_found and nothing is written", async () => {
       const theirs = await newKnowledgeBase(other.accountId);
       const [mine, theirsBefore] = [await countRows(acct.accountId), await countRows(other.accountId)];
       for (const id of [theirs.id, MISSING_ID, 'nope']) {
@@ -126,17 +166,29 @@ describe('Knowledge base routes', () => {
     let artifactId: string;
     before(async () => {
       kbId = (await newKnowledgeBase(acct.accountId)).id;
-      await post(acct.agentKey, docs(kbId), { title: 'Geothermal', text: article('Geothermal heating'), source_url: 'https://example.test/geo' });
-      artifactId = (await upsert(acct.accountId, kbId, { artifactType: 'serp_brief', contentJson: { brief: 'Geothermal heating ranks for heating costs.' } })).artifact.id;
+      await post(acct.agentKey, docs(kbId), {
+        title: 'Geothermal',
+        text: article('Geothermal heating'),
+        source_url: 'https://example.test/geo',
+      });
+      artifactId = (
+        await upsert(acct.accountId, kbId, {
+          artifactType: 'serp_brief',
+          contentJson: { brief: 'Geothermal heating ranks for heating costs.' },
+        })
+      ).artifact.id;
       const elsewhere = await newKnowledgeBase(acct.accountId);
       await post(acct.agentKey, docs(elsewhere.id), { title: 'Elsewhere', text: article('Geothermal heating') });
     });
 
-    it('answers the knowledge base\'s hits best first; hits from artifacts carry metadata.artifact_id and artifact_type', async () => {
+    it("answers the knowledge base's hits best first; hits from artifacts carry metadata.artifact_id and artifact_type", async () => {
       const res = await get(acct.agentKey, search(kbId, 'q=geothermal%20heating'));
       assertOk(res);
       assert.equal(res.body.data.length, 2);
-      assert.ok(res.body.data.every((h: { kb_id: string }) => h.kb_id === kbId), 'only this knowledge base');
+      assert.ok(
+        res.body.data.every((h: { kb_id: string }) => h.kb_id === kbId),
+        'only this knowledge base',
+      );
       const page = res.body.data.find((h: { source_url: string | null }) => h.source_url === 'https://example.test/geo');
       assert.deepEqual([page.title, page.position, page.metadata], ['Geothermal', 0, {}]);
       const fromArtifact = res.body.data.find((h: { metadata: { artifact_id?: string } }) => h.metadata.artifact_id);
@@ -153,9 +205,10 @@ describe('Knowledge base routes', () => {
       assertFieldError(await get(acct.agentKey, search(kbId, 'q=x&limit=a')), 'query.limit');
     });
 
-    it('another account\'s, a missing or a malformed knowledge base is 404 knowledge_base_not_found', async () => {
+    it("another account's, a missing or a malformed knowledge base is 404 knowledge_base_not_found", async () => {
       const theirs = await newKnowledgeBase(other.accountId);
-      for (const id of [theirs.id, MISSING_ID, 'nope']) assertError(await get(acct.agentKey, search(id, 'q=geothermal')), 404, 'knowledge_base_not_found');
+      for (const id of [theirs.id, MISSING_ID, 'nope'])
+        assertError(await get(acct.agentKey, search(id, 'q=geothermal')), 404, 'knowledge_base_not_found');
     });
   });
 
@@ -164,15 +217,29 @@ describe('Knowledge base routes', () => {
       const kb = await newKnowledgeBase(acct.accountId);
       const item = await createItem(acct.ownerToken);
       const res = await post(acct.agentKey, artifacts(kb.id), {
-        artifact_type: 'competitor_teardown', content_id: item.id, is_verified: true, content_json: { headline: 'Rivals ignore aquaponics.' },
+        artifact_type: 'competitor_teardown',
+        content_id: item.id,
+        is_verified: true,
+        content_json: { headline: 'Rivals ignore aquaponics.' },
       });
       assertOk(res, 201);
       assert.equal(res.body.created, true);
-      assert.deepEqual({ ...res.body.data, id: undefined, created_at: undefined, updated_at: undefined }, {
-        id: undefined, kb_id: kb.id, artifact_type: 'competitor_teardown', content_id: item.id, is_verified: true,
-        content_json: { headline: 'Rivals ignore aquaponics.', content_id: item.id }, created_at: undefined, updated_at: undefined,
+      assert.deepEqual(
+        { ...res.body.data, id: undefined, created_at: undefined, updated_at: undefined },
+        {
+          id: undefined,
+          kb_id: kb.id,
+          artifact_type: 'competitor_teardown',
+          content_id: item.id,
+          is_verified: true,
+          content_json: { headline: 'Rivals ignore aquaponics.', content_id: item.id },
+          created_at: undefined,
+          updated_at: undefined,
+        },
+      );
+      assert.deepEqual((await get(acct.agentKey, `/api/agent/knowledge-bases/artifacts/${res.body.data.id}`)).body, {
+        data: res.body.data,
       });
-      assert.deepEqual((await get(acct.agentKey, `/api/agent/knowledge-bases/artifacts/${res.body.data.id}`)).body, { data: res.body.data });
       const hits = (await get(acct.agentKey, search(kb.id, 'q=aquaponics'))).body.data;
       assert.deepEqual(hits[0].metadata, { artifact_id: res.body.data.id, artifact_type: 'competitor_teardown' });
     });
@@ -207,34 +274,46 @@ describe('Knowledge base routes', () => {
     it('validation 400s change nothing: artifact_type pattern, content_json an object of at most 256 KB, ids, content_id agreement', async () => {
       const kb = await newKnowledgeBase(acct.accountId);
       const before = await countRows(acct.accountId);
-      const write = (body: Record<string, unknown>) => post(acct.agentKey, artifacts(kb.id), { artifact_type: 'serp_brief', content_json: {}, ...body });
-      for (const type of ['Serp', '1brief', 'serp-brief', '', 'a'.repeat(65), 7]) assertFieldError(await write({ artifact_type: type }), 'body.artifact_type');
+      const write = (body: Record<string, unknown>) =>
+        post(acct.agentKey, artifacts(kb.id), { artifact_type: 'serp_brief', content_json: {}, ...body });
+      for (const type of ['Serp', '1brief', 'serp-brief', '', 'a'.repeat(65), 7])
+        assertFieldError(await write({ artifact_type: type }), 'body.artifact_type');
       assertFieldError(await post(acct.agentKey, artifacts(kb.id), { content_json: {} }), 'body.artifact_type');
       assertFieldError(await post(acct.agentKey, artifacts(kb.id), { artifact_type: 'serp_brief' }), 'body.content_json');
       for (const json of [[1, 2], 'text', null]) assertFieldError(await write({ content_json: json }), 'body.content_json');
       assertFieldError(await write({ content_json: { blob: 'x'.repeat(256 * 1024) } }), 'body.content_json');
       assertFieldError(await write({ content_id: 'not-a-uuid' }), 'body.content_id');
       assertFieldError(await write({ content_json: { content_id: 'abc' } }), 'body.content_json.content_id');
-      assertFieldError(await write({ content_id: MISSING_ID, content_json: { content_id: '11111111-1111-4111-8111-111111111111' } }), 'body.content_json.content_id');
+      assertFieldError(
+        await write({ content_id: MISSING_ID, content_json: { content_id: '11111111-1111-4111-8111-111111111111' } }),
+        'body.content_json.content_id',
+      );
       assertFieldError(await write({ is_verified: 'yes' }), 'body.is_verified');
       assertFieldError(await write({ key: '' }), 'body.key');
       assertFieldError(await write({ extra: 1 }), 'body');
       assert.deepEqual(await countRows(acct.accountId), before);
     });
 
-    it('a body over the route\'s limit is 413 payload_too_large and nothing is written', async () => {
+    it("a body over the route's limit is 413 payload_too_large and nothing is written", async () => {
       const kb = await newKnowledgeBase(acct.accountId);
       const before = await countRows(acct.accountId);
-      const res = await post(acct.agentKey, artifacts(kb.id), { artifact_type: 'serp_brief', content_json: { blob: 'x'.repeat(600 * 1024) } });
+      const res = await post(acct.agentKey, artifacts(kb.id), {
+        artifact_type: 'serp_brief',
+        content_json: { blob: 'x'.repeat(600 * 1024) },
+      });
       assertError(res, 413, 'payload_too_large');
       assert.deepEqual(await countRows(acct.accountId), before);
     });
 
-    it('another account\'s, a missing or a malformed knowledge base is 404 knowledge_base_not_found and nothing is written', async () => {
+    it("another account's, a missing or a malformed knowledge base is 404 knowledge_base_not_found and nothing is written", async () => {
       const theirs = await newKnowledgeBase(other.accountId);
       const before = await countRows(other.accountId);
       for (const id of [theirs.id, MISSING_ID, 'nope']) {
-        assertError(await post(acct.agentKey, artifacts(id), { artifact_type: 'serp_brief', content_json: {} }), 404, 'knowledge_base_not_found');
+        assertError(
+          await post(acct.agentKey, artifacts(id), { artifact_type: 'serp_brief', content_json: {} }),
+          404,
+          'knowledge_base_not_found',
+        );
       }
       assert.deepEqual(await countRows(other.accountId), before);
     });

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { MAX_PASSAGE, MIN_PASSAGE, splitPassages, textOfJson } from '../../src/knowledge/passages';
 
 /** A sentence of about `length` characters ending with a full stop. */
-const sentence = (n: number, length = 120) => `Sentence ${n} ${'word '.repeat(Math.ceil((length - 14) / 5))}`.slice(0, length - 1).trimEnd() + '.';
-const paragraph = (sentences: number, from = 0, length = 120) => Array.from({ length: sentences }, (_, i) => sentence(from + i, length)).join(' ');
+const sentence = (n: number, length = 120) =>
+  `Sentence ${n} ${'word '.repeat(Math.ceil((length - 14) / 5))}`.slice(0, length - 1).trimEnd() + '.';
+const paragraph = (sentences: number, from = 0, length = 120) =>
+  Array.from({ length: sentences }, (_, i) => sentence(from + i, length)).join(' ');
 
 describe('Knowledge passages (splitPassages)', () => {
   it('a paragraph that fits in 1,200 characters stays whole, with its whitespace normalised', () => {
@@ -56,7 +58,12 @@ describe('Knowledge passages (splitPassages)', () => {
   });
 
   it('the text of a JSON value is its string values, depth first, one paragraph each', () => {
-    const text = textOfJson({ title: 'Brief', claims: [{ quote: 'A verbatim quote.', n: 3 }, { quote: 'Another.' }], ok: true, none: null });
+    const text = textOfJson({
+      title: 'Brief',
+      claims: [{ quote: 'A verbatim quote.', n: 3 }, { quote: 'Another.' }],
+      ok: true,
+      none: null,
+    });
     assert.equal(text, 'Brief\n\nA verbatim quote.\n\nAnother.');
   });
 });

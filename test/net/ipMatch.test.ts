@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { IpAllowlist, normaliseIpEntry } from '../../src/net/ipMatch';
 
-const allowlist = (...entries: string[]) => new IpAllowlist(entries.map((e) => {
-  const r = normaliseIpEntry(e);
-  if (!r.ok) throw new Error(r.message);
-  return r.entry;
-}));
+const allowlist = (...entries: string[]) =>
+  new IpAllowlist(
+    entries.map((e) => {
+      const r = normaliseIpEntry(e);
+      if (!r.ok) throw new Error(r.message);
+      return r.entry;
+    }),
+  );
 
 describe('email keys: IP allowlist (CIDR matching)', () => {
   it('an IPv4 /32 matches exactly one address', () => {
@@ -22,7 +25,10 @@ describe('email keys: IP allowlist (CIDR matching)', () => {
     assert.equal(list.allows('10.19.255.255'), false);
     assert.equal(list.allows('10.21.0.0'), false);
     const odd = allowlist('192.168.1.64/26');
-    assert.deepEqual(['192.168.1.63', '192.168.1.64', '192.168.1.127', '192.168.1.128'].map((ip) => odd.allows(ip)), [false, true, true, false]);
+    assert.deepEqual(
+      ['192.168.1.63', '192.168.1.64', '192.168.1.127', '192.168.1.128'].map((ip) => odd.allows(ip)),
+      [false, true, true, false],
+    );
   });
 
   it('IPv4 /0 allows every IPv4 source and no IPv6 one', () => {
@@ -76,7 +82,19 @@ describe('email keys: IP allowlist (CIDR matching)', () => {
   });
 
   it('malformed entries are refused', () => {
-    for (const bad of ['', '1.2.3', '1.2.3.256', '1.2.3.4/33', '1.2.3.4/-1', '1.2.3.4/ 8', '::/129', 'fe80::1%eth0', 'a.b.c.d', '1.2.3.4/8/1', '01.2.3.4']) {
+    for (const bad of [
+      '',
+      '1.2.3',
+      '1.2.3.256',
+      '1.2.3.4/33',
+      '1.2.3.4/-1',
+      '1.2.3.4/ 8',
+      '::/129',
+      'fe80::1%eth0',
+      'a.b.c.d',
+      '1.2.3.4/8/1',
+      '01.2.3.4',
+    ]) {
       assert.equal(normaliseIpEntry(bad).ok, false, bad);
     }
   });

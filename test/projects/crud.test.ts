@@ -176,7 +176,7 @@ describe('Projects: create, read, list, change, delete', () => {
     assert.equal((await call('DELETE', `/api/projects/${id}`, { token: acct.ownerToken })).status, 204);
   });
 
-  it('a content item cannot link to another account\'s project, even written below the API (the link carries a foreign key)', async () => {
+  it("a content item cannot link to another account's project, even written below the API (the link carries a foreign key)", async () => {
     const { db } = harness();
     const other = await newAccount('Other Co');
     const foreign = await newProjectId(other.accountId);

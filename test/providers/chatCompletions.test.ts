@@ -7,14 +7,23 @@ describe('chat completions client (OpenAI-compatible, against the simulator)', (
   let sim: ModelSimulator;
   let client: ChatClient;
   const config = (overrides: Record<string, unknown> = {}) => ({
-    MODEL_API_URL: sim.url, MODEL_API_KEY: sim.apiKey, MODEL_CHAT_MODEL: 'gpt-4o-mini', FETCH_TIMEOUT_MS: 2000, ...overrides,
+    MODEL_API_URL: sim.url,
+    MODEL_API_KEY: sim.apiKey,
+    MODEL_CHAT_MODEL: 'gpt-4o-mini',
+    FETCH_TIMEOUT_MS: 2000,
+    ...overrides,
   });
-  const ask = [{ role: 'system' as const, content: 'Answer in JSON.' }, { role: 'user' as const, content: 'Say something.' }];
+  const ask = [
+    { role: 'system' as const, content: 'Answer in JSON.' },
+    { role: 'user' as const, content: 'Say something.' },
+  ];
   before(async () => {
     sim = await startModelSimulator();
     client = createChatClient(config())!;
   });
-  beforeEach(() => { sim.delayMs = 0; });
+  beforeEach(() => {
+    sim.delayMs = 0;
+  });
   after(() => sim.stop());
 
   it('POSTs {model, messages, temperature 0, response_format} with Authorization: Bearer <key> and returns choices[0].message.content', async () => {
@@ -22,7 +31,11 @@ describe('chat completions client (OpenAI-compatible, against the simulator)', (
     const content = await client.complete(ask, { jsonObject: true, maxTokens: 300 });
     assert.equal(sim.calls, calls + 1);
     assert.deepEqual(sim.requests.at(-1), {
-      model: 'gpt-4o-mini', messages: ask, temperature: 0, response_format: { type: 'json_object' }, max_tokens: 300,
+      model: 'gpt-4o-mini',
+      messages: ask,
+      temperature: 0,
+      response_format: { type: 'json_object' },
+      max_tokens: 300,
     });
     assert.deepEqual(JSON.parse(content), { claims: [] });
   });

@@ -6,8 +6,11 @@ import { assertProviderError, CLOSED_PORT_URL, providerFailure } from './provide
 describe('page fetch (loopback pages)', () => {
   let pages: PageServer;
   const allowed: PageFetchOptions = { timeoutMs: 1000, maxBytes: 1024 * 1024, allowPrivateHosts: true };
-  const fetchPage = (path: string, options: Partial<PageFetchOptions> = {}) => fetchReadablePage(pages.url(path), { ...allowed, ...options });
-  before(async () => { pages = await startPageServer(); });
+  const fetchPage = (path: string, options: Partial<PageFetchOptions> = {}) =>
+    fetchReadablePage(pages.url(path), { ...allowed, ...options });
+  before(async () => {
+    pages = await startPageServer();
+  });
   after(() => pages.stop());
 
   it('reads an HTML page into its title and readable text', async () => {
@@ -32,7 +35,10 @@ describe('page fetch (loopback pages)', () => {
   });
 
   it('a page without a Content-Type that starts like HTML is read as HTML', async () => {
-    pages.setPage('/untyped', { html: '<!doctype html><html><head><title>Untyped</title></head><body><p>Heat pumps save 30% on bills.</p></body></html>', contentType: '' });
+    pages.setPage('/untyped', {
+      html: '<!doctype html><html><head><title>Untyped</title></head><body><p>Heat pumps save 30% on bills.</p></body></html>',
+      contentType: '',
+    });
     const page = await fetchPage('/untyped');
     assert.equal(page.contentType, 'text/html');
     assert.equal(page.text, 'Heat pumps save 30% on bills.');
@@ -121,12 +127,21 @@ describe('page fetch (loopback pages)', () => {
   });
 
   it('application/xhtml+xml is read like HTML', async () => {
-    pages.setPage('/xhtml', { html: '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>XHTML text with 5 facts.</p></body></html>', contentType: 'application/xhtml+xml' });
+    pages.setPage('/xhtml', {
+      html: '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>XHTML text with 5 facts.</p></body></html>',
+      contentType: 'application/xhtml+xml',
+    });
     assert.equal((await fetchPage('/xhtml')).text, 'XHTML text with 5 facts.');
   });
 
   it('non-2xx is page_status with the upstream status; retryable for 5xx and 429 only', async () => {
-    for (const [status, retryable] of [[404, false], [410, false], [429, true], [500, true], [503, true]] as const) {
+    for (const [status, retryable] of [
+      [404, false],
+      [410, false],
+      [429, true],
+      [500, true],
+      [503, true],
+    ] as const) {
       pages.setPage('/status', { html: '<p>error page</p>', status });
       assertProviderError(await providerFailure(fetchPage('/status')), 'page_status', retryable, status);
     }
@@ -146,12 +161,22 @@ describe('page fetch (loopback pages)', () => {
     it('host names are checked on the addresses they resolve to (localhost)', async () => {
       const port = new URL(pages.origin).port;
       pages.setPage('/by-name', { html: '<p>internal</p>' });
-      assertProviderError(await providerFailure(fetchReadablePage(`http://localhost:${port}/by-name`, blocked)), 'page_blocked_host', false);
+      assertProviderError(
+        await providerFailure(fetchReadablePage(`http://localhost:${port}/by-name`, blocked)),
+        'page_blocked_host',
+        false,
+      );
       assert.equal(pages.hits('/by-name'), 0);
     });
 
     it('IPv6 loopback, v4-mapped loopback and the metadata address are refused', async () => {
-      for (const url of ['http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0/', 'http://10.1.2.3/']) {
+      for (const url of [
+        'http://[::1]/',
+        'http://[::ffff:127.0.0.1]/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://0.0.0.0/',
+        'http://10.1.2.3/',
+      ]) {
         assertProviderError(await providerFailure(fetchReadablePage(url, blocked)), 'page_blocked_host', false);
       }
     });
@@ -170,7 +195,8 @@ describe('page fetch (loopback pages)', () => {
   });
 
   describe('charset', () => {
-    const latin1Html = '<html><head><title>Caf\u00e9</title></head><body><p>Caf\u00e9 owners paid \u00a3200 in 2024, d\u00e9j\u00e0 vu.</p></body></html>';
+    const latin1Html =
+      '<html><head><title>Caf\u00e9</title></head><body><p>Caf\u00e9 owners paid \u00a3200 in 2024, d\u00e9j\u00e0 vu.</p></body></html>';
 
     it('the Content-Type charset decodes the body', async () => {
       pages.setPage('/latin1-header', { html: latin1Html, contentType: 'text/html; charset=ISO-8859-1' });
@@ -178,9 +204,15 @@ describe('page fetch (loopback pages)', () => {
     });
 
     it('without a header charset, <meta charset> decides', async () => {
-      pages.setPage('/latin1-meta', { html: latin1Html.replace('<head>', '<head><meta charset="windows-1252">'), contentType: 'text/html' });
+      pages.setPage('/latin1-meta', {
+        html: latin1Html.replace('<head>', '<head><meta charset="windows-1252">'),
+        contentType: 'text/html',
+      });
       assert.equal((await fetchPage('/latin1-meta')).text, 'Caf\u00e9 owners paid \u00a3200 in 2024, d\u00e9j\u00e0 vu.');
-      pages.setPage('/latin1-http-equiv', { html: latin1Html.replace('<head>', '<head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'), contentType: 'text/html' });
+      pages.setPage('/latin1-http-equiv', {
+        html: latin1Html.replace('<head>', '<head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'),
+        contentType: 'text/html',
+      });
       assert.match((await fetchPage('/latin1-http-equiv')).text, /^Caf\u00e9 owners/);
     });
 

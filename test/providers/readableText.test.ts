@@ -27,7 +27,12 @@ describe('readable text of HTML pages', () => {
     const { text } = readableText(page, URL_OF_PAGE);
     const paragraphs = text.split('\n\n');
     assert.ok(paragraphs.includes('What it costs'), text);
-    assert.ok(paragraphs.includes('The average installation costs $12,000 in 2024, and grants cover up to 40% of it for households that qualify under the national programme.'), text);
+    assert.ok(
+      paragraphs.includes(
+        'The average installation costs $12,000 in 2024, and grants cover up to 40% of it for households that qualify under the national programme.',
+      ),
+      text,
+    );
     assert.ok(paragraphs.includes('Air-source units are the most common.'), text);
     assert.ok(paragraphs.includes('Ground-source units cost more to install.'), text);
     assert.ok(!text.includes('electricity than resistive heating in most homes.What it costs'), 'paragraphs are not glued together');
@@ -52,7 +57,8 @@ describe('readable text of HTML pages', () => {
 
   it('falls back to the body text when Readability finds no article', () => {
     // Readability removes <aside> elements outright, so a page made only of one has no article.
-    const html = '<html><head><title>Sidebar page</title><script>var x = "script-text";</script></head><body><nav>Menu</nav><aside><p>Heat pumps need a 3 kW supply.</p><p>Second fact: 25% savings.</p></aside></body></html>';
+    const html =
+      '<html><head><title>Sidebar page</title><script>var x = "script-text";</script></head><body><nav>Menu</nav><aside><p>Heat pumps need a 3 kW supply.</p><p>Second fact: 25% savings.</p></aside></body></html>';
     const { title, text } = readableText(html, URL_OF_PAGE);
     assert.equal(text, 'Heat pumps need a 3 kW supply.\n\nSecond fact: 25% savings.');
     assert.equal(title, 'Sidebar page');

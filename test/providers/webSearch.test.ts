@@ -26,13 +26,20 @@ describe('web search client (Brave Search API protocol, against the simulator)',
     const found = await client.search('  heat pumps ', { count: 2 });
     assert.deepEqual(sim.calls.at(-1), { q: 'heat pumps', count: 2 });
     assert.deepEqual(found, [
-      { position: 1, title: 'Heat pumps & you', url: 'https://example.org/heat-pumps', description: "Heat pumps cut bills by 40% — here's how." },
+      {
+        position: 1,
+        title: 'Heat pumps & you',
+        url: 'https://example.org/heat-pumps',
+        description: "Heat pumps cut bills by 40% — here's how.",
+      },
       { position: 2, title: 'Heat pump costs', url: 'https://example.net/costs', description: 'What a heat pump costs in 2025.' },
     ]);
   });
 
   it('descriptions arrive as HTML (highlights, entities) and are returned as plain text', async () => {
-    const raw = await fetch(`${sim.url}?q=heat+pumps&count=1`, { headers: { 'x-subscription-token': sim.apiKey } }).then((r) => r.json() as any);
+    const raw = await fetch(`${sim.url}?q=heat+pumps&count=1`, { headers: { 'x-subscription-token': sim.apiKey } }).then(
+      (r) => r.json() as any,
+    );
     assert.match(raw.web.results[0].description, /<strong>Heat<\/strong>.*&#x27;/);
     const [first] = await client.search('heat pumps', { count: 1 });
     assert.equal(first.description, "Heat pumps cut bills by 40% — here's how.");
@@ -40,8 +47,14 @@ describe('web search client (Brave Search API protocol, against the simulator)',
 
   it('only http(s) results are kept and a missing description reads as empty', async () => {
     const found = await client.search('heat pumps', { count: 10 });
-    assert.deepEqual(found.map((r) => r.url), ['https://example.org/heat-pumps', 'https://example.net/costs', 'https://example.com/installers']);
-    assert.deepEqual(found.map((r) => r.position), [1, 2, 3]);
+    assert.deepEqual(
+      found.map((r) => r.url),
+      ['https://example.org/heat-pumps', 'https://example.net/costs', 'https://example.com/installers'],
+    );
+    assert.deepEqual(
+      found.map((r) => r.position),
+      [1, 2, 3],
+    );
     assert.equal(found[2].description, '');
   });
 

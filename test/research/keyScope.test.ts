@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { newAccount, newAgentKey, type TestAccount } from '../helpers/accounts';
-import { countRows, createItem, publishArticles, researchItem, researchTopic, startResearchWorld, suffix, type ResearchWorld } from './researchKit';
+import {
+  countRows,
+  createItem,
+  publishArticles,
+  researchItem,
+  researchTopic,
+  startResearchWorld,
+  suffix,
+  type ResearchWorld,
+} from './researchKit';
 
 describe('research Idempotency-Key: one key is one request of one account', function () {
   this.timeout(120_000);
@@ -27,7 +36,11 @@ describe('research Idempotency-Key: one key is one request of one account', func
     const reused = await researchItem(world, owner.ownerToken, other, { key });
     assert.equal(reused.status, 409, reused.text);
     assert.equal(reused.body.code, 'idempotency_key_reused');
-    assert.deepEqual(paths.map((p) => world.pages.hits(p)), hits, 'no page read');
+    assert.deepEqual(
+      paths.map((p) => world.pages.hits(p)),
+      hits,
+      'no page read',
+    );
     assert.equal(await countRows('kb_artifacts', { account_id: owner.accountId, content_id: other }), 0, 'no artifact for the other item');
     const untouched = await world.app.call('GET', `/api/marketing/content/${other}/research`, { token: owner.ownerToken });
     assert.deepEqual(untouched.body, { research: null, artifact: null });
@@ -51,7 +64,7 @@ describe('research Idempotency-Key: one key is one request of one account', func
     assert.equal(topic.body.code, 'idempotency_key_reused');
   });
 
-  it('the same Idempotency-Key on the item\'s agent twin route is 409 idempotency_key_reused', async () => {
+  it("the same Idempotency-Key on the item's agent twin route is 409 idempotency_key_reused", async () => {
     const keyword = `sash window sealing ${suffix()}`;
     publishArticles(world, keyword, 1);
     const id = await createItem(world, owner.ownerToken, { title: 'Sash windows', target_keyword: keyword });
@@ -60,7 +73,11 @@ describe('research Idempotency-Key: one key is one request of one account', func
 
     const ran = await researchItem(world, owner.ownerToken, id, { key, body: { max_sources: 1 } });
     assert.equal(ran.status, 201, ran.text);
-    const twin = await world.app.call('POST', `/api/agent/marketing/content/${id}/research`, { token: agentKey, body: { max_sources: 1 }, headers: { 'Idempotency-Key': key } });
+    const twin = await world.app.call('POST', `/api/agent/marketing/content/${id}/research`, {
+      token: agentKey,
+      body: { max_sources: 1 },
+      headers: { 'Idempotency-Key': key },
+    });
     assert.equal(twin.status, 409, twin.text);
     assert.equal(twin.body.code, 'idempotency_key_reused');
   });
@@ -70,8 +87,18 @@ describe('research Idempotency-Key: one key is one request of one account', func
     publishArticles(world, keyword, 1);
     const stranger = await newAccount('Key Scope Stranger');
     const key = `shared-${suffix()}`;
-    const mine = await researchItem(world, owner.ownerToken, await createItem(world, owner.ownerToken, { title: 'Diverters', target_keyword: keyword }), { key, body: { max_sources: 1 } });
-    const theirs = await researchItem(world, stranger.ownerToken, await createItem(world, stranger.ownerToken, { title: 'Diverters', target_keyword: keyword }), { key, body: { max_sources: 1 } });
+    const mine = await researchItem(
+      world,
+      owner.ownerToken,
+      await createItem(world, owner.ownerToken, { title: 'Diverters', target_keyword: keyword }),
+      { key, body: { max_sources: 1 } },
+    );
+    const theirs = await researchItem(
+      world,
+      stranger.ownerToken,
+      await createItem(world, stranger.ownerToken, { title: 'Diverters', target_keyword: keyword }),
+      { key, body: { max_sources: 1 } },
+    );
     assert.equal(mine.status, 201, mine.text);
     assert.equal(theirs.status, 201, theirs.text);
     assert.notEqual(theirs.body.run_id, mine.body.run_id);

@@ -5,22 +5,30 @@ import { harness } from '../helpers/harness';
 import { createItem, publishArticles, researchItem, startResearchWorld, suffix, type ResearchWorld } from './researchKit';
 
 type Claim = { kind: string; quote: string; source_url: string | null };
-const quotesOf = (claims: Claim[], kind?: string) => claims.filter((c) => !kind || c.kind === kind).map((c) => c.quote).sort();
+const quotesOf = (claims: Claim[], kind?: string) =>
+  claims
+    .filter((c) => !kind || c.kind === kind)
+    .map((c) => c.quote)
+    .sort();
 
 /** Field notes of several passages, each with facts (numbers) about the keyword. */
 function fieldNotes(keyword: string): string {
-  return Array.from({ length: 3 }, (_, i) => [
-    `Field notes ${i + 1} on ${keyword}.`,
-    `In 20${15 + i} our crews checked ${keyword} in ${40 + i} homes and found ${10 + i}% lost to poor settings.`,
-    `The median ${keyword} audit took ${2 + i} hours and saved ${300 + i * 50} dollars a year.`,
-    `After ${3 + i} years, ${70 + i}% of the ${keyword} fixes still held.`,
-  ].join(' ')).join('\n\n');
+  return Array.from({ length: 3 }, (_, i) =>
+    [
+      `Field notes ${i + 1} on ${keyword}.`,
+      `In 20${15 + i} our crews checked ${keyword} in ${40 + i} homes and found ${10 + i}% lost to poor settings.`,
+      `The median ${keyword} audit took ${2 + i} hours and saved ${300 + i * 50} dollars a year.`,
+      `After ${3 + i} years, ${70 + i}% of the ${keyword} fixes still held.`,
+    ].join(' '),
+  ).join('\n\n');
 }
 
 describe('research re-runs keep what they could not retrieve again', function () {
   this.timeout(180_000);
   let world: ResearchWorld;
-  before(async () => { world = await startResearchWorld({ config: { SEARCH_MONTHLY_CAP: 1 } }); });
+  before(async () => {
+    world = await startResearchWorld({ config: { SEARCH_MONTHLY_CAP: 1 } });
+  });
   after(async () => world?.stop());
 
   it('our own research artifacts never crowd knowledge-base passages out of a run: a capped re-run keeps every claim, and so do the artifact and settings.research', async () => {
@@ -46,9 +54,16 @@ describe('research re-runs keep what they could not retrieve again', function ()
     const second = await researchItem(world, account.ownerToken, id);
     assert.equal(second.status, 201, second.text);
     assert.equal(second.body.serp, null, 'the cap is reached: serp is null');
-    assert.deepEqual(quotesOf(second.body.claims, 'kb').filter((q) => firstKb.includes(q)), firstKb, 'every knowledge-base claim is found again');
+    assert.deepEqual(
+      quotesOf(second.body.claims, 'kb').filter((q) => firstKb.includes(q)),
+      firstKb,
+      'every knowledge-base claim is found again',
+    );
     for (const quote of quotesOf(first.body.claims)) {
-      assert.ok(second.body.claims.some((c: Claim) => c.quote === quote), `the re-run still holds: ${quote}`);
+      assert.ok(
+        second.body.claims.some((c: Claim) => c.quote === quote),
+        `the re-run still holds: ${quote}`,
+      );
     }
 
     const stored = await world.app.call('GET', `/api/marketing/content/${id}/research`, { token: account.ownerToken });
@@ -57,7 +72,11 @@ describe('research re-runs keep what they could not retrieve again', function ()
     assert.equal(stored.body.research.claim_count, second.body.claims.length);
     assert.ok(stored.body.research.claim_count >= first.body.claims.length, 'settings.research is never poorer than before');
     assert.deepEqual(quotesOf(stored.body.artifact.content_json.claims), quotesOf(second.body.claims));
-    for (const quote of firstKb) assert.ok(stored.body.research.claims.some((c: Claim) => c.quote === quote), `stamped: ${quote}`);
+    for (const quote of firstKb)
+      assert.ok(
+        stored.body.research.claims.some((c: Claim) => c.quote === quote),
+        `stamped: ${quote}`,
+      );
   });
 
   it('a re-run whose web search did not run keeps the stored web claims and sources, and says so', async () => {
@@ -74,12 +93,25 @@ describe('research re-runs keep what they could not retrieve again', function ()
     const second = await researchItem(world, account.ownerToken, id);
     assert.equal(second.status, 201, second.text);
     assert.equal(second.body.serp, null);
-    assert.deepEqual(second.body.claims.filter((c: Claim) => c.kind === 'web'), firstWeb);
-    assert.deepEqual(second.body.sources.map((s: { url: string }) => s.url), urls);
-    assert.ok(second.body.warnings.some((w: string) => w.startsWith(`the web search did not run: ${firstWeb.length} web claims and ${urls.length} sources of the research of `)),
-      second.body.warnings.join('\n'));
+    assert.deepEqual(
+      second.body.claims.filter((c: Claim) => c.kind === 'web'),
+      firstWeb,
+    );
+    assert.deepEqual(
+      second.body.sources.map((s: { url: string }) => s.url),
+      urls,
+    );
+    assert.ok(
+      second.body.warnings.some((w: string) =>
+        w.startsWith(`the web search did not run: ${firstWeb.length} web claims and ${urls.length} sources of the research of `),
+      ),
+      second.body.warnings.join('\n'),
+    );
     const artifact = await harness().db('kb_artifacts').where({ id: second.body.artifact_id }).first();
-    assert.deepEqual(artifact.content_json.sources.map((s: { url: string }) => s.url), urls);
+    assert.deepEqual(
+      artifact.content_json.sources.map((s: { url: string }) => s.url),
+      urls,
+    );
     assert.equal(artifact.content_json.serp, null);
   });
 });

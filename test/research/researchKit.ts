@@ -35,9 +35,12 @@ export interface WorldOptions {
 /** The research providers' config pointed at the simulators (loopback pages allowed). */
 export function providerConfig(search: SearchSimulator, model: ModelSimulator | null): Partial<Config> {
   return {
-    SEARCH_API_URL: search.url, SEARCH_API_KEY: search.apiKey,
-    MODEL_API_URL: model?.url ?? 'http://127.0.0.1:9/v1', MODEL_API_KEY: model?.apiKey,
-    FETCH_ALLOW_PRIVATE_HOSTS: true, FETCH_TIMEOUT_MS: 10_000,
+    SEARCH_API_URL: search.url,
+    SEARCH_API_KEY: search.apiKey,
+    MODEL_API_URL: model?.url ?? 'http://127.0.0.1:9/v1',
+    MODEL_API_KEY: model?.apiKey,
+    FETCH_ALLOW_PRIVATE_HOSTS: true,
+    FETCH_TIMEOUT_MS: 10_000,
   };
 }
 
@@ -45,18 +48,28 @@ export function providerConfig(search: SearchSimulator, model: ModelSimulator | 
 export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
   const { deps, bundle, temporalAddress } = harness();
   const [search, model, pages] = await Promise.all([
-    startSearchSimulator(), options.model === false ? Promise.resolve(null) : startModelSimulator(), startPageServer(),
+    startSearchSimulator(),
+    options.model === false ? Promise.resolve(null) : startModelSimulator(),
+    startPageServer(),
   ]);
   const config: Config = { ...deps.config, ...providerConfig(search, model), ...options.config };
   const taskQueue = `research-${randomBytes(4).toString('hex')}`;
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
-    address: temporalAddress, namespace: deps.temporal.namespace, taskQueue, bundle,
+    address: temporalAddress,
+    namespace: deps.temporal.namespace,
+    taskQueue,
+    bundle,
     activities: createActivities({ config, db: deps.db, logger: deps.logger }),
   });
   const running = worker.run();
   const app = await startPrivateApp([], { taskQueue, config: options.appConfig });
   return {
-    search, model, pages, config, taskQueue, app,
+    search,
+    model,
+    pages,
+    config,
+    taskQueue,
+    app,
     async stop() {
       await app.close();
       worker.shutdown();
@@ -79,12 +92,22 @@ export interface Articles {
  * `count` fact-bearing articles about `keyword` on the page server, answered by the search simulator for that
  * keyword (extra results, e.g. an oversized page, go after them).
  */
-export function publishArticles(world: ResearchWorld, keyword: string, count: number, extra: Array<{ path: string; title: string }> = []): Articles {
+export function publishArticles(
+  world: ResearchWorld,
+  keyword: string,
+  count: number,
+  extra: Array<{ path: string; title: string }> = [],
+): Articles {
   const base = `/a/${suffix()}`;
   const paths = Array.from({ length: count }, (_, i) => `${base}/${i}`);
-  paths.forEach((path, i) => world.pages.setPage(path, { html: articleHtml({ title: `${keyword} report ${i + 1}`, topic: keyword, paragraphs: 4 }) }));
+  paths.forEach((path, i) =>
+    world.pages.setPage(path, { html: articleHtml({ title: `${keyword} report ${i + 1}`, topic: keyword, paragraphs: 4 }) }),
+  );
   const all = [...paths.map((path, i) => ({ path, title: `${keyword} report ${i + 1}` })), ...extra];
-  world.search.setResults(keyword, all.map((a) => ({ title: a.title, url: world.pages.url(a.path), description: `About ${keyword}.` })));
+  world.search.setResults(
+    keyword,
+    all.map((a) => ({ title: a.title, url: world.pages.url(a.path), description: `About ${keyword}.` })),
+  );
   return { keyword, urls: all.map((a) => world.pages.url(a.path)), paths: all.map((a) => a.path) };
 }
 
@@ -95,18 +118,31 @@ export async function createItem(world: ResearchWorld, token: string, body: Reco
   return res.body.id;
 }
 
-export function researchItem(world: ResearchWorld, token: string, contentId: string, options: { key?: string; body?: Record<string, unknown> } = {}): Promise<CallResult> {
+export function researchItem(
+  world: ResearchWorld,
+  token: string,
+  contentId: string,
+  options: { key?: string; body?: Record<string, unknown> } = {},
+): Promise<CallResult> {
   return world.app.call('POST', `/api/marketing/content/${contentId}/research`, {
-    token, body: options.body ?? {}, headers: options.key ? { 'Idempotency-Key': options.key } : {},
+    token,
+    body: options.body ?? {},
+    headers: options.key ? { 'Idempotency-Key': options.key } : {},
   });
 }
 
 export function researchTopic(world: ResearchWorld, agentKey: string, body: Record<string, unknown>, key?: string): Promise<CallResult> {
-  return world.app.call('POST', '/api/agent/marketing/content/research', { token: agentKey, body, headers: key ? { 'Idempotency-Key': key } : {} });
+  return world.app.call('POST', '/api/agent/marketing/content/research', {
+    token: agentKey,
+    body,
+    headers: key ? { 'Idempotency-Key': key } : {},
+  });
 }
 
 /** Activity types of a run in the order the workflow scheduled them, and the event ids of their steps. */
-export async function activityEvents(workflowId: string): Promise<Array<{ type: string; event: 'scheduled' | 'completed' | 'failed'; id: number; activityId: string }>> {
+export async function activityEvents(
+  workflowId: string,
+): Promise<Array<{ type: string; event: 'scheduled' | 'completed' | 'failed'; id: number; activityId: string }>> {
   const history = await harness().client.workflow.getHandle(workflowId).fetchHistory();
   const types = new Map<number, { type: string; activityId: string }>();
   const out: Array<{ type: string; event: 'scheduled' | 'completed' | 'failed'; id: number; activityId: string }> = [];
@@ -118,7 +154,12 @@ export async function activityEvents(workflowId: string): Promise<Array<{ type: 
       out.push({ ...types.get(id)!, event: 'scheduled', id });
     }
     const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
-    if (done) out.push({ ...types.get(Number(done.scheduledEventId))!, event: e.activityTaskCompletedEventAttributes ? 'completed' : 'failed', id });
+    if (done)
+      out.push({
+        ...types.get(Number(done.scheduledEventId))!,
+        event: e.activityTaskCompletedEventAttributes ? 'completed' : 'failed',
+        id,
+      });
     // A local activity leaves one marker when it is done: it counts as scheduled and finished at that event.
     const marker = e.markerRecordedEventAttributes;
     if (marker?.markerName === 'core_local_activity') {

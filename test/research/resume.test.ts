@@ -22,8 +22,12 @@ const CHILD = path.join(REPO_ROOT, 'test/research/workerChild.ts');
 function spawnWorker(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, output: () => output, exited };
 }
@@ -62,61 +66,110 @@ describe('research run: kill the worker mid-run', function () {
     const dir = await tempDir('wy-research-');
     const bundlePath = path.join(dir, 'workflows.js');
     await writeFile(bundlePath, h.bundle.code);
-    worker = spawnWorker(childEnv({
-      DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, TEMPORAL_NAMESPACE: h.deps.temporal.namespace,
-      RESEARCH_TASK_QUEUE: taskQueue, RESEARCH_BUNDLE_PATH: bundlePath, RESEARCH_CONFIG: JSON.stringify(config), LOG_LEVEL: 'error',
-    }));
-    await eventually(async () => worker!.output(), (out) => out.includes('research worker ready') || worker!.child.exitCode !== null, 60_000, 'the worker child');
+    worker = spawnWorker(
+      childEnv({
+        DATABASE_URL: h.databaseUrl,
+        TEMPORAL_ADDRESS: h.temporalAddress,
+        TEMPORAL_NAMESPACE: h.deps.temporal.namespace,
+        RESEARCH_TASK_QUEUE: taskQueue,
+        RESEARCH_BUNDLE_PATH: bundlePath,
+        RESEARCH_CONFIG: JSON.stringify(config),
+        LOG_LEVEL: 'error',
+      }),
+    );
+    await eventually(
+      async () => worker!.output(),
+      (out) => out.includes('research worker ready') || worker!.child.exitCode !== null,
+      60_000,
+      'the worker child',
+    );
     assert.ok(worker.output().includes('research worker ready'), worker.output());
 
     const account = await newAccount('Resume Co');
     const keyword = `air source retrofit ${suffix()}`;
     const paths = [0, 1, 2].map((i) => `/resume/${suffix()}/${i}`);
-    paths.forEach((p, i) => pages.setPage(p, {
-      html: `<article><h1>Retrofit ${i}</h1><p>In 202${i}, ${keyword} cut gas use by ${20 + i}% in 50 homes.</p>`
-        + `<p>Crews finished ${10 + i} installs per month in 2025.</p></article>`,
-      delayMs: 2_500,
-    }));
-    search.setResults(keyword, paths.map((p, i) => ({ title: `Retrofit ${i}`, url: pages.url(p) })));
-    const created = await app.call('POST', '/api/marketing/content', { token: account.ownerToken, body: { title: 'Retrofits', target_keyword: keyword } });
+    paths.forEach((p, i) =>
+      pages.setPage(p, {
+        html:
+          `<article><h1>Retrofit ${i}</h1><p>In 202${i}, ${keyword} cut gas use by ${20 + i}% in 50 homes.</p>` +
+          `<p>Crews finished ${10 + i} installs per month in 2025.</p></article>`,
+        delayMs: 2_500,
+      }),
+    );
+    search.setResults(
+      keyword,
+      paths.map((p, i) => ({ title: `Retrofit ${i}`, url: pages.url(p) })),
+    );
+    const created = await app.call('POST', '/api/marketing/content', {
+      token: account.ownerToken,
+      body: { title: 'Retrofits', target_keyword: keyword },
+    });
     assert.equal(created.status, 201, created.text);
     const contentId = created.body.id;
 
     const started = await app.call('POST', `/api/marketing/content/${contentId}/research`, {
-      token: account.ownerToken, body: {}, headers: { 'Idempotency-Key': `resume-${suffix()}` },
+      token: account.ownerToken,
+      body: {},
+      headers: { 'Idempotency-Key': `resume-${suffix()}` },
     });
     assert.equal(started.status, 202, started.text);
     const location = started.headers.get('location')!;
 
     // The pages are loading in the child when it dies.
-    await eventually(async () => paths.map((p) => pages.hits(p)), (hits) => hits.every((n) => n >= 1), 30_000, 'the child to request every page');
+    await eventually(
+      async () => paths.map((p) => pages.hits(p)),
+      (hits) => hits.every((n) => n >= 1),
+      30_000,
+      'the child to request every page',
+    );
     worker.child.kill('SIGKILL');
     await worker.exited;
     const running = await app.call('GET', location, { token: account.ownerToken });
     assert.equal(running.body.status, 'running', running.text);
 
     const { worker: fresh, connection } = await createWorker({
-      address: h.temporalAddress, namespace: h.deps.temporal.namespace, taskQueue, bundle: h.bundle,
+      address: h.temporalAddress,
+      namespace: h.deps.temporal.namespace,
+      taskQueue,
+      bundle: h.bundle,
       activities: createActivities({ config: { ...h.deps.config, ...config }, db: h.db, logger: h.deps.logger }),
     });
     const run = fresh.run();
-    replacement = { stop: async () => { fresh.shutdown(); await run; await connection.close(); } };
+    replacement = {
+      stop: async () => {
+        fresh.shutdown();
+        await run;
+        await connection.close();
+      },
+    };
 
-    const done = await eventually(() => app.call('GET', location, { token: account.ownerToken }),
-      (r) => r.body?.status !== 'running', 120_000, 'the run to finish on the new worker');
+    const done = await eventually(
+      () => app.call('GET', location, { token: account.ownerToken }),
+      (r) => r.body?.status !== 'running',
+      120_000,
+      'the run to finish on the new worker',
+    );
     assert.equal(done.body.status, 'completed', done.text);
     const result = done.body.result;
     finishedRunId = started.body.id;
     assert.equal(result.sources.length, 3);
-    assert.ok(result.sources.every((s: { indexed: boolean }) => s.indexed), JSON.stringify(result.sources));
-    assert.ok(paths.every((p) => pages.hits(p) >= 2), 'the new worker read the pages again');
+    assert.ok(
+      result.sources.every((s: { indexed: boolean }) => s.indexed),
+      JSON.stringify(result.sources),
+    );
+    assert.ok(
+      paths.every((p) => pages.hits(p) >= 2),
+      'the new worker read the pages again',
+    );
 
     assert.equal(await countRows('kb_artifacts', { account_id: account.accountId, content_id: contentId }), 1);
     const documents = await h.db('kb_documents').where({ kb_id: result.knowledge_base_id }).whereNotNull('source_url');
     assert.equal(documents.length, 3);
     assert.equal(new Set(documents.map((d) => d.source_url)).size, 3, 'unique URLs');
     for (const doc of documents) {
-      const [{ n, distinct }] = await h.db('kb_passages').where({ document_id: doc.id })
+      const [{ n, distinct }] = await h
+        .db('kb_passages')
+        .where({ document_id: doc.id })
         .select(h.db.raw('count(*)::int as n'), h.db.raw('count(distinct position)::int as distinct'));
       assert.equal(n, distinct, 'no position twice');
       assert.equal(n, doc.passage_count, 'passages as counted when indexed');

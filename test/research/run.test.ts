@@ -5,7 +5,15 @@ import { articleHtml } from '../../src/sandbox/pages';
 import { newAccount, newAgentKey, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import {
-  activityEvents, countRows, createItem, publishArticles, researchItem, researchTopic, startResearchWorld, suffix, type ResearchWorld,
+  activityEvents,
+  countRows,
+  createItem,
+  publishArticles,
+  researchItem,
+  researchTopic,
+  startResearchWorld,
+  suffix,
+  type ResearchWorld,
 } from './researchKit';
 
 describe('research run (POST /api/marketing/content/{id}/research)', function () {
@@ -19,33 +27,58 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
   });
   after(async () => world?.stop());
 
-  it('runs in the spec\'s order: every knowledge base, then the web search, then the pages (concurrently), indexing, the artifact, the stamp last', async () => {
+  it("runs in the spec's order: every knowledge base, then the web search, then the pages (concurrently), indexing, the artifact, the stamp last", async () => {
     const keyword = `heat pump savings ${suffix()}`;
     const { urls } = publishArticles(world, keyword, 3);
     const id = await createItem(world, owner.ownerToken, { title: 'Heat pumps in 2026', target_keyword: keyword });
 
     const res = await researchItem(world, owner.ownerToken, id, { key: `order-${suffix()}` });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(res.body.serp.results.map((r: { url: string }) => r.url), urls);
-    assert.deepEqual(res.body.serp.results.map((r: { position: number }) => r.position), [1, 2, 3]);
+    assert.deepEqual(
+      res.body.serp.results.map((r: { url: string }) => r.url),
+      urls,
+    );
+    assert.deepEqual(
+      res.body.serp.results.map((r: { position: number }) => r.position),
+      [1, 2, 3],
+    );
     assert.equal(res.body.serp.query, keyword);
 
     const events = await activityEvents(res.body.run_id);
     const scheduled = events.filter((e) => e.event === 'scheduled').map((e) => e.type);
     assert.deepEqual(scheduled, [
-      'researchSubject', 'researchKnowledge', 'researchSearch',
-      'researchPage', 'researchPage', 'researchPage',
-      'indexResearchPage', 'indexResearchPage', 'indexResearchPage',
-      'writeResearchArtifact', 'stampContentResearch',
+      'researchSubject',
+      'researchKnowledge',
+      'researchSearch',
+      'researchPage',
+      'researchPage',
+      'researchPage',
+      'indexResearchPage',
+      'indexResearchPage',
+      'indexResearchPage',
+      'writeResearchArtifact',
+      'stampContentResearch',
     ]);
     const at = (type: string, event: string) => events.filter((e) => e.type === type && e.event === event).map((e) => e.id);
-    assert.ok(Math.max(...at('researchKnowledge', 'completed')) < Math.min(...at('researchSearch', 'scheduled')), 'search starts after the knowledge bases');
-    assert.ok(Math.max(...at('researchSearch', 'completed')) < Math.min(...at('researchPage', 'scheduled')), 'pages start after the search');
-    assert.ok(Math.max(...at('researchPage', 'scheduled')) < Math.min(...at('researchPage', 'completed')), 'every page was requested before the first finished');
-    assert.ok(Math.max(...at('writeResearchArtifact', 'completed')) < Math.min(...at('stampContentResearch', 'scheduled')), 'the stamp comes after the artifact');
+    assert.ok(
+      Math.max(...at('researchKnowledge', 'completed')) < Math.min(...at('researchSearch', 'scheduled')),
+      'search starts after the knowledge bases',
+    );
+    assert.ok(
+      Math.max(...at('researchSearch', 'completed')) < Math.min(...at('researchPage', 'scheduled')),
+      'pages start after the search',
+    );
+    assert.ok(
+      Math.max(...at('researchPage', 'scheduled')) < Math.min(...at('researchPage', 'completed')),
+      'every page was requested before the first finished',
+    );
+    assert.ok(
+      Math.max(...at('writeResearchArtifact', 'completed')) < Math.min(...at('stampContentResearch', 'scheduled')),
+      'the stamp comes after the artifact',
+    );
   });
 
-  it('kb claims come from the account\'s knowledge bases with source_url null; web claims name their page', async () => {
+  it("kb claims come from the account's knowledge bases with source_url null; web claims name their page", async () => {
     const keyword = `solar inverter lifespan ${suffix()}`;
     const { urls } = publishArticles(world, keyword, 2);
     const kb = await createKnowledgeBase(harness().db, owner.accountId, { name: `Field notes ${suffix()}` });
@@ -65,24 +98,34 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     assert.ok(webClaims.length > 0);
     for (const claim of webClaims) assert.ok(urls.includes(claim.source_url), claim.source_url);
     assert.equal(res.body.extraction, 'model');
-    assert.ok(res.body.claims.every((c: { confidence_score: number; extraction: string }) => c.extraction === 'model' && c.confidence_score > 0));
+    assert.ok(
+      res.body.claims.every((c: { confidence_score: number; extraction: string }) => c.extraction === 'model' && c.confidence_score > 0),
+    );
   });
 
   it('a claim whose quote is not found in its page is dropped and counted in warnings', async () => {
     const keyword = `attic insulation payback ${suffix()}`;
     // Short pages (fewer facts than the claims asked for), so the model's extra, fabricated claim is not cut off.
     const paths = [`/short/${suffix()}`, `/short/${suffix()}`];
-    paths.forEach((path, i) => world.pages.setPage(path, {
-      html: `<article><h1>Attic report ${i}</h1><p>In 202${i}, ${keyword} averaged ${4 + i} years in our survey of 300 homes.</p></article>`,
-    }));
-    world.search.setResults(keyword, paths.map((path, i) => ({ title: `Attic report ${i}`, url: world.pages.url(path) })));
+    paths.forEach((path, i) =>
+      world.pages.setPage(path, {
+        html: `<article><h1>Attic report ${i}</h1><p>In 202${i}, ${keyword} averaged ${4 + i} years in our survey of 300 homes.</p></article>`,
+      }),
+    );
+    world.search.setResults(
+      keyword,
+      paths.map((path, i) => ({ title: `Attic report ${i}`, url: world.pages.url(path) })),
+    );
     const id = await createItem(world, owner.ownerToken, { title: 'Insulation', target_keyword: keyword });
     world.model!.fabricateQuotes(true);
     try {
       const res = await researchItem(world, owner.ownerToken, id);
       assert.equal(res.status, 201, res.text);
       assert.ok(res.body.claims.length > 0);
-      assert.ok(res.body.claims.every((c: { quote: string }) => c.quote !== FABRICATED_QUOTE), 'the fabricated quote never appears');
+      assert.ok(
+        res.body.claims.every((c: { quote: string }) => c.quote !== FABRICATED_QUOTE),
+        'the fabricated quote never appears',
+      );
       const dropped = res.body.warnings.filter((w: string) => /^dropped 1 claim from .*: the quote is not in the page text$/.test(w));
       assert.equal(dropped.length, 2, res.body.warnings.join('\n'));
     } finally {
@@ -102,8 +145,14 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     try {
       const res = await researchItem(world, account.ownerToken, id);
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual(res.body.claims.map((c: { kind: string; quote: string }) => [c.kind, c.quote]), [['kb', kbText]]);
-      assert.ok(res.body.warnings.includes('dropped 1 knowledge-base claim: the quote is not in its passage'), res.body.warnings.join('\n'));
+      assert.deepEqual(
+        res.body.claims.map((c: { kind: string; quote: string }) => [c.kind, c.quote]),
+        [['kb', kbText]],
+      );
+      assert.ok(
+        res.body.warnings.includes('dropped 1 knowledge-base claim: the quote is not in its passage'),
+        res.body.warnings.join('\n'),
+      );
     } finally {
       world.model!.fabricateQuotes(false);
     }
@@ -119,8 +168,14 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     const res = await researchItem(world, owner.ownerToken, id);
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.gaps.length, 1, res.text);
-    assert.match(res.body.gaps[0], new RegExp(`^${urls[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: skipped, \\d+ characters of readable text is over the 60000 limit$`));
-    assert.deepEqual(res.body.sources.map((s: { url: string }) => s.url), [urls[0]]);
+    assert.match(
+      res.body.gaps[0],
+      new RegExp(`^${urls[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: skipped, \\d+ characters of readable text is over the 60000 limit$`),
+    );
+    assert.deepEqual(
+      res.body.sources.map((s: { url: string }) => s.url),
+      [urls[0]],
+    );
     assert.ok(res.body.claims.every((c: { source_url: string | null }) => c.source_url !== urls[1]));
   });
 
@@ -128,7 +183,9 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     const keyword = `smart thermostat savings ${suffix()}`;
     const badPath = `/nul/${suffix()}`;
     // A NUL character: the page is readable, its claims are fine, but Postgres cannot store its text.
-    world.pages.setPage(badPath, { text: `In 2024, ${keyword} reached 23% of homes in the survey.\n\nPrinted from the archive \u0000 page 2.` });
+    world.pages.setPage(badPath, {
+      text: `In 2024, ${keyword} reached 23% of homes in the survey.\n\nPrinted from the archive \u0000 page 2.`,
+    });
     const { urls } = publishArticles(world, keyword, 1, [{ path: badPath, title: 'Archive copy' }]);
     const id = await createItem(world, owner.ownerToken, { title: 'Thermostats', target_keyword: keyword });
 
@@ -139,7 +196,10 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     assert.ok(bad.claims > 0, 'the page was used');
     assert.deepEqual([bad.indexed, bad.already_indexed], [false, false]);
     assert.equal(good.indexed, true);
-    assert.ok(res.body.warnings.some((w: string) => w.startsWith(`${urls[1]}: not indexed into the research knowledge base`)), res.body.warnings.join('\n'));
+    assert.ok(
+      res.body.warnings.some((w: string) => w.startsWith(`${urls[1]}: not indexed into the research knowledge base`)),
+      res.body.warnings.join('\n'),
+    );
     assert.equal(await countRows('kb_documents', { kb_id: res.body.knowledge_base_id, source_url: urls[1] }), 0);
     assert.ok(res.body.artifact_id, 'the artifact was written');
   });
@@ -154,8 +214,17 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     assert.equal(first.body.artifact_created, true);
     assert.ok(first.body.sources.every((s: { indexed: boolean; already_indexed: boolean }) => s.indexed && !s.already_indexed));
     const kbId = first.body.knowledge_base_id;
-    const pagePassages = async () => Number((await harness().db('kb_passages as p').join('kb_documents as d', 'd.id', 'p.document_id')
-      .where('d.kb_id', kbId).whereIn('d.source_url', urls).count({ n: '*' }))[0].n);
+    const pagePassages = async () =>
+      Number(
+        (
+          await harness()
+            .db('kb_passages as p')
+            .join('kb_documents as d', 'd.id', 'p.document_id')
+            .where('d.kb_id', kbId)
+            .whereIn('d.source_url', urls)
+            .count({ n: '*' })
+        )[0].n,
+      );
     const passagesBefore = await pagePassages();
     assert.ok(passagesBefore > 0);
 
@@ -164,8 +233,14 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
     assert.notEqual(second.body.run_id, first.body.run_id);
     assert.equal(second.body.artifact_created, false);
     assert.equal(second.body.artifact_id, first.body.artifact_id);
-    assert.deepEqual(second.body.sources.map((s: { url: string }) => s.url), urls);
-    assert.ok(second.body.sources.every((s: { indexed: boolean; already_indexed: boolean }) => s.indexed && s.already_indexed), second.text);
+    assert.deepEqual(
+      second.body.sources.map((s: { url: string }) => s.url),
+      urls,
+    );
+    assert.ok(
+      second.body.sources.every((s: { indexed: boolean; already_indexed: boolean }) => s.indexed && s.already_indexed),
+      second.text,
+    );
     assert.equal(await countRows('kb_artifacts', { account_id: owner.accountId, content_id: id }), 1);
     for (const url of urls) assert.equal(await countRows('kb_documents', { kb_id: kbId, source_url: url }), 1);
     assert.equal(await pagePassages(), passagesBefore);
@@ -174,7 +249,11 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
   it('settings.research is stamped last within 8,000 characters (sources and gaps at most 10), sibling settings keys survive, no version is written', async () => {
     const keyword = `geothermal loop depth ${suffix()}`;
     publishArticles(world, keyword, 10);
-    const id = await createItem(world, owner.ownerToken, { title: 'Geothermal', target_keyword: keyword, settings: { brief_owner: 'Dana', target_keyword: keyword } });
+    const id = await createItem(world, owner.ownerToken, {
+      title: 'Geothermal',
+      target_keyword: keyword,
+      settings: { brief_owner: 'Dana', target_keyword: keyword },
+    });
     const versionsBefore = await countRows('content_versions', { content_id: id });
 
     const res = await researchItem(world, owner.ownerToken, id, { body: { max_sources: 10 } });

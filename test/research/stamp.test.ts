@@ -3,17 +3,29 @@ import { buildResearchStamp, MAX_STAMP_CHARACTERS, MAX_STAMP_ITEMS } from '../..
 import type { ResearchClaim, ResearchResult } from '../../workflows/research.contract';
 
 const claim = (i: number, size = 120): ResearchClaim => ({
-  claim: `Claim ${i} ${'x'.repeat(size)}`, quote: `Quote ${i} ${'y'.repeat(size)}`, kind: i % 2 ? 'web' : 'kb',
-  source_url: i % 2 ? `https://example.test/${i}` : null, extraction: 'model', confidence_score: 0.8,
+  claim: `Claim ${i} ${'x'.repeat(size)}`,
+  quote: `Quote ${i} ${'y'.repeat(size)}`,
+  kind: i % 2 ? 'web' : 'kb',
+  source_url: i % 2 ? `https://example.test/${i}` : null,
+  extraction: 'model',
+  confidence_score: 0.8,
 });
 
 function result(extra: Partial<ResearchResult> = {}): ResearchResult {
   return {
-    run_id: 'research:acct:key', content_id: 'c1', topic: 'Heat pumps', keyword: 'heat pump savings',
-    knowledge_base_id: 'kb1', artifact_id: 'a1', artifact_created: true, extraction: 'model',
+    run_id: 'research:acct:key',
+    content_id: 'c1',
+    topic: 'Heat pumps',
+    keyword: 'heat pump savings',
+    knowledge_base_id: 'kb1',
+    artifact_id: 'a1',
+    artifact_created: true,
+    extraction: 'model',
     claims: [claim(1), claim(2)],
     sources: [{ url: 'https://example.test/1', title: 'One', indexed: true, already_indexed: false, claims: 1 }],
-    serp: { query: 'heat pump savings', results: [] }, warnings: [], gaps: [],
+    serp: { query: 'heat pump savings', results: [] },
+    warnings: [],
+    gaps: [],
     ...extra,
   };
 }
@@ -31,7 +43,13 @@ describe('research stamp (settings.research)', () => {
   });
 
   it('sources and gaps are trimmed to 10 and the stamp stays within 8,000 characters', () => {
-    const sources = Array.from({ length: 25 }, (_, i) => ({ url: `https://example.test/page/${i}`, title: `Page ${i}`, indexed: true, already_indexed: false, claims: 2 }));
+    const sources = Array.from({ length: 25 }, (_, i) => ({
+      url: `https://example.test/page/${i}`,
+      title: `Page ${i}`,
+      indexed: true,
+      already_indexed: false,
+      claims: 2,
+    }));
     const gaps = Array.from({ length: 25 }, (_, i) => `https://example.test/gap/${i}: not read (page_status: page answered 404)`);
     const stamp = buildResearchStamp(result({ sources, gaps, claims: Array.from({ length: 60 }, (_, i) => claim(i)) }), 'now');
     assert.equal(stamp.sources.length <= MAX_STAMP_ITEMS, true);
@@ -46,11 +64,20 @@ describe('research stamp (settings.research)', () => {
 
   it('long texts and huge URLs never push the stamp over 8,000 characters', () => {
     const huge = (i: number) => `https://example.test/${'p'.repeat(3000)}/${i}`;
-    const stamp = buildResearchStamp(result({
-      claims: Array.from({ length: 30 }, (_, i) => claim(i, 5000)),
-      sources: Array.from({ length: 12 }, (_, i) => ({ url: huge(i), title: 't'.repeat(5000), indexed: true, already_indexed: false, claims: 1 })),
-      gaps: Array.from({ length: 12 }, (_, i) => `${huge(i)}: skipped`),
-    }), 'now');
+    const stamp = buildResearchStamp(
+      result({
+        claims: Array.from({ length: 30 }, (_, i) => claim(i, 5000)),
+        sources: Array.from({ length: 12 }, (_, i) => ({
+          url: huge(i),
+          title: 't'.repeat(5000),
+          indexed: true,
+          already_indexed: false,
+          claims: 1,
+        })),
+        gaps: Array.from({ length: 12 }, (_, i) => `${huge(i)}: skipped`),
+      }),
+      'now',
+    );
     assert.ok(size(stamp) <= MAX_STAMP_CHARACTERS, `stamp is ${size(stamp)} characters`);
     assert.equal(stamp.truncated, true);
     assert.ok(stamp.claims.every((c) => c.claim.length <= 400 && c.quote.length <= 400));

@@ -13,8 +13,10 @@ async function main(): Promise<void> {
   const config: Config = { ...loadConfig(process.env), ...JSON.parse(process.env.RESEARCH_CONFIG ?? '{}') };
   const db = createDb(process.env.DATABASE_URL!, 5);
   const { worker } = await createWorker({
-    address: process.env.TEMPORAL_ADDRESS!, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-    taskQueue: process.env.RESEARCH_TASK_QUEUE!, bundle: { codePath: process.env.RESEARCH_BUNDLE_PATH! },
+    address: process.env.TEMPORAL_ADDRESS!,
+    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: process.env.RESEARCH_TASK_QUEUE!,
+    bundle: { codePath: process.env.RESEARCH_BUNDLE_PATH! },
     activities: createActivities({ config, db, logger: createLogger('silent') }),
   });
   console.log('research worker ready');

@@ -10,7 +10,18 @@ const MAIN = path.join(REPO_ROOT, 'src/main.ts');
 /** The environment of a child: this process's, without the variables a test must choose, plus the test's own. */
 export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info' };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRET_HASH_KEY', 'CRON_SECRET', 'AGENT_SECRET', 'PORT', 'HOST', 'DATA_DIR', 'WORKFLOW_BUNDLE_PATH']) {
+  for (const name of [
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'SECRET_HASH_KEY',
+    'CRON_SECRET',
+    'AGENT_SECRET',
+    'PORT',
+    'HOST',
+    'DATA_DIR',
+    'WORKFLOW_BUNDLE_PATH',
+  ]) {
     delete env[name];
   }
   for (const [name, value] of Object.entries(overrides)) if (value !== undefined) env[name] = value;
@@ -22,7 +33,12 @@ export function spawnMain(args: string[], env: NodeJS.ProcessEnv): ChildProcess 
   return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-export interface Finished { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs a one-shot command to its end. */
 export function runMain(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Finished> {
@@ -33,8 +49,12 @@ export function runMain(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_0
 export function collect(child: ChildProcess, timeoutMs: number): Promise<Finished> {
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => { stdout += chunk; });
-  child.stderr!.on('data', (chunk) => { stderr += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -56,8 +76,12 @@ export class RunningMain {
 
   constructor(args: string[], env: NodeJS.ProcessEnv) {
     this.child = spawnMain(args, env);
-    this.child.stdout!.on('data', (chunk) => { this.stdout += chunk; });
-    this.child.stderr!.on('data', (chunk) => { this.stderr += chunk; });
+    this.child.stdout!.on('data', (chunk) => {
+      this.stdout += chunk;
+    });
+    this.child.stderr!.on('data', (chunk) => {
+      this.stderr += chunk;
+    });
     this.exited = new Promise((resolve) => {
       this.child.on('close', (code, signal) => resolve({ code, signal, stdout: this.stdout, stderr: this.stderr }));
     });
@@ -67,12 +91,16 @@ export class RunningMain {
   async waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
-    void this.exited.then(() => { exited = true; });
+    void this.exited.then(() => {
+      exited = true;
+    });
     for (;;) {
       const match = this.stdout.match(pattern);
       if (match) return match;
       if (exited || Date.now() > deadline) {
-        throw new Error(`${exited ? 'child exited' : 'timed out'} before printing ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+        throw new Error(
+          `${exited ? 'child exited' : 'timed out'} before printing ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -69,7 +69,10 @@ describe('command line', () => {
   it('key create rejects an unknown permission with exit 2, names it and creates no key', async () => {
     const account = await newAccount();
     const before = await keyCount(account.accountId);
-    const result = await runMain(['key', 'create', '--account', account.accountId, '--name', 'bot', '--permissions', 'crm:read,crm:destroy'], await cliEnv());
+    const result = await runMain(
+      ['key', 'create', '--account', account.accountId, '--name', 'bot', '--permissions', 'crm:read,crm:destroy'],
+      await cliEnv(),
+    );
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown permission "crm:destroy"/);
     assert.match(result.stderr, /known: crm:read/);
@@ -79,7 +82,18 @@ describe('command line', () => {
   it('key create --json makes a key holding exactly the given permissions, read-only when asked', async () => {
     const account = await newAccount();
     const result = await runMain(
-      ['key', 'create', '--account', account.accountId, '--name', 'reporter', '--permissions', 'crm:read, jobs:read', '--read-only', '--json'],
+      [
+        'key',
+        'create',
+        '--account',
+        account.accountId,
+        '--name',
+        'reporter',
+        '--permissions',
+        'crm:read, jobs:read',
+        '--read-only',
+        '--json',
+      ],
       await cliEnv(),
     );
     assert.equal(result.code, 0, result.stderr);
@@ -91,7 +105,13 @@ describe('command line', () => {
     assert.equal(printed.token_hint, printed.token.slice(-4));
 
     const agent = await authenticateAgentKey(harness().db, harness().deps.secretHashKey, printed.token);
-    assert.deepEqual(agent, { kind: 'agent', accountId: account.accountId, keyId: printed.id, permissions: ['crm:read', 'jobs:read'], readOnly: true });
+    assert.deepEqual(agent, {
+      kind: 'agent',
+      accountId: account.accountId,
+      keyId: printed.id,
+      permissions: ['crm:read', 'jobs:read'],
+      readOnly: true,
+    });
   });
 
   it('key create for an account that does not exist exits 1 and says so', async () => {

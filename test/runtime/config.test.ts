@@ -29,10 +29,19 @@ describe('runtime configuration', () => {
   });
 
   it('a COMMERCE_TOKEN_ENCRYPTION_KEY that is not 32 bytes of base64 is refused naming it; a good one is accepted', () => {
-    assert.match(configError({ COMMERCE_TOKEN_ENCRYPTION_KEY: 'too-short' }).message, /COMMERCE_TOKEN_ENCRYPTION_KEY: must be 32 bytes, base64-encoded/);
-    assert.match(configError({ COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(16).toString('base64') }).message, /COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS/);
+    assert.match(
+      configError({ COMMERCE_TOKEN_ENCRYPTION_KEY: 'too-short' }).message,
+      /COMMERCE_TOKEN_ENCRYPTION_KEY: must be 32 bytes, base64-encoded/,
+    );
+    assert.match(
+      configError({ COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(16).toString('base64') }).message,
+      /COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS/,
+    );
     assert.match(configError({ COMMERCE_PARTNER_ORG_ID: 'acme' }).message, /COMMERCE_PARTNER_ORG_ID: must be a numeric organization id/);
-    assert.match(configError({ COMMERCE_SHOP_URL_TEMPLATE: 'https://example.com' }).message, /COMMERCE_SHOP_URL_TEMPLATE: must contain \{shop\}/);
+    assert.match(
+      configError({ COMMERCE_SHOP_URL_TEMPLATE: 'https://example.com' }).message,
+      /COMMERCE_SHOP_URL_TEMPLATE: must contain \{shop\}/,
+    );
     const key = Buffer.alloc(32, 7).toString('base64');
     assert.equal(loadConfig({ COMMERCE_TOKEN_ENCRYPTION_KEY: key }).COMMERCE_TOKEN_ENCRYPTION_KEY, key);
   });

@@ -6,7 +6,9 @@ import { closeServer } from '../../src/runtime/api';
 /** A server whose `/slow` answers after `ms`; `started` resolves when a slow request arrives. */
 async function slowServer(ms: number) {
   let arrived: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => { arrived = resolve; });
+  const started = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const server = http.createServer((req, res) => {
     if (req.url === '/slow') {
       arrived();
@@ -34,7 +36,12 @@ describe('API shutdown', () => {
 
   it('a request still running after the drain bound is cut off and the stop completes', async () => {
     const { server, started, url } = await slowServer(30_000);
-    const inFlight = fetch(`${url}/slow`).then((r) => r.text()).then(() => 'answered', () => 'cut off');
+    const inFlight = fetch(`${url}/slow`)
+      .then((r) => r.text())
+      .then(
+        () => 'answered',
+        () => 'cut off',
+      );
     await started;
     const begun = Date.now();
     const { forced } = await closeServer(server, 200);

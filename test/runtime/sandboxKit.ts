@@ -38,11 +38,17 @@ export function sandboxRuns() {
     await admin.end();
   });
   return {
-    env: (dataDir: string) => childEnv({
-      DATA_DIR: dataDir, PORT: '0', DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
-      COMMERCE_TOKEN_ENCRYPTION_KEY: '', PUBLIC_APP_URL: '',
-      SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '', SITE_PLATFORM_CLIENT_ID: '', SITE_PLATFORM_CLIENT_SECRET: '',
-    }),
+    env: (dataDir: string) =>
+      childEnv({
+        DATA_DIR: dataDir,
+        PORT: '0',
+        DATABASE_URL: withDatabaseName(serverUrl(), databaseName),
+        COMMERCE_TOKEN_ENCRYPTION_KEY: '',
+        PUBLIC_APP_URL: '',
+        SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: '',
+        SITE_PLATFORM_CLIENT_ID: '',
+        SITE_PLATFORM_CLIENT_SECRET: '',
+      }),
     start: (env: NodeJS.ProcessEnv): RunningMain => (stack = new RunningMain(['start', '--sandbox'], env)),
   };
 }

@@ -11,7 +11,13 @@ import { childEnv, processesMentioning, removeTempDirs, RunningMain, tempDir } f
 
 const API_LINE = /^ {2}API +(http:\/\/\S+)/m;
 const OWNER_TOKEN = /Owner session token[^\n]*?(wys_\S+)/;
-const SHUTDOWN_STEPS = ['stopping: API server', 'stopped: worker', 'stopped: Temporal client', 'stopped: database pool', 'shutdown complete'];
+const SHUTDOWN_STEPS = [
+  'stopping: API server',
+  'stopped: worker',
+  'stopped: Temporal client',
+  'stopped: database pool',
+  'shutdown complete',
+];
 
 /** Starts `start` and waits for its banner; the caller stops it. */
 async function startStack(env: NodeJS.ProcessEnv, running: RunningMain[]): Promise<{ stack: RunningMain; apiUrl: string }> {
@@ -39,7 +45,7 @@ async function stopWithSigterm(stack: RunningMain): Promise<string> {
 
 async function getJson(url: string, token?: string) {
   const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('all-in-one start', function () {
@@ -73,7 +79,7 @@ describe('all-in-one start', function () {
     assert.doesNotMatch(second.stack.stdout, /wys_|wyk_/, 'a restart printed credentials again');
     assert.match(second.stack.stdout, new RegExp(`Account "Workyard" \\(id ${me.body.account.id}\\) exists`));
     const meAgain = await getJson(`${second.apiUrl}/api/me`, ownerToken);
-    assert.equal(meAgain.status, 200, 'the first start\'s token no longer verifies after a restart');
+    assert.equal(meAgain.status, 200, "the first start's token no longer verifies after a restart");
     await stopWithSigterm(second.stack);
     assert.deepEqual(processesMentioning(dataDir), []);
   });
@@ -93,7 +99,7 @@ describe('all-in-one start', function () {
         clusterDir = (await readFile(path.join(dataDir, CLUSTER_RECORD), 'utf8')).trim();
         assert.ok(clusterDir.startsWith(`${CLUSTERS_DIR}/`), `the cluster is in ${clusterDir}`);
         assert.ok(first.stack.stdout.includes(`data in ${clusterDir} (DATA_DIR is out of the postgres user's reach`), first.stack.stdout);
-        assert.equal((await stat(closed)).mode & 0o777, 0o700, 'the user\'s directory was loosened');
+        assert.equal((await stat(closed)).mode & 0o777, 0o700, "the user's directory was loosened");
       }
       assert.ok(existsSync(path.join(clusterDir, 'PG_VERSION')), `no cluster in ${clusterDir}`);
       await stopWithSigterm(first.stack);
@@ -113,7 +119,10 @@ describe('all-in-one start', function () {
     const serverUrl = withDatabaseName(harness().databaseUrl, 'postgres');
     const databaseUrl = withDatabaseName(serverUrl, `workyard_start_${randomBytes(4).toString('hex')}`);
     try {
-      const { stack, apiUrl } = await startStack(childEnv({ DATA_DIR: await tempDir('wy-start-'), PORT: '0', DATABASE_URL: databaseUrl }), running);
+      const { stack, apiUrl } = await startStack(
+        childEnv({ DATA_DIR: await tempDir('wy-start-'), PORT: '0', DATABASE_URL: databaseUrl }),
+        running,
+      );
       assert.match(stack.stdout, new RegExp(`created database \\\\"${databaseNameOf(databaseUrl)}\\\\"`));
       const ownerToken = stack.stdout.match(OWNER_TOKEN)?.[1];
       assert.ok(ownerToken);

@@ -15,7 +15,10 @@ function asFailure(err: unknown): ApplicationFailure {
 describe('activity failure mapping', () => {
   it('a coded 4xx ApiError fails at once: type is its code, details carry its status', () => {
     const failure = asFailure(new ApiError(404, 'content_not_found', 'content item not found'));
-    assert.deepEqual([failure.type, failure.message, failure.nonRetryable, failure.details], ['content_not_found', 'content item not found', true, [{ status: 404 }]]);
+    assert.deepEqual(
+      [failure.type, failure.message, failure.nonRetryable, failure.details],
+      ['content_not_found', 'content item not found', true, [{ status: 404 }]],
+    );
   });
 
   it('a 5xx ApiError is retried', () => {
@@ -25,9 +28,12 @@ describe('activity failure mapping', () => {
 
   it('a setup error of the service (not configured, misconfigured, unreadable secret, 501) fails at once', () => {
     for (const err of [
-      new ApiError(503, 'commerce_not_configured', 'x'), new ApiError(503, 'commerce_token_unreadable', 'x'),
-      new ApiError(500, 'platform_client_misconfigured', 'x'), new ApiError(501, 'provisioning_not_implemented', 'x'),
-    ]) assert.equal(asFailure(err).nonRetryable, true, err.code);
+      new ApiError(503, 'commerce_not_configured', 'x'),
+      new ApiError(503, 'commerce_token_unreadable', 'x'),
+      new ApiError(500, 'platform_client_misconfigured', 'x'),
+      new ApiError(501, 'provisioning_not_implemented', 'x'),
+    ])
+      assert.equal(asFailure(err).nonRetryable, true, err.code);
   });
 
   it('a platform refusal (an upstream 4xx behind a 502) fails at once', () => {
@@ -46,7 +52,7 @@ describe('activity failure mapping', () => {
     assert.equal(asFailure(sitePlatformErrors.fromResponse('GET /sites', 503, {})).nonRetryable, false);
   });
 
-  it('a rate limit is retried after the platform\'s Retry-After', () => {
+  it("a rate limit is retried after the platform's Retry-After", () => {
     const commerce = asFailure(commerceErrors.rateLimited('GET /orders.json', 7));
     assert.deepEqual([commerce.type, commerce.nonRetryable, commerce.nextRetryDelay], ['commerce_rate_limited', false, '7 seconds']);
     const site = asFailure(sitePlatformErrors.rateLimitedRemotely('GET /sites', 12));
@@ -71,9 +77,14 @@ describe('activity failure mapping', () => {
   it('withFailureMapping maps what every activity of the object throws and passes results through', async () => {
     const activities = withFailureMapping({
       ok: async (n: number) => n + 1,
-      gone: async () => { throw new ApiError(404, 'item_not_found', 'item not found'); },
+      gone: async () => {
+        throw new ApiError(404, 'item_not_found', 'item not found');
+      },
     });
     assert.equal(await activities.ok(1), 2);
-    await assert.rejects(activities.gone(), (err: unknown) => err instanceof ApplicationFailure && err.type === 'item_not_found' && err.nonRetryable);
+    await assert.rejects(
+      activities.gone(),
+      (err: unknown) => err instanceof ApplicationFailure && err.type === 'item_not_found' && err.nonRetryable,
+    );
   });
 });

@@ -15,8 +15,16 @@ describe('workflow durability', () => {
     const { client, taskQueue, bundle } = harness();
     const runs = [
       client.workflow.start(purgeIdempotencyKeysContract.workflowType, { taskQueue, workflowId: `replay-purge-${randomUUID()}`, args: [] }),
-      client.workflow.start(steppedJobContract.workflowType, { taskQueue, workflowId: `replay-stepped-${randomUUID()}`, args: [{ steps: 3, stepMs: 50 }] }),
-      client.workflow.start(quickJobContract.workflowType, { taskQueue, workflowId: `replay-quick-${randomUUID()}`, args: [{ value: 'x' }] }),
+      client.workflow.start(steppedJobContract.workflowType, {
+        taskQueue,
+        workflowId: `replay-stepped-${randomUUID()}`,
+        args: [{ steps: 3, stepMs: 50 }],
+      }),
+      client.workflow.start(quickJobContract.workflowType, {
+        taskQueue,
+        workflowId: `replay-quick-${randomUUID()}`,
+        args: [{ value: 'x' }],
+      }),
     ];
     const handles = await Promise.all(runs);
     await Promise.all(handles.map((h) => h.result()));
@@ -34,15 +42,28 @@ describe('workflow durability', () => {
   it('a run interrupted when its worker stops finishes on a new worker with the same result', async () => {
     const { client, bundle, temporalAddress, deps } = harness();
     const taskQueue = `durability-${randomUUID()}`;
-    const start = () => createWorker({
-      address: temporalAddress, namespace: deps.temporal.namespace, taskQueue, bundle,
-      activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger }),
-    });
+    const start = () =>
+      createWorker({
+        address: temporalAddress,
+        namespace: deps.temporal.namespace,
+        taskQueue,
+        bundle,
+        activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger }),
+      });
 
     const first = await start();
     const firstRun = first.worker.run();
-    const handle = await client.workflow.start(steppedJobContract.workflowType, { taskQueue, workflowId: `durable-${randomUUID()}`, args: [{ steps: 6, stepMs: 200 }] });
-    const midway = await eventually(() => handle.query(progressQuery), (p) => p.done >= 2, 15_000, 'two steps done');
+    const handle = await client.workflow.start(steppedJobContract.workflowType, {
+      taskQueue,
+      workflowId: `durable-${randomUUID()}`,
+      args: [{ steps: 6, stepMs: 200 }],
+    });
+    const midway = await eventually(
+      () => handle.query(progressQuery),
+      (p) => p.done >= 2,
+      15_000,
+      'two steps done',
+    );
     first.worker.shutdown();
     await firstRun;
     await first.connection.close();

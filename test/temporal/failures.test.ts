@@ -6,7 +6,8 @@ import { jobFailureOf } from '../../src/temporal/failures';
 import { jobId, jobPath } from '../../src/temporal/jobIds';
 
 const failed = (cause: Error) => new WorkflowFailedError('Workflow execution failed', cause, RetryState.NON_RETRYABLE_FAILURE);
-const activityFailed = (cause: Error) => new ActivityFailure('Activity task failed', 'sendEmail', '1', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
+const activityFailed = (cause: Error) =>
+  new ActivityFailure('Activity task failed', 'sendEmail', '1', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
 
 describe('job failures', () => {
   it('a coded workflow failure keeps its code, message and status', () => {

@@ -11,9 +11,14 @@ import { eventually } from '../jobs/jobTestKit';
 import { quickJobContract } from '../workflows/quickJob.contract';
 
 const suffix = randomBytes(3).toString('hex');
-const entry = (name: string, cron = '0 4 1 1 *'): ScheduleEntry => defineSchedule(quickJobContract, {
-  name: `test-${name}-${suffix}`, cron, args: [{ value: name }], overlap: 'SKIP', description: `test ${name}`,
-});
+const entry = (name: string, cron = '0 4 1 1 *'): ScheduleEntry =>
+  defineSchedule(quickJobContract, {
+    name: `test-${name}-${suffix}`,
+    cron,
+    args: [{ value: name }],
+    overlap: 'SKIP',
+    description: `test ${name}`,
+  });
 
 async function exists(id: string): Promise<boolean> {
   try {
@@ -27,11 +32,16 @@ async function exists(id: string): Promise<boolean> {
 
 /** The schedule list is eventually consistent: wait until it shows every id (a sync's deletion pass reads it). */
 async function listed(ids: string[]): Promise<void> {
-  await eventually(async () => {
-    const seen = new Set<string>();
-    for await (const s of harness().client.schedule.list()) seen.add(s.scheduleId);
-    return ids.every((id) => seen.has(id));
-  }, (ok) => ok, 10_000, `schedules ${ids.join(', ')} listed`);
+  await eventually(
+    async () => {
+      const seen = new Set<string>();
+      for await (const s of harness().client.schedule.list()) seen.add(s.scheduleId);
+      return ids.every((id) => seen.has(id));
+    },
+    (ok) => ok,
+    10_000,
+    `schedules ${ids.join(', ')} listed`,
+  );
 }
 
 describe('schedule sync', () => {
@@ -42,14 +52,19 @@ describe('schedule sync', () => {
 
   before(async () => {
     await harness().client.schedule.create({
-      scheduleId: foreignId, spec: { cronExpressions: ['0 5 1 1 *'] }, state: { paused: true },
+      scheduleId: foreignId,
+      spec: { cronExpressions: ['0 5 1 1 *'] },
+      state: { paused: true },
       action: { type: 'startWorkflow', workflowType: 'quickJobWorkflow', args: [{ value: 'foreign' }], taskQueue: harness().taskQueue },
     });
   });
 
   after(async () => {
     await sync([]); // removes every workyard: schedule this file made
-    await harness().client.schedule.getHandle(foreignId).delete().catch(() => undefined);
+    await harness()
+      .client.schedule.getHandle(foreignId)
+      .delete()
+      .catch(() => undefined);
   });
 
   it('creates missing schedules, and a second run reports everything unchanged', async () => {
@@ -69,7 +84,12 @@ describe('schedule sync', () => {
     assert.deepEqual(described.action.args, [{ value: 'a' }]);
     assert.equal(described.policies.overlap, 'SKIP');
     await handle.trigger();
-    const withRun = await eventually(() => handle.describe(), (d) => d.info.recentActions.length > 0, 10_000, 'a triggered run');
+    const withRun = await eventually(
+      () => handle.describe(),
+      (d) => d.info.recentActions.length > 0,
+      10_000,
+      'a triggered run',
+    );
     const run = await harness().client.workflow.getHandle(withRun.info.recentActions[0].action.workflow.workflowId).describe();
     assert.equal(run.typedSearchAttributes.get(AccountIdKey), SYSTEM_ACCOUNT);
     assert.equal(run.typedSearchAttributes.get(JobKindKey), a.name);
@@ -91,12 +111,14 @@ describe('schedule sync', () => {
   it('a changed overlap policy or argument, and a hand edit of the task queue, are updated', async () => {
     assert.deepEqual((await sync([{ ...a, overlap: 'BUFFER_ONE' }, b])).updated, [a.name]);
     assert.deepEqual((await sync([a, { ...b, args: [{ value: 'b2' }] }])).updated.sort(), [a.name, b.name].sort());
-    await harness().client.schedule.getHandle(scheduleIdOf(a.name)).update((previous) => ({ ...previous, action: { ...previous.action, taskQueue: 'elsewhere' } }));
+    await harness()
+      .client.schedule.getHandle(scheduleIdOf(a.name))
+      .update((previous) => ({ ...previous, action: { ...previous.action, taskQueue: 'elsewhere' } }));
     assert.deepEqual((await sync([a, { ...b, args: [{ value: 'b2' }] }])).updated, [a.name]);
     assert.equal((await harness().client.schedule.getHandle(scheduleIdOf(a.name)).describe()).action.taskQueue, harness().taskQueue);
   });
 
-  it('an update keeps an operator\'s pause', async () => {
+  it("an update keeps an operator's pause", async () => {
     const handle = harness().client.schedule.getHandle(scheduleIdOf(a.name));
     await handle.pause('maintenance');
     await sync([{ ...a, cron: '15 6 * * 1' }, b]);

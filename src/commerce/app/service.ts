@@ -6,7 +6,11 @@ import { findCommerceApp, type AppRegistrationRow } from './store';
 export { findCommerceApp, saveCommerceApp, type AppRegistrationRow } from './store';
 
 export const appNotRegistered = () =>
-  new ApiError(409, 'commerce_app_not_registered', 'register the account\'s commerce app first: PUT /api/commerce/app with its client_id and client_secret');
+  new ApiError(
+    409,
+    'commerce_app_not_registered',
+    "register the account's commerce app first: PUT /api/commerce/app with its client_id and client_secret",
+  );
 
 /** The account's app registration, or 409 `commerce_app_not_registered`. */
 export async function requireCommerceApp(db: Knex, accountId: string): Promise<AppRegistrationRow> {

@@ -19,7 +19,11 @@ export async function findCommerceApp(db: Knex, accountId: string): Promise<AppR
 }
 
 /** Creates or replaces the account's commerce app registration (one per account and provider). */
-export async function saveCommerceApp(db: Knex, accountId: string, app: { clientId: string; clientSecret: string }): Promise<AppRegistrationRow> {
+export async function saveCommerceApp(
+  db: Knex,
+  accountId: string,
+  app: { clientId: string; clientSecret: string },
+): Promise<AppRegistrationRow> {
   const [row] = await db('app_registrations')
     .insert({ account_id: accountId, provider: COMMERCE_PROVIDER, client_id: app.clientId, client_secret: app.clientSecret })
     .onConflict(['account_id', 'provider'])

@@ -76,10 +76,12 @@ export async function backfillPage(deps: CommerceDeps, input: BackfillPageInput,
   const limit = Math.min(Math.max(Math.trunc(input.limit), 1), ORDERS_PAGE_MAX);
 
   let windowStart: Date | null = null;
-  if (!input.pageInfo) windowStart = input.updatedAtMin ? new Date(input.updatedAtMin) : await backfillWindowStart(deps.db, accountId, connectionId);
-  const page = await commerceClientOf(deps).listOrders(shop, input.pageInfo
-    ? { pageInfo: input.pageInfo, limit }
-    : { updatedAtMin: windowStart!, limit, order: 'updated_at asc' });
+  if (!input.pageInfo)
+    windowStart = input.updatedAtMin ? new Date(input.updatedAtMin) : await backfillWindowStart(deps.db, accountId, connectionId);
+  const page = await commerceClientOf(deps).listOrders(
+    shop,
+    input.pageInfo ? { pageInfo: input.pageInfo, limit } : { updatedAtMin: windowStart!, limit, order: 'updated_at asc' },
+  );
 
   const counts = await deps.db.transaction((trx) => ingestPage(trx, accountId, connectionId, page.orders, hooks));
   return { ...counts, nextPageInfo: page.nextPageInfo, windowStart: windowStart?.toISOString() ?? null };
@@ -134,7 +136,12 @@ export async function reportBackfillFailure(db: Knex, failure: BackfillFailure):
     urgency: 'normal',
     dedupKey: `commerce:order-backfill-failed:${failure.connectionId}`,
     title: `Missed orders of ${failure.shopDomain} could not be recovered`,
-    body: { connection_id: failure.connectionId, shop_domain: failure.shopDomain, code: failure.code, error: failure.message.slice(0, 500) },
+    body: {
+      connection_id: failure.connectionId,
+      shop_domain: failure.shopDomain,
+      code: failure.code,
+      error: failure.message.slice(0, 500),
+    },
   });
   return { inboxItemId: item.id, created };
 }

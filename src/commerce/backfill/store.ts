@@ -15,14 +15,18 @@ export async function listActiveConnections(db: Knex, afterId: string | null, li
   const query = db('commerce_connections').whereNull('disconnected_at').whereNotNull('admin_token_enc');
   if (afterId) query.where('id', '>', afterId);
   const rows: Array<{ id: string; account_id: string; shop_domain: string }> = await query
-    .orderBy('id').limit(limit).select('id', 'account_id', 'shop_domain');
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'account_id', 'shop_domain');
   return rows.map((r) => ({ accountId: r.account_id, connectionId: r.id, shopDomain: r.shop_domain }));
 }
 
 /** The newest platform `updated_at` in the connection's order log (index `connection_id, order_updated_at`). */
 export async function newestLoggedUpdate(db: Knex, accountId: string, connectionId: string): Promise<Date | null> {
-  const row = await db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId })
-    .max({ newest: 'order_updated_at' }).first();
+  const row = await db('commerce_orders_log')
+    .where({ account_id: accountId, connection_id: connectionId })
+    .max({ newest: 'order_updated_at' })
+    .first();
   return (row?.newest as Date | null | undefined) ?? null;
 }
 
@@ -32,10 +36,16 @@ export interface LoggedVersion {
 }
 
 /** What the log holds of these orders of the connection: their version and whether their CRM bridge failed. */
-export async function loggedVersions(db: Knex, accountId: string, connectionId: string, orderIds: string[]): Promise<Map<string, LoggedVersion>> {
+export async function loggedVersions(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  orderIds: string[],
+): Promise<Map<string, LoggedVersion>> {
   if (orderIds.length === 0) return new Map();
   const rows: Array<{ order_id: string; order_updated_at: Date | null; bridge_error: string | null }> = await db('commerce_orders_log')
-    .where({ account_id: accountId, connection_id: connectionId }).whereIn('order_id', orderIds)
+    .where({ account_id: accountId, connection_id: connectionId })
+    .whereIn('order_id', orderIds)
     .select('order_id', 'order_updated_at', 'bridge_error');
   return new Map(rows.map((r) => [r.order_id, { updatedAt: r.order_updated_at, bridgeError: r.bridge_error }]));
 }

@@ -15,10 +15,17 @@ export async function getProjectSettings(db: Knex, accountId: string, projectId:
  * Replaces the project's settings: 404 `project_not_found` unless the account owns the project, 400
  * `invalid_reference` unless `connection_id` names a connection of the account. Nothing is written on either.
  */
-export async function putProjectSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
+export async function putProjectSettings(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  fields: SettingsFields,
+): Promise<ProjectSettingsRow> {
   await requireOwnProject(db, accountId, projectId);
-  if (fields.connection_id && !(isUuid(fields.connection_id) && await findConnection(db, accountId, fields.connection_id))) {
-    throw new ApiError(400, 'invalid_reference', '`connection_id` names no commerce connection in your account', { details: { field: 'connection_id' } });
+  if (fields.connection_id && !(isUuid(fields.connection_id) && (await findConnection(db, accountId, fields.connection_id)))) {
+    throw new ApiError(400, 'invalid_reference', '`connection_id` names no commerce connection in your account', {
+      details: { field: 'connection_id' },
+    });
   }
   return saveSettings(db, accountId, projectId, fields);
 }

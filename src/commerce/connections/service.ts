@@ -4,15 +4,23 @@ import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { commerceClientOf, type CommerceDeps } from './deps';
 import {
-  accountConnections, deactivateSubscriptions, demoteOtherDefaults, findConnection, listSubscriptions,
-  updateConnection, upsertInstalledConnection, type ConnectionPurpose, type ConnectionRow,
+  accountConnections,
+  deactivateSubscriptions,
+  demoteOtherDefaults,
+  findConnection,
+  listSubscriptions,
+  updateConnection,
+  upsertInstalledConnection,
+  type ConnectionPurpose,
+  type ConnectionRow,
 } from './store';
 import { shopAccessOf } from './tokens';
 
 // Plain reads the routes answer with as stored.
 export { listConnections, listSubscriptions } from './store';
 
-export const connectionNotFound = () => new ApiError(404, 'commerce_connection_not_found', 'no commerce connection with this id in your account');
+export const connectionNotFound = () =>
+  new ApiError(404, 'commerce_connection_not_found', 'no commerce connection with this id in your account');
 
 /** The account's connection, or 404 (also for a malformed id or one of another account). */
 export async function requireConnection(db: Knex, accountId: string, id: string): Promise<ConnectionRow> {
@@ -41,11 +49,22 @@ export async function saveInstalledShop(db: Knex, accountId: string, shop: Insta
     const mine = await accountConnections(trx, accountId);
     const existing = mine.find((c) => c.shop_domain === shop.shopDomain);
     const otherActiveDefault = mine.some((c) => c.shop_domain !== shop.shopDomain && c.purpose === 'account_default' && !c.disconnected_at);
-    const purpose: ConnectionPurpose = existing?.purpose === 'account_default' || !otherActiveDefault ? 'account_default' : 'project_override';
+    const purpose: ConnectionPurpose =
+      existing?.purpose === 'account_default' || !otherActiveDefault ? 'account_default' : 'project_override';
     const row = await upsertInstalledConnection(trx, accountId, {
-      shop_domain: shop.shopDomain, shop_id: shop.shopId, shop_name: shop.shopName, admin_token_enc: shop.adminTokenEnc, scope: shop.scope, purpose,
+      shop_domain: shop.shopDomain,
+      shop_id: shop.shopId,
+      shop_name: shop.shopName,
+      admin_token_enc: shop.adminTokenEnc,
+      scope: shop.scope,
+      purpose,
     });
-    if (!row) throw new ApiError(409, 'shop_connected_to_another_account', `the shop ${shop.shopDomain} is connected to another account; disconnect it there first`);
+    if (!row)
+      throw new ApiError(
+        409,
+        'shop_connected_to_another_account',
+        `the shop ${shop.shopDomain} is connected to another account; disconnect it there first`,
+      );
     if (purpose === 'account_default') await demoteOtherDefaults(trx, accountId, row.id);
     return row;
   });

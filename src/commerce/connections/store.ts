@@ -42,8 +42,14 @@ const connections = (db: Knex, accountId: string) => db('commerce_connections').
 
 export async function listConnections(db: Knex, accountId: string, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    connections(db, accountId).select('*').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<ConnectionRow[]>,
+    connections(db, accountId)
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<ConnectionRow[]>,
     connections(db, accountId).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -79,32 +85,63 @@ export async function upsertInstalledConnection(trx: Knex, accountId: string, fi
 
 /** Every other connection of the account stops being the default. */
 export async function demoteOtherDefaults(trx: Knex, accountId: string, keepId: string): Promise<void> {
-  await connections(trx, accountId).where({ purpose: 'account_default' }).whereNot({ id: keepId })
+  await connections(trx, accountId)
+    .where({ purpose: 'account_default' })
+    .whereNot({ id: keepId })
     .update({ purpose: 'project_override', updated_at: trx.fn.now() });
 }
 
-export async function updateConnection(db: Knex, accountId: string, id: string, fields: Partial<ConnectionRow>): Promise<ConnectionRow | undefined> {
-  const [row] = await connections(db, accountId).where({ id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+export async function updateConnection(
+  db: Knex,
+  accountId: string,
+  id: string,
+  fields: Partial<ConnectionRow>,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await connections(db, accountId)
+    .where({ id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
 /** Replaces a sealed column only if it still holds what was read, so a concurrent reconnect's token is never overwritten. */
-export async function rewrapSealed(db: Knex, accountId: string, id: string, column: 'admin_token_enc' | 'storefront_token_enc' | 'webhook_secret_enc', from: string, to: string): Promise<void> {
-  await connections(db, accountId).where({ id, [column]: from }).update({ [column]: to, updated_at: db.fn.now() });
+export async function rewrapSealed(
+  db: Knex,
+  accountId: string,
+  id: string,
+  column: 'admin_token_enc' | 'storefront_token_enc' | 'webhook_secret_enc',
+  from: string,
+  to: string,
+): Promise<void> {
+  await connections(db, accountId)
+    .where({ id, [column]: from })
+    .update({ [column]: to, updated_at: db.fn.now() });
 }
 
 export async function listSubscriptions(db: Knex, accountId: string, connectionId: string): Promise<SubscriptionRow[]> {
   return db('commerce_webhook_subscriptions').where({ account_id: accountId, connection_id: connectionId }).orderBy('topic');
 }
 
-export async function saveSubscription(db: Knex, accountId: string, connectionId: string, fields: Pick<SubscriptionRow, 'topic' | 'endpoint_url' | 'api_version' | 'platform_subscription_id'>): Promise<void> {
+export async function saveSubscription(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  fields: Pick<SubscriptionRow, 'topic' | 'endpoint_url' | 'api_version' | 'platform_subscription_id'>,
+): Promise<void> {
   await db('commerce_webhook_subscriptions')
     .insert({ account_id: accountId, connection_id: connectionId, ...fields, is_active: true })
     .onConflict(['connection_id', 'topic'])
-    .merge({ endpoint_url: fields.endpoint_url, api_version: fields.api_version, platform_subscription_id: fields.platform_subscription_id, is_active: true, updated_at: db.fn.now() });
+    .merge({
+      endpoint_url: fields.endpoint_url,
+      api_version: fields.api_version,
+      platform_subscription_id: fields.platform_subscription_id,
+      is_active: true,
+      updated_at: db.fn.now(),
+    });
 }
 
 export async function deactivateSubscriptions(db: Knex, accountId: string, connectionId: string): Promise<void> {
-  await db('commerce_webhook_subscriptions').where({ account_id: accountId, connection_id: connectionId })
+  await db('commerce_webhook_subscriptions')
+    .where({ account_id: accountId, connection_id: connectionId })
     .update({ is_active: false, updated_at: db.fn.now() });
 }

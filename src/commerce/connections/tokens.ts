@@ -8,9 +8,14 @@ import { rewrapSealed, type ConnectionRow } from './store';
 /** The token cipher of the configured keys; 503 `commerce_not_configured` without COMMERCE_TOKEN_ENCRYPTION_KEY. */
 export function tokenCipherOf(config: Config): TokenCipher {
   try {
-    return createTokenCipher(config.COMMERCE_TOKEN_ENCRYPTION_KEY, config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS, 'COMMERCE_TOKEN_ENCRYPTION_KEY');
+    return createTokenCipher(
+      config.COMMERCE_TOKEN_ENCRYPTION_KEY,
+      config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS,
+      'COMMERCE_TOKEN_ENCRYPTION_KEY',
+    );
   } catch (err) {
-    if (err instanceof TokenKeyError) throw new ApiError(503, 'commerce_not_configured', 'COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service');
+    if (err instanceof TokenKeyError)
+      throw new ApiError(503, 'commerce_not_configured', 'COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service');
     throw err;
   }
 }
@@ -32,7 +37,11 @@ export async function adminTokenOf(deps: CommerceDeps, connection: ConnectionRow
   } catch (err) {
     if (!(err instanceof TokenKeyError)) throw err;
     deps.logger.error({ connectionId: connection.id }, 'commerce admin token cannot be decrypted with the configured keys');
-    throw new ApiError(503, 'commerce_token_unreadable', 'the stored token cannot be decrypted with the configured keys; restore COMMERCE_TOKEN_ENCRYPTION_KEY(_PREVIOUS) or reconnect the shop');
+    throw new ApiError(
+      503,
+      'commerce_token_unreadable',
+      'the stored token cannot be decrypted with the configured keys; restore COMMERCE_TOKEN_ENCRYPTION_KEY(_PREVIOUS) or reconnect the shop',
+    );
   }
   if (opened.rewrap) {
     const sealed = cipher.encrypt(opened.plaintext);

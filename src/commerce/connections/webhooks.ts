@@ -8,11 +8,19 @@ import { shopAccessOf } from './tokens';
 /** Every topic the service subscribes a connected shop to. */
 export const STANDARD_WEBHOOK_TOPICS = [
   'app/uninstalled',
-  'orders/create', 'orders/updated',
-  'products/create', 'products/update', 'products/delete', 'collections/update',
-  'customers/data_request', 'customers/redact', 'shop/redact',
-  'subscription_contracts/create', 'subscription_contracts/update',
-  'subscription_billing_attempts/success', 'subscription_billing_attempts/failure',
+  'orders/create',
+  'orders/updated',
+  'products/create',
+  'products/update',
+  'products/delete',
+  'collections/update',
+  'customers/data_request',
+  'customers/redact',
+  'shop/redact',
+  'subscription_contracts/create',
+  'subscription_contracts/update',
+  'subscription_billing_attempts/success',
+  'subscription_billing_attempts/failure',
 ] as const;
 
 /**
@@ -49,9 +57,13 @@ export async function registerStandardWebhooks(deps: CommerceDeps, connection: C
   const client = commerceClientOf(deps);
   const access = await shopAccessOf(deps, connection);
   const result: WebhookRegistration = { endpointUrl, registered: [], appConfigured: [], failed: [] };
-  const record = (topic: string, platformId: string | null) => saveSubscription(deps.db, connection.account_id, connection.id, {
-    topic, endpoint_url: endpointUrl, api_version: COMMERCE_API_VERSION, platform_subscription_id: platformId,
-  });
+  const record = (topic: string, platformId: string | null) =>
+    saveSubscription(deps.db, connection.account_id, connection.id, {
+      topic,
+      endpoint_url: endpointUrl,
+      api_version: COMMERCE_API_VERSION,
+      platform_subscription_id: platformId,
+    });
   const fail = (topic: string, err: unknown) => {
     const code = (err as ApiError).code ?? 'internal';
     result.failed.push({ topic, code });

@@ -22,7 +22,8 @@ const money = (cents: number, currency: string | null) => `${(cents / 100).toFix
 /** When the order was placed, as the rollups see it. */
 export const placedAt = (row: OrderLogRow): number => (row.order_created_at ?? row.created_at).getTime();
 
-const byPlacement = (a: BridgeItem, b: BridgeItem) => placedAt(a.row) - placedAt(b.row) || (a.row.order_id < b.row.order_id ? -1 : a.row.order_id > b.row.order_id ? 1 : 0);
+const byPlacement = (a: BridgeItem, b: BridgeItem) =>
+  placedAt(a.row) - placedAt(b.row) || (a.row.order_id < b.row.order_id ? -1 : a.row.order_id > b.row.order_id ? 1 : 0);
 
 /**
  * The CRM bridge of logged orders (doc3), set-based — a constant number of statements however many orders:
@@ -42,7 +43,12 @@ export async function bridgeOrdersToCrm(trx: Knex, accountId: string, items: Bri
   const affected = new Set<string>();
 
   const known = items.filter((i) => i.order.email);
-  const contacts = await upsertContactsByEmail(trx, accountId, known.map((i) => ({ email: i.order.email!, name: i.order.customerName })), 'commerce');
+  const contacts = await upsertContactsByEmail(
+    trx,
+    accountId,
+    known.map((i) => ({ email: i.order.email!, name: i.order.customerName })),
+    'commerce',
+  );
   const contactOf = (item: BridgeItem) => (item.order.email ? contacts.get(item.order.email.trim().toLowerCase())!.contact : null);
 
   // Orders of this batch that leave their contact (their email was edited away or removed).
@@ -82,23 +88,38 @@ export async function bridgeOrdersToCrm(trx: Knex, accountId: string, items: Bri
 
   await store.setBacklinks(trx, accountId, links);
   const rollups = await store.rollupsOfContacts(trx, accountId, [...affected]);
-  await setCommerceRollups(trx, accountId, [...rollups].map(([id, r]) => ({
-    id,
-    commerce_total_spent_cents: r.totalCents,
-    commerce_order_count: r.count,
-    commerce_first_order_at: r.firstOrderAt,
-    commerce_first_order_id: r.firstOrderId,
-    commerce_last_order_at: r.lastOrderAt,
-  })));
+  await setCommerceRollups(
+    trx,
+    accountId,
+    [...rollups].map(([id, r]) => ({
+      id,
+      commerce_total_spent_cents: r.totalCents,
+      commerce_order_count: r.count,
+      commerce_first_order_at: r.firstOrderAt,
+      commerce_first_order_id: r.firstOrderId,
+      commerce_last_order_at: r.lastOrderAt,
+    })),
+  );
 
-  await addActivities(trx, accountId, known.map(({ row, order }) => ({
-    contactId: contactOf({ row, order })!.id,
-    kind: 'note',
-    body: `Order ${order.orderNumber ? `#${order.orderNumber.replace(/^#/, '')}` : order.orderId} placed in the shop: ${money(order.totalCents, order.currency)}`,
-    externalId: `commerce:order:${order.orderId}`,
-    ...(order.createdAt ? { occurredAt: order.createdAt } : {}),
-    metadata: { source: 'commerce', connection_id: row.connection_id, order_id: order.orderId, order_number: order.orderNumber, total_amount_cents: order.totalCents, currency: order.currency },
-  })));
+  await addActivities(
+    trx,
+    accountId,
+    known.map(({ row, order }) => ({
+      contactId: contactOf({ row, order })!.id,
+      kind: 'note',
+      body: `Order ${order.orderNumber ? `#${order.orderNumber.replace(/^#/, '')}` : order.orderId} placed in the shop: ${money(order.totalCents, order.currency)}`,
+      externalId: `commerce:order:${order.orderId}`,
+      ...(order.createdAt ? { occurredAt: order.createdAt } : {}),
+      metadata: {
+        source: 'commerce',
+        connection_id: row.connection_id,
+        order_id: order.orderId,
+        order_number: order.orderNumber,
+        total_amount_cents: order.totalCents,
+        currency: order.currency,
+      },
+    })),
+  );
   return results;
 }
 

@@ -81,11 +81,20 @@ export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<
 
 /** One order through `ingestOrders`. */
 export async function ingestOrder(db: Knex, input: IngestOrderInput): Promise<IngestOrderResult> {
-  const [result] = await ingestOrders(db, { accountId: input.accountId, connectionId: input.connectionId, orders: [input.order], topic: input.topic });
+  const [result] = await ingestOrders(db, {
+    accountId: input.accountId,
+    connectionId: input.connectionId,
+    orders: [input.order],
+    topic: input.topic,
+  });
   return result;
 }
 
-interface LogItem { index: number; order: NormalizedOrder; payload: unknown }
+interface LogItem {
+  index: number;
+  order: NormalizedOrder;
+  payload: unknown;
+}
 
 /** Orders with distinct ids: log, bridge, triggers. */
 async function ingestRound(trx: Knex, input: IngestOrdersInput, items: LogItem[], results: IngestOrderResult[]): Promise<void> {
@@ -132,7 +141,8 @@ async function bridgeWithFallback(trx: Knex, accountId: string, connectionId: st
   const failed = new Map<string, string>();
   if (items.length === 0) return { bridged, failed };
   try {
-    for (const [id, result] of await trx.transaction((savepoint) => bridgeOrdersToCrm(savepoint, accountId, items))) bridged.set(id, result);
+    for (const [id, result] of await trx.transaction((savepoint) => bridgeOrdersToCrm(savepoint, accountId, items)))
+      bridged.set(id, result);
   } catch (err) {
     if (items.length === 1) failed.set(items[0].row.id, describeBridgeError(err));
     else {
@@ -150,7 +160,11 @@ async function bridgeWithFallback(trx: Knex, accountId: string, connectionId: st
     const error = failed.get(item.row.id);
     if (error) await recordBridgeFailure(trx, accountId, connectionId, item.order.orderId, item.row.id, error);
   }
-  await store.clearBridgeErrors(trx, accountId, items.filter((i) => bridged.has(i.row.id) && i.row.bridge_error !== null).map((i) => i.row.id));
+  await store.clearBridgeErrors(
+    trx,
+    accountId,
+    items.filter((i) => bridged.has(i.row.id) && i.row.bridge_error !== null).map((i) => i.row.id),
+  );
   for (const item of items) {
     if (bridged.has(item.row.id)) Object.assign(item.row, { bridge_error: null, bridge_failed_at: null });
     else Object.assign(item.row, { bridge_error: failed.get(item.row.id) });
@@ -162,11 +176,21 @@ async function bridgeWithFallback(trx: Knex, accountId: string, connectionId: st
 function describeBridgeError(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(err);
-  const text = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? `${e.code}: ${message.split(' - ').at(-1)}` : `${typeof e?.name === 'string' ? e.name : 'Error'}: ${message}`;
+  const text =
+    typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)
+      ? `${e.code}: ${message.split(' - ').at(-1)}`
+      : `${typeof e?.name === 'string' ? e.name : 'Error'}: ${message}`;
   return text.slice(0, MAX_ERROR_LENGTH);
 }
 
-async function recordBridgeFailure(trx: Knex, accountId: string, connectionId: string, orderId: string, logId: string, error: string): Promise<void> {
+async function recordBridgeFailure(
+  trx: Knex,
+  accountId: string,
+  connectionId: string,
+  orderId: string,
+  logId: string,
+  error: string,
+): Promise<void> {
   await store.recordBridgeOutcome(trx, accountId, logId, error);
   await raiseInboxItem(trx, accountId, {
     kind: 'commerce_order_bridge_failed',

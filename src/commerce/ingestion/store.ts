@@ -54,27 +54,47 @@ export async function rollupOfContact(db: Knex, accountId: string, contactId: st
       db.raw(`max(${placed}) as last_at`),
     );
   return {
-    totalCents: Number(row.total), count: Number(row.count), firstOrderAt: row.first_at ?? null, firstOrderId: row.first_id ?? null, lastOrderAt: row.last_at ?? null,
+    totalCents: Number(row.total),
+    count: Number(row.count),
+    firstOrderAt: row.first_at ?? null,
+    firstOrderId: row.first_id ?? null,
+    lastOrderAt: row.last_at ?? null,
   };
 }
 
 export async function recordBridgeOutcome(db: Knex, accountId: string, logId: string, error: string | null): Promise<void> {
-  await db('commerce_orders_log').where({ account_id: accountId, id: logId })
+  await db('commerce_orders_log')
+    .where({ account_id: accountId, id: logId })
     .update({ bridge_error: error, bridge_failed_at: error === null ? null : db.fn.now() });
 }
 
-export interface OrderToLog { order: NormalizedOrder; payload: unknown }
+export interface OrderToLog {
+  order: NormalizedOrder;
+  payload: unknown;
+}
 
 /**
  * `upsertOrder` for many orders of one connection in one statement (order ids distinct), same rules: order-safe
  * by `order_updated_at`, a redacted row never takes personal data back. Answers the rows written; an order whose
  * stored state is newer is not among them.
  */
-export async function upsertOrders(db: Knex, accountId: string, connectionId: string, orders: OrderToLog[], topic: string): Promise<OrderLogRow[]> {
+export async function upsertOrders(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  orders: OrderToLog[],
+  topic: string,
+): Promise<OrderLogRow[]> {
   if (orders.length === 0) return [];
   const records = orders.map(({ order, payload }) => ({
-    order_id: order.orderId, order_number: order.orderNumber, total_amount_cents: order.totalCents, currency: order.currency,
-    customer_email: order.email, raw_payload: payload ?? null, order_created_at: order.createdAt, order_updated_at: order.updatedAt,
+    order_id: order.orderId,
+    order_number: order.orderNumber,
+    total_amount_cents: order.totalCents,
+    currency: order.currency,
+    customer_email: order.email,
+    raw_payload: payload ?? null,
+    order_created_at: order.createdAt,
+    order_updated_at: order.updatedAt,
   }));
   const result = await db.raw(
     `insert into commerce_orders_log as log (account_id, connection_id, order_id, order_number, total_amount_cents, currency,
@@ -104,7 +124,11 @@ export async function findOrders(db: Knex, accountId: string, connectionId: stri
 }
 
 /** `setBacklink` for many rows in one statement: each row points at its contact (null: a guest order) with its first-order flag. */
-export async function setBacklinks(db: Knex, accountId: string, links: Array<{ id: string; contactId: string | null; firstOrder: boolean | null }>): Promise<void> {
+export async function setBacklinks(
+  db: Knex,
+  accountId: string,
+  links: Array<{ id: string; contactId: string | null; firstOrder: boolean | null }>,
+): Promise<void> {
   if (links.length === 0) return;
   await db.raw(
     `update commerce_orders_log log set crm_contact_id = l.contact_id, first_order = l.first_order
@@ -127,14 +151,33 @@ export async function rollupsOfContacts(db: Knex, accountId: string, contactIds:
      group by ids.id`,
     [contactIds, accountId],
   );
-  type RollupRow = { contact_id: string; total: string; count: number; first_at: Date | null; first_id: string | null; last_at: Date | null };
-  return new Map((result.rows as RollupRow[]).map((r) => [r.contact_id, {
-    totalCents: Number(r.total), count: Number(r.count), firstOrderAt: r.first_at ?? null, firstOrderId: r.first_id ?? null, lastOrderAt: r.last_at ?? null,
-  }]));
+  type RollupRow = {
+    contact_id: string;
+    total: string;
+    count: number;
+    first_at: Date | null;
+    first_id: string | null;
+    last_at: Date | null;
+  };
+  return new Map(
+    (result.rows as RollupRow[]).map((r) => [
+      r.contact_id,
+      {
+        totalCents: Number(r.total),
+        count: Number(r.count),
+        firstOrderAt: r.first_at ?? null,
+        firstOrderId: r.first_id ?? null,
+        lastOrderAt: r.last_at ?? null,
+      },
+    ]),
+  );
 }
 
 /** Clears the recorded bridge failure of rows whose bridge has now gone through. */
 export async function clearBridgeErrors(db: Knex, accountId: string, logIds: string[]): Promise<void> {
   if (logIds.length === 0) return;
-  await db('commerce_orders_log').where({ account_id: accountId }).whereIn('id', logIds).update({ bridge_error: null, bridge_failed_at: null });
+  await db('commerce_orders_log')
+    .where({ account_id: accountId })
+    .whereIn('id', logIds)
+    .update({ bridge_error: null, bridge_failed_at: null });
 }

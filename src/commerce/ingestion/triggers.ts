@@ -15,15 +15,22 @@ export type OrderTopic = 'orders/create' | 'orders/updated';
  * triggers newly written, per order id.
  */
 export async function writeOrderTriggers(
-  trx: Knex, accountId: string, rows: Array<{ row: OrderLogRow; applied: boolean }>, topic: OrderTopic,
+  trx: Knex,
+  accountId: string,
+  rows: Array<{ row: OrderLogRow; applied: boolean }>,
+  topic: OrderTopic,
 ): Promise<Map<string, TriggerName[]>> {
   const wanted: Array<{ orderId: string; trigger: TriggerName; dedupKey: string; payload: Record<string, unknown> }> = [];
   for (const { row, applied } of rows) {
     const base = `order:${row.connection_id}:${row.order_id}`;
-    if (topic === 'orders/create') wanted.push({ orderId: row.order_id, trigger: 'commerce.order.created', dedupKey: base, payload: orderTriggerPayload(row) });
+    if (topic === 'orders/create')
+      wanted.push({ orderId: row.order_id, trigger: 'commerce.order.created', dedupKey: base, payload: orderTriggerPayload(row) });
     if (topic === 'orders/updated' && applied) {
       wanted.push({
-        orderId: row.order_id, trigger: 'commerce.order.updated', dedupKey: `${base}:${row.order_updated_at?.toISOString() ?? 'unversioned'}`, payload: orderTriggerPayload(row),
+        orderId: row.order_id,
+        trigger: 'commerce.order.updated',
+        dedupKey: `${base}:${row.order_updated_at?.toISOString() ?? 'unversioned'}`,
+        payload: orderTriggerPayload(row),
       });
     }
   }

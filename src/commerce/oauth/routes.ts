@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
 import { isShopDomain } from '../../platforms/commerce';
-import { connectionDetailSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson, webhookRegistrationSchema } from '../connections/json';
+import {
+  connectionDetailSchema,
+  toConnectionJson,
+  toRegistrationJson,
+  toSubscriptionJson,
+  webhookRegistrationSchema,
+} from '../connections/json';
 import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';
 import { completeConnect, startConnect } from './service';
@@ -10,9 +16,14 @@ import * as docs from './docs';
 
 const tags = ['Commerce'];
 
-const shopDomain = z.string().trim().toLowerCase()
-  .refine(isShopDomain, { error: 'must be the shop\'s host name only, e.g. acme.commerce.test (no scheme, port or path)' })
-  .describe('The shop\'s host name, e.g. `acme.commerce.test`. Trimmed and lowercased; then it must be a DNS host name of two or more labels (a–z, 0–9, inner hyphens, ≤ 63 characters each, ≤ 253 in all) with no scheme, port, path or trailing dot.');
+const shopDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(isShopDomain, { error: "must be the shop's host name only, e.g. acme.commerce.test (no scheme, port or path)" })
+  .describe(
+    "The shop's host name, e.g. `acme.commerce.test`. Trimmed and lowercased; then it must be a DNS host name of two or more labels (a–z, 0–9, inner hyphens, ≤ 63 characters each, ≤ 253 in all) with no scheme, port, path or trailing dot.",
+  );
 
 const connectBody = z.strictObject({ shop_domain: shopDomain });
 
@@ -29,52 +40,90 @@ const wantsJson = (accept: string) => /\bapplication\/json\b/i.test(accept) && !
 /** Connect start (session) and the OAuth callback the platform redirects the merchant to (no auth: it is signed). */
 export function oauthRoutes(): RouteDef[] {
   return [
-    route({
-      method: 'post', path: '/api/commerce/connect', operationId: 'startCommerceConnect', tags, auth: { kind: 'session', roles: ['owner', 'admin'] },
-      summary: docs.startCommerceConnectSummary,
-      description: docs.startCommerceConnectDescription,
-      body: connectBody,
-      responses: { 200: { description: 'Where to send the merchant', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string() }) } },
-      errors: [
-        { status: 400, code: 'shop_domain_not_allowed', description: docs.shopDomainNotAllowedError },
-        { status: 409, code: 'commerce_app_not_registered', description: 'Register the account\'s app first (PUT /api/commerce/app).' },
-        { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
-      ],
-    }, async ({ body, auth, deps }) => {
-      const { authorizeUrl, expiresAt } = await startConnect(deps, accountOf(auth), body.shop_domain);
-      return { body: { authorize_url: authorizeUrl, state_expires_at: expiresAt.toISOString() } };
-    }),
-
-    route({
-      method: 'get', path: '/api/oauth/commerce/callback', operationId: 'commerceOAuthCallback', tags, auth: { kind: 'none' },
-      summary: docs.commerceOAuthCallbackSummary,
-      description: docs.commerceOAuthCallbackDescription,
-      query: callbackQuery,
-      responses: {
-        200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: z.object({ connection: connectionDetailSchema, webhooks: webhookRegistrationSchema }) },
-      },
-      errors: [
-        { status: 400, code: 'invalid_oauth_state', description: 'The state is not ours, has expired (10 minutes) or names another shop.' },
-        { status: 401, code: 'invalid_hmac', description: 'The callback signature does not match.' },
-        { status: 400, code: 'invalid_oauth_code', description: 'The platform refused the code (already used or expired).' },
-        { status: 409, code: 'shop_connected_to_another_account', description: 'The shop is already connected to another account.' },
-        { status: 502, code: 'commerce_unavailable', description: 'The platform failed during the exchange (503 when it did not answer).' },
-        { status: 502, code: 'commerce_request_rejected', description: docs.commerceRequestRejectedError },
-        { status: 503, code: 'commerce_not_configured', description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.' },
-      ],
-    }, async ({ query, deps, ctx }): Promise<RouteResult> => {
-      const outcome = await completeConnect(deps, { ...ctx.query, code: query.code, shop: query.shop, state: query.state });
-      if (!wantsJson(ctx.get('accept'))) {
-        return { body: callbackPage(outcome), headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } };
-      }
-      const { connection, webhooks } = outcome;
-      return {
-        headers: { 'cache-control': 'no-store' },
-        body: {
-          connection: { ...toConnectionJson(connection), webhook_subscriptions: (await listSubscriptions(deps.db, connection.account_id, connection.id)).map(toSubscriptionJson) },
-          webhooks: toRegistrationJson(webhooks),
+    route(
+      {
+        method: 'post',
+        path: '/api/commerce/connect',
+        operationId: 'startCommerceConnect',
+        tags,
+        auth: { kind: 'session', roles: ['owner', 'admin'] },
+        summary: docs.startCommerceConnectSummary,
+        description: docs.startCommerceConnectDescription,
+        body: connectBody,
+        responses: {
+          200: { description: 'Where to send the merchant', schema: z.object({ authorize_url: z.string(), state_expires_at: z.string() }) },
         },
-      };
-    }),
+        errors: [
+          { status: 400, code: 'shop_domain_not_allowed', description: docs.shopDomainNotAllowedError },
+          { status: 409, code: 'commerce_app_not_registered', description: "Register the account's app first (PUT /api/commerce/app)." },
+          {
+            status: 503,
+            code: 'commerce_not_configured',
+            description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.',
+          },
+        ],
+      },
+      async ({ body, auth, deps }) => {
+        const { authorizeUrl, expiresAt } = await startConnect(deps, accountOf(auth), body.shop_domain);
+        return { body: { authorize_url: authorizeUrl, state_expires_at: expiresAt.toISOString() } };
+      },
+    ),
+
+    route(
+      {
+        method: 'get',
+        path: '/api/oauth/commerce/callback',
+        operationId: 'commerceOAuthCallback',
+        tags,
+        auth: { kind: 'none' },
+        summary: docs.commerceOAuthCallbackSummary,
+        description: docs.commerceOAuthCallbackDescription,
+        query: callbackQuery,
+        responses: {
+          200: {
+            description: 'Connected (JSON or HTML, by `Accept`)',
+            schema: z.object({ connection: connectionDetailSchema, webhooks: webhookRegistrationSchema }),
+          },
+        },
+        errors: [
+          {
+            status: 400,
+            code: 'invalid_oauth_state',
+            description: 'The state is not ours, has expired (10 minutes) or names another shop.',
+          },
+          { status: 401, code: 'invalid_hmac', description: 'The callback signature does not match.' },
+          { status: 400, code: 'invalid_oauth_code', description: 'The platform refused the code (already used or expired).' },
+          { status: 409, code: 'shop_connected_to_another_account', description: 'The shop is already connected to another account.' },
+          {
+            status: 502,
+            code: 'commerce_unavailable',
+            description: 'The platform failed during the exchange (503 when it did not answer).',
+          },
+          { status: 502, code: 'commerce_request_rejected', description: docs.commerceRequestRejectedError },
+          {
+            status: 503,
+            code: 'commerce_not_configured',
+            description: 'PUBLIC_APP_URL or COMMERCE_TOKEN_ENCRYPTION_KEY is not set on the service.',
+          },
+        ],
+      },
+      async ({ query, deps, ctx }): Promise<RouteResult> => {
+        const outcome = await completeConnect(deps, { ...ctx.query, code: query.code, shop: query.shop, state: query.state });
+        if (!wantsJson(ctx.get('accept'))) {
+          return { body: callbackPage(outcome), headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } };
+        }
+        const { connection, webhooks } = outcome;
+        return {
+          headers: { 'cache-control': 'no-store' },
+          body: {
+            connection: {
+              ...toConnectionJson(connection),
+              webhook_subscriptions: (await listSubscriptions(deps.db, connection.account_id, connection.id)).map(toSubscriptionJson),
+            },
+            webhooks: toRegistrationJson(webhooks),
+          },
+        };
+      },
+    ),
   ];
 }

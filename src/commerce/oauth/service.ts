@@ -26,7 +26,9 @@ function requireConfigured(deps: CommerceDeps): string {
 function assertAllowedShop(suffix: string | undefined, shopDomain: string): void {
   const allowed = suffix?.replace(/^\./, '');
   if (allowed && !shopDomain.endsWith(`.${allowed}`)) {
-    throw new ApiError(400, 'shop_domain_not_allowed', `shop_domain must be a shop under .${allowed}`, { errors: [{ path: 'body.shop_domain', message: `must end in .${allowed}` }] });
+    throw new ApiError(400, 'shop_domain_not_allowed', `shop_domain must be a shop under .${allowed}`, {
+      errors: [{ path: 'body.shop_domain', message: `must end in .${allowed}` }],
+    });
   }
 }
 
@@ -37,7 +39,10 @@ export async function startConnect(deps: OAuthDeps, accountId: string, shopDomai
   const state = newState(accountId, shopDomain);
   return {
     authorizeUrl: authorizeUrl({
-      shopUrlTemplate: deps.config.COMMERCE_SHOP_URL_TEMPLATE, shopDomain, clientId: app.client_id, publicAppUrl,
+      shopUrlTemplate: deps.config.COMMERCE_SHOP_URL_TEMPLATE,
+      shopDomain,
+      clientId: app.client_id,
+      publicAppUrl,
       state: signState(stateKey(deps.secretHashKey), state),
     }),
     expiresAt: new Date(state.expiresAt * 1000),
@@ -54,27 +59,40 @@ export interface ConnectOutcome {
  * state's account (401), state expiry and shop (400); then the code exchange, the shop read, the connection
  * upsert with the sealed token, and the standard webhooks.
  */
-export async function completeConnect(deps: OAuthDeps, query: CallbackQuery & { code: string; shop: string; state: string }): Promise<ConnectOutcome> {
+export async function completeConnect(
+  deps: OAuthDeps,
+  query: CallbackQuery & { code: string; shop: string; state: string },
+): Promise<ConnectOutcome> {
   requireConfigured(deps);
   const state = readState(stateKey(deps.secretHashKey), query.state);
   if (!state) throw invalidState('not one this service issued');
   const app = await requireCommerceApp(deps.db, state.accountId);
   if (!verifyCallbackHmac(app.client_secret, query)) {
-    throw new ApiError(401, 'invalid_hmac', 'the callback signature does not match the app\'s client secret');
+    throw new ApiError(401, 'invalid_hmac', "the callback signature does not match the app's client secret");
   }
   if (isExpired(state)) throw invalidState('expired (connects must finish within 10 minutes)');
   if (state.shopDomain !== query.shop || !isShopDomain(query.shop)) throw invalidState('for another shop');
 
   const client = commerceClientOf(deps);
-  const grant = await client.exchangeCode(query.shop, { clientId: app.client_id, clientSecret: app.client_secret, code: query.code })
+  const grant = await client
+    .exchangeCode(query.shop, { clientId: app.client_id, clientSecret: app.client_secret, code: query.code })
     .catch((err: ApiError) => {
-      if (err.code === 'commerce_request_rejected') throw new ApiError(400, 'invalid_oauth_code', 'the platform refused the authorization code (used, expired or for another app); start the connection again', { upstreamStatus: err.extra.upstreamStatus });
+      if (err.code === 'commerce_request_rejected')
+        throw new ApiError(
+          400,
+          'invalid_oauth_code',
+          'the platform refused the authorization code (used, expired or for another app); start the connection again',
+          { upstreamStatus: err.extra.upstreamStatus },
+        );
       throw err;
     });
   const shop = await client.getShop({ shopDomain: query.shop, accessToken: grant.accessToken });
   const connection = await saveInstalledShop(deps.db, state.accountId, {
-    shopDomain: query.shop, shopId: shop.id, shopName: shop.name,
-    adminTokenEnc: tokenCipherOf(deps.config).encrypt(grant.accessToken), scope: grant.scope,
+    shopDomain: query.shop,
+    shopId: shop.id,
+    shopName: shop.name,
+    adminTokenEnc: tokenCipherOf(deps.config).encrypt(grant.accessToken),
+    scope: grant.scope,
   });
   const webhooks = await registerStandardWebhooks(deps, connection);
   return { connection, webhooks };

@@ -30,7 +30,8 @@ export function newState(accountId: string, shopDomain: string, now = Date.now()
 /** The state if it carries our signature (constant-time check), else null. Expiry and shop are checked by the caller. */
 export function readState(key: Buffer, token: string): OAuthState | null {
   const data = readSignedPayload(key, token) as Record<string, unknown> | undefined;
-  if (!data || typeof data.a !== 'string' || typeof data.s !== 'string' || typeof data.n !== 'string' || typeof data.e !== 'number') return null;
+  if (!data || typeof data.a !== 'string' || typeof data.s !== 'string' || typeof data.n !== 'string' || typeof data.e !== 'number')
+    return null;
   return { accountId: data.a, shopDomain: data.s, nonce: data.n, expiresAt: data.e };
 }
 

@@ -13,18 +13,35 @@ export const privacyDataRequestDedupKey = (requestId: string) => `commerce:priva
 export const MAX_PACKAGED_ORDERS = 100;
 
 const orderJson = (o: OrderLogRow) => ({
-  order_id: o.order_id, order_number: o.order_number, total_amount_cents: Number(o.total_amount_cents), currency: o.currency,
-  customer_email: o.customer_email, order_created_at: o.order_created_at, order_updated_at: o.order_updated_at, logged_at: o.created_at,
+  order_id: o.order_id,
+  order_number: o.order_number,
+  total_amount_cents: Number(o.total_amount_cents),
+  currency: o.currency,
+  customer_email: o.customer_email,
+  order_created_at: o.order_created_at,
+  order_updated_at: o.order_updated_at,
+  logged_at: o.created_at,
   payload: withoutSecrets(o.raw_payload),
 });
 
 const contactJson = (c: ContactRow) => ({
-  id: c.id, name: c.name, email: c.email, phone: c.phone, company: c.company, tags: c.tags, notes: c.notes, source: c.source,
+  id: c.id,
+  name: c.name,
+  email: c.email,
+  phone: c.phone,
+  company: c.company,
+  tags: c.tags,
+  notes: c.notes,
+  source: c.source,
   commerce: {
-    total_spent_cents: Number(c.commerce_total_spent_cents), order_count: c.commerce_order_count, first_order_at: c.commerce_first_order_at,
-    first_order_id: c.commerce_first_order_id, last_order_at: c.commerce_last_order_at,
+    total_spent_cents: Number(c.commerce_total_spent_cents),
+    order_count: c.commerce_order_count,
+    first_order_at: c.commerce_first_order_at,
+    first_order_id: c.commerce_first_order_id,
+    last_order_at: c.commerce_last_order_at,
   },
-  created_at: c.created_at, updated_at: c.updated_at,
+  created_at: c.created_at,
+  updated_at: c.updated_at,
 });
 
 export interface DataPackageResult {
@@ -45,9 +62,9 @@ export async function packageCustomerData(db: Knex, request: PrivacyRequestRow):
   const match = customerMatchOf(request);
   const [orders, total] = request.connection_id
     ? await Promise.all([
-      findCustomerOrders(db, accountId, request.connection_id, match, MAX_PACKAGED_ORDERS),
-      countCustomerOrders(db, accountId, request.connection_id, match),
-    ])
+        findCustomerOrders(db, accountId, request.connection_id, match, MAX_PACKAGED_ORDERS),
+        countCustomerOrders(db, accountId, request.connection_id, match),
+      ])
     : [[], 0];
   const linked = [...new Set(orders.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
   const contacts = await findContactsByIdsOrEmail(db, accountId, linked, request.customer_email);
@@ -60,10 +77,13 @@ export async function packageCustomerData(db: Knex, request: PrivacyRequestRow):
     dedupKey: privacyDataRequestDedupKey(request.id),
     title: `Customer data requested via ${request.shop_domain}: ${total} order${total === 1 ? '' : 's'} and ${contacts.length} contact${contacts.length === 1 ? '' : 's'} packaged`,
     body: {
-      compliance_request_id: request.id, shop_domain: request.shop_domain, requested_at: request.created_at,
+      compliance_request_id: request.id,
+      shop_domain: request.shop_domain,
+      requested_at: request.created_at,
       data_request_id: dataRequest.id ?? null,
       customer: { id: request.customer_id, email: request.customer_email },
-      orders_total: total, orders_truncated: total > orders.length,
+      orders_total: total,
+      orders_truncated: total > orders.length,
       orders: orders.map(orderJson),
       contacts: contacts.map(contactJson),
       hint: 'Send this data to the customer, then resolve this item. The service keeps nothing else about the customer: products, payments and addresses beyond the order payloads stay on the platform.',

@@ -18,11 +18,15 @@ const BRIDGE_FAILED_KIND = 'commerce_order_bridge_failed';
 
 /** Scrubs the order notes (`commerce:order:<orderId>`) of these orders: body replaced, metadata reduced to the order id. */
 function scrubOrderNotes(trx: Knex, accountId: string, orderIds: string[]): Promise<number> {
-  return redactActivities(trx, accountId, orderIds.map((orderId) => ({
-    externalId: `commerce:order:${orderId}`,
-    body: store.ORDER_NOTE_REDACTED,
-    metadata: { source: 'commerce', redacted: true, order_id: orderId },
-  })));
+  return redactActivities(
+    trx,
+    accountId,
+    orderIds.map((orderId) => ({
+      externalId: `commerce:order:${orderId}`,
+      body: store.ORDER_NOTE_REDACTED,
+      metadata: { source: 'commerce', redacted: true, order_id: orderId },
+    })),
+  );
 }
 
 export interface CustomerRedaction {
@@ -46,15 +50,27 @@ export interface CustomerRedaction {
 export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Promise<CustomerRedaction> {
   const accountId = request.account_id;
   await lockAccountOrders(trx, accountId);
-  const orders = request.connection_id ? await store.findCustomerOrders(trx, accountId, request.connection_id, customerMatchOf(request)) : [];
+  const orders = request.connection_id
+    ? await store.findCustomerOrders(trx, accountId, request.connection_id, customerMatchOf(request))
+    : [];
   const linked = [...new Set(orders.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
   const contacts = await findContactsByIdsOrEmail(trx, accountId, linked, request.customer_email, true);
 
   for (const order of orders) await store.scrubOrderRow(trx, accountId, order.id, scrubOrderPayload(order.raw_payload), true);
-  const notes = await scrubOrderNotes(trx, accountId, orders.map((o) => o.order_id));
-  if (request.connection_id) await scrubOrderTriggers(trx, accountId, request.connection_id, orders.map((o) => o.order_id));
+  const notes = await scrubOrderNotes(
+    trx,
+    accountId,
+    orders.map((o) => o.order_id),
+  );
+  if (request.connection_id)
+    await scrubOrderTriggers(
+      trx,
+      accountId,
+      request.connection_id,
+      orders.map((o) => o.order_id),
+    );
 
-  return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...await settleContacts(trx, accountId, contacts) };
+  return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...(await settleContacts(trx, accountId, contacts)) };
 }
 
 /**
@@ -63,7 +79,11 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
  * exists only because of the shop's data. A contact the account created itself, or one that still carries orders
  * of another shop, is kept with its own fields. The caller holds the account's order lock and the contact locks.
  */
-async function settleContacts(trx: Knex, accountId: string, contacts: ContactRow[]): Promise<{ contacts_deleted: number; contacts_reset: number }> {
+async function settleContacts(
+  trx: Knex,
+  accountId: string,
+  contacts: ContactRow[],
+): Promise<{ contacts_deleted: number; contacts_reset: number }> {
   const result = { contacts_deleted: 0, contacts_reset: 0 };
   for (const contact of contacts) {
     const r = await rollupOfContact(trx, accountId, contact.id);
@@ -73,8 +93,11 @@ async function settleContacts(trx: Knex, accountId: string, contacts: ContactRow
       continue;
     }
     await setCommerceRollup(trx, accountId, contact.id, {
-      commerce_total_spent_cents: r.totalCents, commerce_order_count: r.count, commerce_first_order_at: r.firstOrderAt,
-      commerce_first_order_id: r.firstOrderId, commerce_last_order_at: r.lastOrderAt,
+      commerce_total_spent_cents: r.totalCents,
+      commerce_order_count: r.count,
+      commerce_first_order_at: r.firstOrderAt,
+      commerce_first_order_id: r.firstOrderId,
+      commerce_last_order_at: r.lastOrderAt,
     });
     result.contacts_reset++;
   }
@@ -109,10 +132,21 @@ export const SHOP_SCRUB_BATCH = 500;
  * Works in batches of 500 orders, each its own transaction; `onProgress` is called after each (the activity
  * heartbeats). Safe to run again: scrubbing a scrubbed row changes nothing.
  */
-export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgress: (scrubbed: number) => void = () => undefined): Promise<ShopRedaction> {
+export async function redactShop(
+  db: Knex,
+  request: PrivacyRequestRow,
+  onProgress: (scrubbed: number) => void = () => undefined,
+): Promise<ShopRedaction> {
   const accountId = request.account_id;
   const connection = request.connection_id ? await findConnection(db, accountId, request.connection_id) : undefined;
-  const result: ShopRedaction = { disconnected: false, reinstalled: false, orders_scrubbed: 0, notes_scrubbed: 0, contacts_deleted: 0, contacts_reset: 0 };
+  const result: ShopRedaction = {
+    disconnected: false,
+    reinstalled: false,
+    orders_scrubbed: 0,
+    notes_scrubbed: 0,
+    contacts_deleted: 0,
+    contacts_reset: 0,
+  };
   if (!connection) return result;
 
   if (connection.installed_at && connection.installed_at > request.created_at) {
@@ -122,7 +156,10 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
       await deactivateSubscriptions(trx, accountId, connection.id);
       await updateConnection(trx, accountId, connection.id, {
         disconnected_at: connection.disconnected_at ?? new Date(),
-        admin_token_enc: null, storefront_token_enc: null, webhook_secret_enc: null, revalidation_token: null,
+        admin_token_enc: null,
+        storefront_token_enc: null,
+        webhook_secret_enc: null,
+        revalidation_token: null,
       });
     });
     result.disconnected = true;
@@ -136,7 +173,11 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
       const linked = [...new Set(page.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
       const contacts = await findContactsByIdsOrEmail(trx, accountId, linked, null, true);
       for (const row of page) await store.scrubOrderRow(trx, accountId, row.id, scrubOrderPayload(row.raw_payload), true);
-      result.notes_scrubbed += await scrubOrderNotes(trx, accountId, page.map((o) => o.order_id));
+      result.notes_scrubbed += await scrubOrderNotes(
+        trx,
+        accountId,
+        page.map((o) => o.order_id),
+      );
       const settled = await settleContacts(trx, accountId, contacts);
       result.contacts_deleted += settled.contacts_deleted;
       result.contacts_reset += settled.contacts_reset;
@@ -150,7 +191,13 @@ export async function redactShop(db: Knex, request: PrivacyRequestRow, onProgres
   await db.transaction(async (trx) => {
     const requests = await store.shopPrivacyRequests(trx, accountId, connection.id, request.id, request.created_at);
     for (const r of requests) await store.scrubPrivacyRequest(trx, accountId, r.id, scrubOrderPayload(r.raw_payload));
-    await emptyRequestItems(trx, accountId, PRIVACY_DATA_REQUEST_KIND, requests.map((r) => r.id), PACKAGE_REDACTED_HINT);
+    await emptyRequestItems(
+      trx,
+      accountId,
+      PRIVACY_DATA_REQUEST_KIND,
+      requests.map((r) => r.id),
+      PACKAGE_REDACTED_HINT,
+    );
     await scrubConnectionTriggers(trx, accountId, connection.id);
     await scrubConnectionItems(trx, accountId, connection.id, BRIDGE_FAILED_KIND);
     await store.dropWaitingDeliveryBodies(trx, accountId, connection.id, request.created_at);

@@ -10,10 +10,30 @@
  * dates, currency, totals, line items, refunds, statuses — keeps the order log useful for reporting.
  */
 const PII_KEYS = new Set([
-  'customer', 'email', 'contact_email', 'phone', 'sms_marketing_phone', 'first_name', 'last_name',
-  'billing_address', 'shipping_address', 'default_address', 'addresses', 'destination',
-  'client_details', 'browser_ip', 'payment_details', 'note', 'note_attributes', 'properties',
-  'landing_site', 'referring_site', 'tracking_number', 'tracking_numbers', 'tracking_url', 'tracking_urls',
+  'customer',
+  'email',
+  'contact_email',
+  'phone',
+  'sms_marketing_phone',
+  'first_name',
+  'last_name',
+  'billing_address',
+  'shipping_address',
+  'default_address',
+  'addresses',
+  'destination',
+  'client_details',
+  'browser_ip',
+  'payment_details',
+  'note',
+  'note_attributes',
+  'properties',
+  'landing_site',
+  'referring_site',
+  'tracking_number',
+  'tracking_numbers',
+  'tracking_url',
+  'tracking_urls',
 ]);
 
 /** Keys that work as bearer secrets for the order (its status page, checkout and cart): never handed out. */

@@ -16,7 +16,11 @@ export type PrivacyFulfilment =
   | { status: 'not_found' };
 
 /** Runs `work` on the locked request and stamps `fulfilled_at` in the same transaction; null when it was fulfilled meanwhile. */
-async function fulfilAtomically<T>(db: Knex, request: PrivacyRequestRow, work: (trx: Knex, locked: PrivacyRequestRow) => Promise<T>): Promise<T | null> {
+async function fulfilAtomically<T>(
+  db: Knex,
+  request: PrivacyRequestRow,
+  work: (trx: Knex, locked: PrivacyRequestRow) => Promise<T>,
+): Promise<T | null> {
   return db.transaction(async (trx) => {
     const locked = await lockRequest(trx, request.account_id, request.id);
     if (!locked || locked.fulfilled_at) return null;
@@ -33,7 +37,10 @@ async function fulfilAtomically<T>(db: Knex, request: PrivacyRequestRow, work: (
  * changes nothing, so running it again (sweep retries, activity retries) is safe.
  */
 export async function fulfilPrivacyRequest(
-  db: Knex, accountId: string, requestId: string, onProgress?: (scrubbed: number) => void,
+  db: Knex,
+  accountId: string,
+  requestId: string,
+  onProgress?: (scrubbed: number) => void,
 ): Promise<PrivacyFulfilment> {
   const request = await findRequest(db, accountId, requestId);
   if (!request) return { status: 'not_found' };

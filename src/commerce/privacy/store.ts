@@ -41,17 +41,30 @@ export async function markFulfilled(db: Knex, accountId: string, id: string): Pr
 const hasMatch = (m: CustomerMatch) => Boolean(m.email || m.customerId || m.orderIds.length);
 
 function customerOrders(db: Knex, accountId: string, connectionId: string, m: CustomerMatch): Knex.QueryBuilder {
-  return db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).where((q) => {
-    if (m.email) q.orWhereRaw('lower(customer_email) = lower(?)', [m.email]);
-    if (m.customerId) q.orWhereRaw(`raw_payload -> 'customer' ->> 'id' = ?`, [m.customerId]);
-    if (m.orderIds.length) q.orWhereIn('order_id', m.orderIds);
-  });
+  return db('commerce_orders_log')
+    .where({ account_id: accountId, connection_id: connectionId })
+    .where((q) => {
+      if (m.email) q.orWhereRaw('lower(customer_email) = lower(?)', [m.email]);
+      if (m.customerId) q.orWhereRaw(`raw_payload -> 'customer' ->> 'id' = ?`, [m.customerId]);
+      if (m.orderIds.length) q.orWhereIn('order_id', m.orderIds);
+    });
 }
 
 /** The customer's logged orders in one shop, oldest first; at most `limit` when given. */
-export async function findCustomerOrders(db: Knex, accountId: string, connectionId: string, m: CustomerMatch, limit?: number): Promise<OrderLogRow[]> {
+export async function findCustomerOrders(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  m: CustomerMatch,
+  limit?: number,
+): Promise<OrderLogRow[]> {
   if (!hasMatch(m)) return [];
-  const q = customerOrders(db, accountId, connectionId, m).select('*').orderBy([{ column: 'order_created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  const q = customerOrders(db, accountId, connectionId, m)
+    .select('*')
+    .orderBy([
+      { column: 'order_created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
   return limit === undefined ? q : q.limit(limit);
 }
 
@@ -63,35 +76,57 @@ export async function countCustomerOrders(db: Knex, accountId: string, connectio
 
 /** Replaces an order row's personal data and marks it redacted for good; `unlink` also drops its backlink to the CRM contact. */
 export async function scrubOrderRow(db: Knex, accountId: string, id: string, scrubbedPayload: unknown, unlink: boolean): Promise<void> {
-  await db('commerce_orders_log').where({ account_id: accountId, id }).update({
-    customer_email: null,
-    raw_payload: JSON.stringify(scrubbedPayload),
-    ...(unlink ? { crm_contact_id: null } : {}),
-    // A swallowed CRM-bridge error may quote the contact it failed on.
-    bridge_error: null,
-    redacted_at: db.raw('coalesce(redacted_at, now())'),
-    updated_at: db.fn.now(),
-  });
+  await db('commerce_orders_log')
+    .where({ account_id: accountId, id })
+    .update({
+      customer_email: null,
+      raw_payload: JSON.stringify(scrubbedPayload),
+      ...(unlink ? { crm_contact_id: null } : {}),
+      // A swallowed CRM-bridge error may quote the contact it failed on.
+      bridge_error: null,
+      redacted_at: db.raw('coalesce(redacted_at, now())'),
+      updated_at: db.fn.now(),
+    });
 }
 
 /** One page (id order) of a shop's orders logged before `before`. */
 export async function shopOrdersPage(
-  db: Knex, accountId: string, connectionId: string, before: Date, after: string | null, limit: number,
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  before: Date,
+  after: string | null,
+  limit: number,
 ): Promise<Array<Pick<OrderLogRow, 'id' | 'order_id' | 'raw_payload' | 'crm_contact_id'>>> {
-  const q = db('commerce_orders_log').where({ account_id: accountId, connection_id: connectionId }).where('created_at', '<=', before)
-    .select('id', 'order_id', 'raw_payload', 'crm_contact_id').orderBy('id').limit(limit);
+  const q = db('commerce_orders_log')
+    .where({ account_id: accountId, connection_id: connectionId })
+    .where('created_at', '<=', before)
+    .select('id', 'order_id', 'raw_payload', 'crm_contact_id')
+    .orderBy('id')
+    .limit(limit);
   return after ? q.where('id', '>', after) : q;
 }
 
 /** The shop's privacy requests logged up to `before`, other than `exceptId` (the shop/redact itself). */
-export async function shopPrivacyRequests(db: Knex, accountId: string, connectionId: string, exceptId: string, before: Date): Promise<Array<Pick<PrivacyRequestRow, 'id' | 'raw_payload'>>> {
-  return requests(db, accountId).where({ connection_id: connectionId }).whereNot({ id: exceptId }).where('created_at', '<=', before)
+export async function shopPrivacyRequests(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  exceptId: string,
+  before: Date,
+): Promise<Array<Pick<PrivacyRequestRow, 'id' | 'raw_payload'>>> {
+  return requests(db, accountId)
+    .where({ connection_id: connectionId })
+    .whereNot({ id: exceptId })
+    .where('created_at', '<=', before)
     .select('id', 'raw_payload');
 }
 
 /** A privacy request without the customer it names; the order ids and the shop stay as the record of what was asked. */
 export async function scrubPrivacyRequest(db: Knex, accountId: string, id: string, scrubbedPayload: unknown): Promise<void> {
-  await requests(db, accountId).where({ id }).update({ customer_email: null, customer_id: null, raw_payload: JSON.stringify(scrubbedPayload) });
+  await requests(db, accountId)
+    .where({ id })
+    .update({ customer_email: null, customer_id: null, raw_payload: JSON.stringify(scrubbedPayload) });
 }
 
 /**
@@ -99,9 +134,11 @@ export async function scrubPrivacyRequest(db: Knex, accountId: string, id: strin
  * marked processed (`ignored`), so the shop's workflow skips them.
  */
 export async function dropWaitingDeliveryBodies(db: Knex, accountId: string, connectionId: string, before: Date): Promise<void> {
-  await db('commerce_webhook_deliveries').where({ account_id: accountId, connection_id: connectionId }).whereNotNull('payload')
+  await db('commerce_webhook_deliveries')
+    .where({ account_id: accountId, connection_id: connectionId })
+    .whereNotNull('payload')
     .where('received_at', '<=', before)
     .update({ payload: null, outcome: db.raw(`coalesce(outcome, 'ignored')`), processed_at: db.raw('coalesce(processed_at, now())') });
 }
 
-export const ORDER_NOTE_REDACTED = 'Order details removed at the customer\'s request (privacy request).';
+export const ORDER_NOTE_REDACTED = "Order details removed at the customer's request (privacy request).";

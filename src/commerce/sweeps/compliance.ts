@@ -18,7 +18,10 @@ export interface PendingPrivacyRequest {
 }
 
 /** One page of unfulfilled privacy requests, for the sweep to start (or attach to) each one's fulfilment workflow. */
-export async function listUnfulfilledPrivacyRequests(db: Knex, page: PageRequest): Promise<{ requests: PendingPrivacyRequest[]; next: string | null }> {
+export async function listUnfulfilledPrivacyRequests(
+  db: Knex,
+  page: PageRequest,
+): Promise<{ requests: PendingPrivacyRequest[]; next: string | null }> {
   const rows = await store.unfulfilledRequestsPage(db, page);
   return {
     requests: rows.map((r) => ({ requestId: r.id, accountId: r.account_id, connectionId: r.connection_id, topic: r.topic })),
@@ -42,8 +45,13 @@ export async function alertOverduePrivacyRequests(db: Knex, limit: number): Prom
         dedupKey: privacyOverdueDedupKey(row.id),
         title: `A ${row.topic} privacy request from ${row.shop_domain} is unfulfilled after ${PRIVACY_DEADLINE_DAYS} days`,
         body: {
-          compliance_request_id: row.id, topic: row.topic, shop_domain: row.shop_domain, connection_id: row.connection_id,
-          customer_id: row.customer_id, requested_at: row.created_at, deadline_days: PRIVACY_DEADLINE_DAYS,
+          compliance_request_id: row.id,
+          topic: row.topic,
+          shop_domain: row.shop_domain,
+          connection_id: row.connection_id,
+          customer_id: row.customer_id,
+          requested_at: row.created_at,
+          deadline_days: PRIVACY_DEADLINE_DAYS,
           hint: 'The platform requires privacy requests to be fulfilled within 30 days. The hourly compliance sweep keeps retrying; its workflow is commerce-privacy:<compliance_request_id> in the Temporal UI.',
         },
       });

@@ -31,7 +31,12 @@ export interface ScopeDriftPageResult {
  */
 export async function checkScopeDriftPage(db: Knex, page: PageRequest): Promise<ScopeDriftPageResult> {
   const rows = await store.activeConnectionScopesPage(db, page);
-  const result: ScopeDriftPageResult = { checked: rows.length, drifted: [], failed: [], next: rows.length === page.limit ? rows[rows.length - 1].id : null };
+  const result: ScopeDriftPageResult = {
+    checked: rows.length,
+    drifted: [],
+    failed: [],
+    next: rows.length === page.limit ? rows[rows.length - 1].id : null,
+  };
   for (const row of rows) {
     const missing = missingScopes(row.scope);
     if (missing.length === 0) continue;
@@ -42,11 +47,21 @@ export async function checkScopeDriftPage(db: Knex, page: PageRequest): Promise<
         dedupKey: reconnectSuggestedDedupKey(row.id),
         title: `Reconnect ${row.shop_domain}: ${missing.length} permission${missing.length === 1 ? '' : 's'} missing`,
         body: {
-          connection_id: row.id, shop_domain: row.shop_domain, granted: parseScope(row.scope), required: [...REQUESTED_SCOPES], missing,
+          connection_id: row.id,
+          shop_domain: row.shop_domain,
+          granted: parseScope(row.scope),
+          required: [...REQUESTED_SCOPES],
+          missing,
           hint: 'Connect the shop again (POST /api/commerce/connect) and approve every requested permission.',
         },
       });
-      result.drifted.push({ connectionId: row.id, accountId: row.account_id, shopDomain: row.shop_domain, missing, inboxItemCreated: created });
+      result.drifted.push({
+        connectionId: row.id,
+        accountId: row.account_id,
+        shopDomain: row.shop_domain,
+        missing,
+        inboxItemCreated: created,
+      });
     } catch (err) {
       result.failed.push({ connectionId: row.id, accountId: row.account_id, code: failureCode(err) });
     }

@@ -32,16 +32,27 @@ export interface HealthRow {
 export async function webhookHealthPage(db: Knex, page: PageRequest, hours: number): Promise<HealthRow[]> {
   const threshold = db.raw('now() - make_interval(hours => ?)', [hours]);
   const q = db('commerce_connections as c')
-    .joinRaw(`left join lateral (
+    .joinRaw(
+      `left join lateral (
         select count(*)::int as active_subscriptions, max(s.last_received_at) as last_received_at
         from commerce_webhook_subscriptions s
         where s.connection_id = c.id and s.account_id = c.account_id and s.is_active
-      ) subs on true`)
+      ) subs on true`,
+    )
     .whereNull('c.disconnected_at')
     .where(db.raw('coalesce(c.installed_at, c.created_at)'), '<=', threshold)
-    .select('c.id', 'c.account_id', 'c.shop_domain', db.raw('coalesce(c.installed_at, c.created_at) as installed_at'),
-      'subs.active_subscriptions', 'subs.last_received_at',
-      db.raw('(subs.active_subscriptions = 0 or subs.last_received_at is null or subs.last_received_at <= now() - make_interval(hours => ?)) as silent', [hours]))
+    .select(
+      'c.id',
+      'c.account_id',
+      'c.shop_domain',
+      db.raw('coalesce(c.installed_at, c.created_at) as installed_at'),
+      'subs.active_subscriptions',
+      'subs.last_received_at',
+      db.raw(
+        '(subs.active_subscriptions = 0 or subs.last_received_at is null or subs.last_received_at <= now() - make_interval(hours => ?)) as silent',
+        [hours],
+      ),
+    )
     .orderBy('c.id')
     .limit(page.limit);
   return afterId(q, 'c.id', page.after);
@@ -56,8 +67,11 @@ export interface ScopeRow {
 
 /** Connected shops with their granted scope. */
 export async function activeConnectionScopesPage(db: Knex, page: PageRequest): Promise<ScopeRow[]> {
-  const q = db('commerce_connections').whereNull('disconnected_at')
-    .select('id', 'account_id', 'shop_domain', 'scope').orderBy('id').limit(page.limit);
+  const q = db('commerce_connections')
+    .whereNull('disconnected_at')
+    .select('id', 'account_id', 'shop_domain', 'scope')
+    .orderBy('id')
+    .limit(page.limit);
   return afterId(q, 'id', page.after);
 }
 
@@ -93,8 +107,11 @@ export interface PendingRequestRow {
 
 /** Privacy requests not fulfilled yet. */
 export async function unfulfilledRequestsPage(db: Knex, page: PageRequest): Promise<PendingRequestRow[]> {
-  const q = db('commerce_compliance_requests').whereNull('fulfilled_at')
-    .select('id', 'account_id', 'connection_id', 'topic', 'created_at').orderBy('id').limit(page.limit);
+  const q = db('commerce_compliance_requests')
+    .whereNull('fulfilled_at')
+    .select('id', 'account_id', 'connection_id', 'topic', 'created_at')
+    .orderBy('id')
+    .limit(page.limit);
   return afterId(q, 'id', page.after);
 }
 
@@ -109,11 +126,14 @@ export interface OverdueRequestRow extends PendingRequestRow {
  */
 export async function claimOverdueRequests(trx: Knex, days: number, limit: number): Promise<OverdueRequestRow[]> {
   return trx('commerce_compliance_requests')
-    .whereNull('fulfilled_at').whereNull('alerted_at')
+    .whereNull('fulfilled_at')
+    .whereNull('alerted_at')
     .where('created_at', '<=', trx.raw('now() - make_interval(days => ?)', [days]))
     .select('id', 'account_id', 'connection_id', 'topic', 'created_at', 'shop_domain', 'customer_id')
-    .orderBy('created_at').limit(limit)
-    .forUpdate().skipLocked();
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
 }
 
 export async function markAlerted(trx: Knex, accountId: string, id: string): Promise<void> {

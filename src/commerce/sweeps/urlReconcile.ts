@@ -33,7 +33,12 @@ export async function findWebhookUrlDrift(deps: CommerceDeps, page: PageRequest)
   return {
     configured: true,
     endpointUrl,
-    connections: rows.map((r) => ({ accountId: r.account_id, connectionId: r.id, shopDomain: r.shop_domain, staleSubscriptions: r.stale_subscriptions })),
+    connections: rows.map((r) => ({
+      accountId: r.account_id,
+      connectionId: r.id,
+      shopDomain: r.shop_domain,
+      staleSubscriptions: r.stale_subscriptions,
+    })),
     next: rows.length === page.limit ? rows[rows.length - 1].id : null,
   };
 }
@@ -54,7 +59,8 @@ export interface UrlReconcileResult {
  */
 export async function reconcileWebhookUrl(deps: CommerceDeps, ref: ConnectionRef): Promise<UrlReconcileResult> {
   const connection = await findConnection(deps.db, ref.accountId, ref.connectionId);
-  if (!connection || connection.disconnected_at) return { status: 'skipped', registered: 0, failed: [], code: 'commerce_connection_disconnected' };
+  if (!connection || connection.disconnected_at)
+    return { status: 'skipped', registered: 0, failed: [], code: 'commerce_connection_disconnected' };
   try {
     const registration = await registerStandardWebhooks(deps, connection);
     if (registration.failed.length === 0) return { status: 'reregistered', registered: registration.registered.length, failed: [] };
@@ -69,7 +75,9 @@ export async function reconcileWebhookUrl(deps: CommerceDeps, ref: ConnectionRef
 
 /** The inbox item of a shop whose webhooks could not be moved to the current URL. */
 export async function raiseUrlReconcileFailure(
-  deps: Pick<CommerceDeps, 'db' | 'config'>, ref: ConnectionRef, what: { code?: string; failed?: Array<{ topic: string; code: string }> },
+  deps: Pick<CommerceDeps, 'db' | 'config'>,
+  ref: ConnectionRef,
+  what: { code?: string; failed?: Array<{ topic: string; code: string }> },
 ): Promise<{ inboxItemCreated: boolean }> {
   const { created } = await raiseInboxItem(deps.db, ref.accountId, {
     kind: URL_RECONCILE_FAILED_KIND,
@@ -77,7 +85,10 @@ export async function raiseUrlReconcileFailure(
     dedupKey: urlReconcileFailedDedupKey(ref.connectionId),
     title: `Webhooks of ${ref.shopDomain} could not be moved to the current URL`,
     body: {
-      connection_id: ref.connectionId, shop_domain: ref.shopDomain, code: what.code ?? null, failed_topics: what.failed ?? [],
+      connection_id: ref.connectionId,
+      shop_domain: ref.shopDomain,
+      code: what.code ?? null,
+      failed_topics: what.failed ?? [],
       hint: 'Until they move, deliveries go to the old URL. The daily URL-reconcile sweep tries again; POST /api/commerce/connections/{id}/webhooks retries now.',
     },
   });

@@ -34,7 +34,12 @@ export interface HealthPageResult {
  */
 export async function checkWebhookHealthPage(db: Knex, page: PageRequest): Promise<HealthPageResult> {
   const rows = await store.webhookHealthPage(db, page, WEBHOOK_SILENCE_HOURS);
-  const result: HealthPageResult = { checked: rows.length, silent: [], failed: [], next: rows.length === page.limit ? rows[rows.length - 1].id : null };
+  const result: HealthPageResult = {
+    checked: rows.length,
+    silent: [],
+    failed: [],
+    next: rows.length === page.limit ? rows[rows.length - 1].id : null,
+  };
   for (const row of rows.filter((r) => r.silent)) {
     try {
       const { created } = await raiseInboxItem(db, row.account_id, {
@@ -43,8 +48,12 @@ export async function checkWebhookHealthPage(db: Knex, page: PageRequest): Promi
         dedupKey: webhooksSilentDedupKey(row.id),
         title: `No webhook received from ${row.shop_domain} for ${WEBHOOK_SILENCE_HOURS} hours`,
         body: {
-          connection_id: row.id, shop_domain: row.shop_domain, installed_at: row.installed_at, last_received_at: row.last_received_at,
-          active_subscriptions: row.active_subscriptions, threshold_hours: WEBHOOK_SILENCE_HOURS,
+          connection_id: row.id,
+          shop_domain: row.shop_domain,
+          installed_at: row.installed_at,
+          last_received_at: row.last_received_at,
+          active_subscriptions: row.active_subscriptions,
+          threshold_hours: WEBHOOK_SILENCE_HOURS,
           hint: 'Check that the app is still installed, then re-register the webhooks (POST /api/commerce/connections/{id}/webhooks). The hourly order backfill recovers missed orders meanwhile.',
         },
       });

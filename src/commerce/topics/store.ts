@@ -18,10 +18,17 @@ export async function disconnectConnection(db: Knex, accountId: string, connecti
 }
 
 export async function insertCacheInvalidation(
-  db: Knex, accountId: string, row: { connectionId: string; topic: string; tags: string[]; target: string | null; outcome: string },
+  db: Knex,
+  accountId: string,
+  row: { connectionId: string; topic: string; tags: string[]; target: string | null; outcome: string },
 ): Promise<void> {
   await db('commerce_cache_invalidations').insert({
-    account_id: accountId, connection_id: row.connectionId, topic: row.topic, tags: row.tags, target: row.target, outcome: row.outcome,
+    account_id: accountId,
+    connection_id: row.connectionId,
+    topic: row.topic,
+    tags: row.tags,
+    target: row.target,
+    outcome: row.outcome,
   });
 }
 
@@ -35,9 +42,16 @@ export interface ComplianceRequestInput {
 }
 
 export async function insertComplianceRequest(db: Knex, accountId: string, input: ComplianceRequestInput): Promise<{ id: string }> {
-  const [row] = await db('commerce_compliance_requests').insert({
-    account_id: accountId, connection_id: input.connectionId, topic: input.topic, shop_domain: input.shopDomain,
-    customer_id: input.customerId, customer_email: input.customerEmail, raw_payload: JSON.stringify(input.payload),
-  }).returning('id');
+  const [row] = await db('commerce_compliance_requests')
+    .insert({
+      account_id: accountId,
+      connection_id: input.connectionId,
+      topic: input.topic,
+      shop_domain: input.shopDomain,
+      customer_id: input.customerId,
+      customer_email: input.customerEmail,
+      raw_payload: JSON.stringify(input.payload),
+    })
+    .returning('id');
   return row;
 }

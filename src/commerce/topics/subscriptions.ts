@@ -66,10 +66,16 @@ export function normalizeSubscriptionEvent(connectionId: string, topic: string, 
 export async function handleSubscriptionEvent(db: Knex, ctx: DeliveryContext): Promise<HandlerOutcome> {
   const event = normalizeSubscriptionEvent(ctx.connectionId, ctx.topic, ctx.payload);
   const trigger = SUBSCRIPTION_TRIGGERS[ctx.topic];
-  const version = event.billing_attempt_id ? `attempt:${event.billing_attempt_id}` : event.revision_id ? `revision:${event.revision_id}` : `webhook:${ctx.webhookId}`;
+  const version = event.billing_attempt_id
+    ? `attempt:${event.billing_attempt_id}`
+    : event.revision_id
+      ? `revision:${event.revision_id}`
+      : `webhook:${ctx.webhookId}`;
   return db.transaction(async (trx) => {
     const { created } = await writeTrigger(trx, ctx.accountId, {
-      trigger, dedupKey: `subscription:${ctx.connectionId}:${event.contract_id}:${version}`, payload: { ...event },
+      trigger,
+      dedupKey: `subscription:${ctx.connectionId}:${event.contract_id}:${version}`,
+      payload: { ...event },
     });
     if (ctx.topic === 'subscription_billing_attempts/failure') {
       await raiseInboxItem(trx, ctx.accountId, {

@@ -27,7 +27,10 @@ export type HandlerOutcome =
  * never retried — a retry would carry the same payload. Anything else a handler throws is retried by the workflow.
  */
 export class DeliveryRejected extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'DeliveryRejected';
   }

@@ -54,7 +54,10 @@ export class DeliveryDispatcher {
     this.wakeSleeper?.();
   };
 
-  constructor(private readonly deps: DispatcherDeps, private readonly options: { batch?: number } = {}) {}
+  constructor(
+    private readonly deps: DispatcherDeps,
+    private readonly options: { batch?: number } = {},
+  ) {}
 
   start(): this {
     if (this.running) return this;
@@ -97,10 +100,17 @@ export class DeliveryDispatcher {
       return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => {
-      const done = () => { clearTimeout(timer); this.wakeSleeper = undefined; resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeSleeper = undefined;
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       this.wakeSleeper = () => {
-        if (!this.running || wakeable) { this.woken = false; done(); }
+        if (!this.running || wakeable) {
+          this.woken = false;
+          done();
+        }
       };
     });
   }
@@ -121,7 +131,10 @@ export class DeliveryDispatcher {
           else {
             failed += slice[i].length;
             const err = result.reason as Error;
-            this.deps.logger.warn({ connectionId: slice[i][0].connectionId, deliveries: slice[i].length, error: err.name, reason: err.message }, 'commerce deliveries could not be handed to their workflow; they stay queued');
+            this.deps.logger.warn(
+              { connectionId: slice[i][0].connectionId, deliveries: slice[i].length, error: err.name, reason: err.message },
+              'commerce deliveries could not be handed to their workflow; they stay queued',
+            );
           }
         });
       }
@@ -133,14 +146,19 @@ export class DeliveryDispatcher {
   private async signal(deliveries: ClaimedDelivery[]): Promise<void> {
     const { temporal } = this.deps;
     const { accountId, connectionId } = deliveries[0];
-    await withTemporal(temporal.client, () => signalWithStartJob(temporal, commerceShopContract, {
-      workflowId: commerceShopWorkflowId(connectionId),
-      accountId,
-      args: [{ accountId, connectionId }],
-      signal: 'deliveries',
-      payload: { webhookIds: deliveries.map((d) => d.webhookId) },
-      searchAttributes: { ConnectionId: connectionId },
-    }), SIGNAL_DEADLINE_MS);
+    await withTemporal(
+      temporal.client,
+      () =>
+        signalWithStartJob(temporal, commerceShopContract, {
+          workflowId: commerceShopWorkflowId(connectionId),
+          accountId,
+          args: [{ accountId, connectionId }],
+          signal: 'deliveries',
+          payload: { webhookIds: deliveries.map((d) => d.webhookId) },
+          searchAttributes: { ConnectionId: connectionId },
+        }),
+      SIGNAL_DEADLINE_MS,
+    );
   }
 }
 
@@ -149,7 +167,8 @@ function groupByShop(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
   const shops = new Map<string, ClaimedDelivery[]>();
   for (const d of claimed) {
     const list = shops.get(d.connectionId);
-    if (list) list.push(d); else shops.set(d.connectionId, [d]);
+    if (list) list.push(d);
+    else shops.set(d.connectionId, [d]);
   }
   return [...shops.values()];
 }

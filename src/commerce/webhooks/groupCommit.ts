@@ -30,7 +30,10 @@ export class GroupCommit {
   private inFlight = 0;
   private scheduled = false;
 
-  constructor(private readonly db: Knex, private readonly onCommitted: (inserted: number) => void = () => undefined) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly onCommitted: (inserted: number) => void = () => undefined,
+  ) {}
 
   /** Resolves true once the delivery is committed as new, false when it was recorded before (a duplicate). */
   record(delivery: NewDelivery): Promise<boolean> {
@@ -47,7 +50,10 @@ export class GroupCommit {
       this.flush();
     } else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => { this.scheduled = false; this.flush(); });
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
     }
   }
 
@@ -74,11 +80,15 @@ export class GroupCommit {
     const copies: Waiting[] = [];
     for (const w of batch) {
       const key = keyOf(w.delivery);
-      if (firsts.has(key)) copies.push(w); else firsts.set(key, w);
+      if (firsts.has(key)) copies.push(w);
+      else firsts.set(key, w);
     }
     let inserted: Set<string>;
     try {
-      inserted = await insertDeliveries(this.db, [...firsts.values()].map((w) => w.delivery));
+      inserted = await insertDeliveries(
+        this.db,
+        [...firsts.values()].map((w) => w.delivery),
+      );
     } catch {
       inserted = await this.writeOneByOne([...firsts.values()]);
     }
@@ -93,7 +103,8 @@ export class GroupCommit {
     // A copy settles after its first: it is a duplicate only if the first was recorded at all.
     for (const c of copies) {
       const first = firsts.get(keyOf(c.delivery))!;
-      if (first.failed) c.reject(first.failed); else c.resolve(false);
+      if (first.failed) c.reject(first.failed);
+      else c.resolve(false);
     }
     if (fresh > 0) this.onCommitted(fresh);
   }

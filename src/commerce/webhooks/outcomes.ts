@@ -21,7 +21,10 @@ export interface DeliveryRef {
 export async function recordDeliveryOutcome(db: Knex, ref: DeliveryRef, outcome: HandlerOutcome): Promise<void> {
   await db.transaction(async (trx) => {
     await markDelivery(trx, ref.accountId, {
-      connectionId: ref.connectionId, webhookId: ref.webhookId, outcome: outcome.outcome, errorCode: outcome.outcome === 'failed' ? outcome.code : null,
+      connectionId: ref.connectionId,
+      webhookId: ref.webhookId,
+      outcome: outcome.outcome,
+      errorCode: outcome.outcome === 'failed' ? outcome.code : null,
     });
     if (outcome.outcome !== 'failed') return;
     await raiseInboxItem(trx, ref.accountId, {
@@ -29,7 +32,14 @@ export async function recordDeliveryOutcome(db: Knex, ref: DeliveryRef, outcome:
       urgency: 'normal',
       dedupKey: `commerce:webhook-failed:${ref.connectionId}:${ref.topic}`,
       title: `A ${ref.topic} webhook from ${ref.shopDomain} could not be handled`,
-      body: { connection_id: ref.connectionId, shop_domain: ref.shopDomain, topic: ref.topic, webhook_id: ref.webhookId, error_code: outcome.code, error_message: outcome.message },
+      body: {
+        connection_id: ref.connectionId,
+        shop_domain: ref.shopDomain,
+        topic: ref.topic,
+        webhook_id: ref.webhookId,
+        error_code: outcome.code,
+        error_message: outcome.message,
+      },
     });
   });
 }
@@ -42,7 +52,12 @@ export async function recordDeliveryOutcomes(db: Knex, items: Array<{ ref: Deliv
   const done = items.filter((i) => i.outcome.outcome !== 'failed');
   if (done.length > 0) {
     const [{ ref }] = done;
-    await markDeliveries(db, ref.accountId, ref.connectionId, done.map((i) => ({ webhookId: i.ref.webhookId, outcome: i.outcome.outcome, errorCode: null })));
+    await markDeliveries(
+      db,
+      ref.accountId,
+      ref.connectionId,
+      done.map((i) => ({ webhookId: i.ref.webhookId, outcome: i.outcome.outcome, errorCode: null })),
+    );
   }
   for (const item of items) if (item.outcome.outcome === 'failed') await recordDeliveryOutcome(db, item.ref, item.outcome);
 }

@@ -40,7 +40,10 @@ function secretsOf(deps: ReceiverDeps, target: WebhookTarget): string[] {
       const cipher = createTokenCipher(deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY, deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS);
       secrets.push(cipher.decrypt(target.webhookSecretEnc).plaintext);
     } catch {
-      deps.logger.warn({ connectionId: target.connectionId }, 'the shop webhook secret cannot be decrypted; verifying with the app client_secret only');
+      deps.logger.warn(
+        { connectionId: target.connectionId },
+        'the shop webhook secret cannot be decrypted; verifying with the app client_secret only',
+      );
     }
   }
   return secrets;
@@ -104,8 +107,19 @@ export async function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, 
 }
 
 /** True when this call recorded the delivery; false when it was already recorded. */
-async function record(deps: ReceiverDeps, state: ReceiverState, target: WebhookTarget, d: { topic: string; webhookId: string; rawBody: Buffer }): Promise<boolean> {
-  const ref = { accountId: target.accountId, connectionId: target.connectionId, shopDomain: target.shopDomain, webhookId: d.webhookId, topic: d.topic };
+async function record(
+  deps: ReceiverDeps,
+  state: ReceiverState,
+  target: WebhookTarget,
+  d: { topic: string; webhookId: string; rawBody: Buffer },
+): Promise<boolean> {
+  const ref = {
+    accountId: target.accountId,
+    connectionId: target.connectionId,
+    shopDomain: target.shopDomain,
+    webhookId: d.webhookId,
+    topic: d.topic,
+  };
   const text = d.rawBody.toString('utf8');
   const unusable = unusableJson(text);
   if (unusable) {

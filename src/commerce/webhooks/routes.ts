@@ -14,55 +14,71 @@ const receiptSchema = z.object({
 });
 
 const DESCRIPTION = [
-  'The one endpoint of every connected shop\'s webhooks. Headers: `X-Commerce-Shop-Domain`, `X-Commerce-Hmac-SHA256`',
-  '(base64 HMAC-SHA256 of the raw body keyed by the account\'s app `client_secret`), `X-Commerce-Topic`, `X-Commerce-Webhook-Id`.',
+  "The one endpoint of every connected shop's webhooks. Headers: `X-Commerce-Shop-Domain`, `X-Commerce-Hmac-SHA256`",
+  "(base64 HMAC-SHA256 of the raw body keyed by the account's app `client_secret`), `X-Commerce-Topic`, `X-Commerce-Webhook-Id`.",
   '',
   'Steps: (1) the raw body is read byte for byte, at most 1 MiB (413 above); (2) the shop domain names a connection,',
   'else 404 (the platform does not retry); (3) the signature is checked in constant time, else 401; (4) a duplicate',
   `(same connection and webhook id) is dropped after verification — an in-memory set per API replica for ${DEDUP_WINDOW_MS / 60_000}`,
   `minutes (at most ${DEDUP_MAX_ENTRIES.toLocaleString('en-US')} keys), and durably by the \`commerce_webhook_deliveries\` record,`,
   'so a restart or a second replica never handles a delivery twice; (5) the delivery is recorded with its body and',
-  'answered 200 once the record is committed; a relay in the API process then hands it to the shop\'s workflow',
-  '`commerce-shop:<connectionId>`, which routes it by topic and processes the shop\'s deliveries in order.',
+  "answered 200 once the record is committed; a relay in the API process then hands it to the shop's workflow",
+  "`commerce-shop:<connectionId>`, which routes it by topic and processes the shop's deliveries in order.",
   '',
   'Bound: the 200 waits only for the shop lookup (one indexed query, shared by concurrent deliveries of the shop), the HMAC',
   `and the durable insert — grouped with concurrent deliveries into one statement (at most ${GROUP_COMMIT_MAX_ROWS} rows) — never for`,
   'Temporal, a platform call or CRM work. The relay hands recorded deliveries over within about one pass',
   `(${DISPATCH_BUSY_MS}–${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
   'record and flow when it returns — nothing accepted is lost. Handler failures happen after the 200 and never turn into a',
-  '5xx: they are recorded on the delivery and raised in the account\'s inbox (`commerce_webhook_failed`). So is a verified body',
+  "5xx: they are recorded on the delivery and raised in the account's inbox (`commerce_webhook_failed`). So is a verified body",
   'that is not JSON or holds a string Postgres cannot store (U+0000, a lone UTF-16 surrogate): 200, recorded failed `invalid_json`.',
   'A 5xx means the record could not be written (the database is down): nothing was accepted, and the platform retries.',
-  '`last_received_at` of the shop\'s subscription to the topic is stamped best-effort (at most every 10 s per shop and topic and replica).',
+  "`last_received_at` of the shop's subscription to the topic is stamped best-effort (at most every 10 s per shop and topic and replica).",
 ].join('\n');
 
 /** The commerce webhook receiver; each call builds a receiver with its own in-memory dedup set (one per app). */
 export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries()): RouteDef[] {
   const state = new ReceiverState(recent);
   return [
-    route({
-      method: 'post', path: '/api/webhooks/commerce', operationId: 'receiveCommerceWebhook', tags: ['Commerce webhooks'],
-      auth: { kind: 'none' }, rawBody: true, maxBodyBytes: WEBHOOK_BODY_LIMIT_BYTES,
-      summary: 'Receive a webhook delivery from a connected shop.',
-      description: DESCRIPTION,
-      responses: { 200: { description: 'Verified and accepted (or a dropped duplicate)', schema: receiptSchema } },
-      errors: [
-        { status: 400, code: 'webhook_headers_missing', description: 'A verified delivery without a well-formed `X-Commerce-Topic` or `X-Commerce-Webhook-Id`.' },
-        { status: 401, code: 'webhook_signature_invalid', description: 'The signature does not match the raw body under the app client_secret.' },
-        { status: 404, code: 'commerce_shop_unknown', description: 'No connection has this shop domain (or the header is missing).' },
-        { status: 413, code: 'payload_too_large', description: 'The body is over 1 MiB.' },
-      ],
-    }, async ({ rawBody, ctx, deps }) => {
-      const header = (name: string) => ctx.get(name) || undefined;
-      const receipt = await receiveDelivery(deps, state, {
-        rawBody,
-        shopDomain: header('x-commerce-shop-domain'),
-        signature: header('x-commerce-hmac-sha256'),
-        topic: header('x-commerce-topic'),
-        webhookId: header('x-commerce-webhook-id'),
-      });
-      return { status: 200, body: { received: true, duplicate: receipt.duplicate } };
-    }),
+    route(
+      {
+        method: 'post',
+        path: '/api/webhooks/commerce',
+        operationId: 'receiveCommerceWebhook',
+        tags: ['Commerce webhooks'],
+        auth: { kind: 'none' },
+        rawBody: true,
+        maxBodyBytes: WEBHOOK_BODY_LIMIT_BYTES,
+        summary: 'Receive a webhook delivery from a connected shop.',
+        description: DESCRIPTION,
+        responses: { 200: { description: 'Verified and accepted (or a dropped duplicate)', schema: receiptSchema } },
+        errors: [
+          {
+            status: 400,
+            code: 'webhook_headers_missing',
+            description: 'A verified delivery without a well-formed `X-Commerce-Topic` or `X-Commerce-Webhook-Id`.',
+          },
+          {
+            status: 401,
+            code: 'webhook_signature_invalid',
+            description: 'The signature does not match the raw body under the app client_secret.',
+          },
+          { status: 404, code: 'commerce_shop_unknown', description: 'No connection has this shop domain (or the header is missing).' },
+          { status: 413, code: 'payload_too_large', description: 'The body is over 1 MiB.' },
+        ],
+      },
+      async ({ rawBody, ctx, deps }) => {
+        const header = (name: string) => ctx.get(name) || undefined;
+        const receipt = await receiveDelivery(deps, state, {
+          rawBody,
+          shopDomain: header('x-commerce-shop-domain'),
+          signature: header('x-commerce-hmac-sha256'),
+          topic: header('x-commerce-topic'),
+          webhookId: header('x-commerce-webhook-id'),
+        });
+        return { status: 200, body: { received: true, duplicate: receipt.duplicate } };
+      },
+    ),
   ];
 }
 

@@ -24,8 +24,11 @@ export async function findWebhookTarget(db: Knex, shopDomain: string): Promise<W
     .first('c.id as connection_id', 'c.account_id', 'c.shop_domain', 'c.webhook_secret_enc', 'a.client_secret');
   if (!row) return undefined;
   return {
-    connectionId: row.connection_id, accountId: row.account_id, shopDomain: row.shop_domain,
-    clientSecret: row.client_secret ?? null, webhookSecretEnc: row.webhook_secret_enc ?? null,
+    connectionId: row.connection_id,
+    accountId: row.account_id,
+    shopDomain: row.shop_domain,
+    clientSecret: row.client_secret ?? null,
+    webhookSecretEnc: row.webhook_secret_enc ?? null,
   };
 }
 
@@ -50,10 +53,17 @@ export interface NewDelivery {
 export async function insertDeliveries(db: Knex, deliveries: NewDelivery[]): Promise<Set<string>> {
   if (deliveries.length === 0) return new Set();
   const rows = deliveries.map((d) => ({
-    account_id: d.accountId, connection_id: d.connectionId, webhook_id: d.webhookId, topic: d.topic, payload: d.payloadJson,
+    account_id: d.accountId,
+    connection_id: d.connectionId,
+    webhook_id: d.webhookId,
+    topic: d.topic,
+    payload: d.payloadJson,
   }));
   const inserted: Array<{ connection_id: string; webhook_id: string }> = await db('commerce_webhook_deliveries')
-    .insert(rows).onConflict(['connection_id', 'webhook_id']).ignore().returning(['connection_id', 'webhook_id']);
+    .insert(rows)
+    .onConflict(['connection_id', 'webhook_id'])
+    .ignore()
+    .returning(['connection_id', 'webhook_id']);
   return new Set(inserted.map((r) => `${r.connection_id}:${r.webhook_id}`));
 }
 
@@ -62,21 +72,32 @@ export async function insertDeliveries(db: Knex, deliveries: NewDelivery[]): Pro
  * stamped processed and dispatched. True when this call recorded it.
  */
 export async function recordFinishedDelivery(
-  db: Knex, accountId: string, delivery: { connectionId: string; webhookId: string; topic: string; outcome: DeliveryOutcome; errorCode: string | null },
+  db: Knex,
+  accountId: string,
+  delivery: { connectionId: string; webhookId: string; topic: string; outcome: DeliveryOutcome; errorCode: string | null },
 ): Promise<boolean> {
   const inserted = await db('commerce_webhook_deliveries')
     .insert({
-      account_id: accountId, connection_id: delivery.connectionId, webhook_id: delivery.webhookId, topic: delivery.topic,
-      outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now(), dispatched_at: db.fn.now(),
+      account_id: accountId,
+      connection_id: delivery.connectionId,
+      webhook_id: delivery.webhookId,
+      topic: delivery.topic,
+      outcome: delivery.outcome,
+      error_code: delivery.errorCode,
+      processed_at: db.fn.now(),
+      dispatched_at: db.fn.now(),
     })
-    .onConflict(['connection_id', 'webhook_id']).ignore()
+    .onConflict(['connection_id', 'webhook_id'])
+    .ignore()
     .returning('webhook_id');
   return inserted.length > 0;
 }
 
 /** Writes a delivery's outcome; its payload is dropped then (the order log keeps what the handler kept). */
 export async function markDelivery(
-  db: Knex, accountId: string, delivery: { connectionId: string; webhookId: string; outcome: DeliveryOutcome; errorCode: string | null },
+  db: Knex,
+  accountId: string,
+  delivery: { connectionId: string; webhookId: string; outcome: DeliveryOutcome; errorCode: string | null },
 ): Promise<void> {
   await db('commerce_webhook_deliveries')
     .where({ account_id: accountId, connection_id: delivery.connectionId, webhook_id: delivery.webhookId })
@@ -85,7 +106,10 @@ export async function markDelivery(
 
 /** `markDelivery` for many deliveries of one shop in ONE statement. */
 export async function markDeliveries(
-  db: Knex, accountId: string, connectionId: string, deliveries: Array<{ webhookId: string; outcome: DeliveryOutcome; errorCode: string | null }>,
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  deliveries: Array<{ webhookId: string; outcome: DeliveryOutcome; errorCode: string | null }>,
 ): Promise<void> {
   if (deliveries.length === 0) return;
   await db.raw(
@@ -93,7 +117,13 @@ export async function markDeliveries(
         set outcome = v.outcome, error_code = v.error_code, processed_at = now(), payload = null
        from unnest(?::text[], ?::text[], ?::text[]) as v(webhook_id, outcome, error_code)
       where d.account_id = ? and d.connection_id = ? and d.webhook_id = v.webhook_id`,
-    [deliveries.map((d) => d.webhookId), deliveries.map((d) => d.outcome), /* pg sends nulls inside arrays; knex's types do not say so */ deliveries.map((d) => d.errorCode) as string[], accountId, connectionId],
+    [
+      deliveries.map((d) => d.webhookId),
+      deliveries.map((d) => d.outcome),
+      /* pg sends nulls inside arrays; knex's types do not say so */ deliveries.map((d) => d.errorCode) as string[],
+      accountId,
+      connectionId,
+    ],
   );
 }
 
@@ -108,17 +138,31 @@ export interface StoredDelivery {
 }
 
 /** The shop's recorded deliveries of these webhook ids (any order; missing ids are absent). */
-export async function loadDeliveries(db: Knex, accountId: string, connectionId: string, webhookIds: string[]): Promise<Map<string, StoredDelivery>> {
+export async function loadDeliveries(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  webhookIds: string[],
+): Promise<Map<string, StoredDelivery>> {
   const rows = await db('commerce_webhook_deliveries as d')
     .join('commerce_connections as c', 'c.id', 'd.connection_id')
     .where({ 'd.account_id': accountId, 'd.connection_id': connectionId })
     .whereIn('d.webhook_id', webhookIds)
     // As text: pg's own jsonb parsing would round the platform's 64-bit ids beyond 2^53.
     .select('d.webhook_id', 'd.topic', 'd.received_at', db.raw('d.payload::text as payload_text'), 'd.processed_at', 'c.shop_domain');
-  return new Map(rows.map((r) => [r.webhook_id, {
-    webhookId: r.webhook_id, topic: r.topic, shopDomain: r.shop_domain, receivedAt: new Date(r.received_at).toISOString(),
-    payload: r.payload_text === null ? null : parsePlatformJson(r.payload_text), processed: r.processed_at !== null,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.webhook_id,
+      {
+        webhookId: r.webhook_id,
+        topic: r.topic,
+        shopDomain: r.shop_domain,
+        receivedAt: new Date(r.received_at).toISOString(),
+        payload: r.payload_text === null ? null : parsePlatformJson(r.payload_text),
+        processed: r.processed_at !== null,
+      },
+    ]),
+  );
 }
 
 /** An undispatched delivery the relay claimed. */
@@ -134,8 +178,13 @@ export interface ClaimedDelivery {
  * relay holds are skipped, so replicas share the work and a crashed relay's rows are claimed again.
  */
 export async function claimUndispatched(trx: Knex.Transaction, limit: number): Promise<ClaimedDelivery[]> {
-  const rows = await trx('commerce_webhook_deliveries').whereNull('dispatched_at').orderBy('seq').limit(limit)
-    .forUpdate().skipLocked().select('seq', 'account_id', 'connection_id', 'webhook_id');
+  const rows = await trx('commerce_webhook_deliveries')
+    .whereNull('dispatched_at')
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select('seq', 'account_id', 'connection_id', 'webhook_id');
   return rows.map((r) => ({ seq: Number(r.seq), accountId: r.account_id, connectionId: r.connection_id, webhookId: r.webhook_id }));
 }
 
@@ -145,7 +194,7 @@ export async function markDispatched(trx: Knex.Transaction, seqs: number[]): Pro
 
 /** Stamps `last_received_at` on the shop's subscription of this topic (the webhook-health sweep reads it). */
 export async function stampLastReceived(db: Knex, accountId: string, connectionId: string, topic: string): Promise<void> {
-  await db('commerce_webhook_subscriptions').where({ account_id: accountId, connection_id: connectionId, topic })
+  await db('commerce_webhook_subscriptions')
+    .where({ account_id: accountId, connection_id: connectionId, topic })
     .update({ last_received_at: db.fn.now() });
 }
-

@@ -10,7 +10,10 @@ import { findWebhookTarget, type WebhookTarget } from './store';
  */
 export const TARGET_CACHE_TTL_MS = 0;
 
-interface Entry { at: number; value: Promise<WebhookTarget | undefined> }
+interface Entry {
+  at: number;
+  value: Promise<WebhookTarget | undefined>;
+}
 
 /** The shop-domain → webhook target lookup of one receiver, with single-flight and an optional short TTL. */
 export class WebhookTargets {
@@ -27,10 +30,14 @@ export class WebhookTargets {
     this.entries.set(shopDomain, entry);
     const settle = (keep: boolean) => {
       if (this.entries.get(shopDomain) !== entry) return;
-      if (keep && ttl > 0) entry.at = (this.options.now ?? Date.now)(); else this.entries.delete(shopDomain);
+      if (keep && ttl > 0) entry.at = (this.options.now ?? Date.now)();
+      else this.entries.delete(shopDomain);
     };
     // Unknown shops and failed lookups are never reused: a shop connected a moment ago is found at once.
-    entry.value.then((target) => settle(target !== undefined), () => settle(false));
+    entry.value.then(
+      (target) => settle(target !== undefined),
+      () => settle(false),
+    );
     return entry.value;
   }
 

@@ -5,7 +5,10 @@ import { isIP } from 'node:net';
  * takes. Undefined when unset: the system's resolvers. A malformed entry throws, naming it.
  */
 export function parseDnsServers(value: string | undefined): string[] | undefined {
-  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (entries.length === 0) return undefined;
   return entries.map((entry) => {
     if (!validServer(entry)) throw new Error(`EMAIL_DNS_SERVERS: "${entry}" is not an ip, ip:port or [ipv6]:port`);

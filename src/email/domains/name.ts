@@ -27,10 +27,14 @@ export function domainNameProblem(name: string): string | null {
 
 /** A sender domain as a body field: trimmed, lowercased, then checked (`domainNameProblem`). */
 export const domainName = () =>
-  z.string().trim().toLowerCase().superRefine((name, ctx) => {
-    const problem = domainNameProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .superRefine((name, ctx) => {
+      const problem = domainNameProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 /** A domain as a send names it (`a@Example.COM`), in the stored form (a trailing dot names the same domain). */
 export const normaliseDomain = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '');

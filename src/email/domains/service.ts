@@ -68,9 +68,14 @@ async function lookupRecords(config: Pick<Config, 'EMAIL_DNS_SERVERS'>, name: st
     return await lookupTxt(name, { servers, timeoutMs: DNS_LOOKUP_TIMEOUT_MS });
   } catch (err) {
     if (!(err instanceof DnsLookupError)) throw err;
-    throw new ApiError(502, 'dns_lookup_failed', `the DNS lookup of ${name} failed (${err.dnsCode}); the domain is unchanged, try again later`, {
-      details: { dns_error: err.dnsCode },
-    });
+    throw new ApiError(
+      502,
+      'dns_lookup_failed',
+      `the DNS lookup of ${name} failed (${err.dnsCode}); the domain is unchanged, try again later`,
+      {
+        details: { dns_error: err.dnsCode },
+      },
+    );
   }
 }
 

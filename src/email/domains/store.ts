@@ -29,8 +29,15 @@ export async function insertDomain(db: Knex, accountId: string, name: string, to
 /** Newest first. */
 export async function listDomains(db: Knex, accountId: string, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    db(table).where('account_id', accountId).select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<DomainRow[]>,
+    db(table)
+      .where('account_id', accountId)
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<DomainRow[]>,
     db(table).where('account_id', accountId).count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };
@@ -42,16 +49,22 @@ export async function findDomain(db: Knex, accountId: string, id: string): Promi
 
 /** The outcome of a DNS check; undefined when the domain was deleted meanwhile. */
 export async function recordCheck(
-  db: Knex, accountId: string, id: string, outcome: { verified: boolean; error: string | null },
+  db: Knex,
+  accountId: string,
+  id: string,
+  outcome: { verified: boolean; error: string | null },
 ): Promise<DomainRow | undefined> {
   const now = db.fn.now();
-  const [row] = await db(table).where({ account_id: accountId, id }).update({
-    status: outcome.verified ? 'verified' : 'failed',
-    verified_at: outcome.verified ? now : null,
-    last_checked_at: now,
-    last_check_error: outcome.error,
-    updated_at: now,
-  }).returning('*');
+  const [row] = await db(table)
+    .where({ account_id: accountId, id })
+    .update({
+      status: outcome.verified ? 'verified' : 'failed',
+      verified_at: outcome.verified ? now : null,
+      last_checked_at: now,
+      last_check_error: outcome.error,
+      updated_at: now,
+    })
+    .returning('*');
   return row;
 }
 

@@ -31,7 +31,10 @@ export async function lookupTxt(name: string, options: TxtLookupOptions): Promis
   if (options.servers) resolver.setServers(options.servers);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { resolver.cancel(); reject(new DnsLookupError('ETIMEOUT')); }, options.timeoutMs);
+    timer = setTimeout(() => {
+      resolver.cancel();
+      reject(new DnsLookupError('ETIMEOUT'));
+    }, options.timeoutMs);
   });
   try {
     const records = await Promise.race([resolver.resolveTxt(name), deadline]);

@@ -17,22 +17,25 @@ export class VerifiedDomainCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Set<string>>>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = VERIFIED_CACHE_TTL_MS) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs = VERIFIED_CACHE_TTL_MS,
+  ) {}
 
   async names(accountId: string, load: () => Promise<string[]>): Promise<Set<string>> {
     const entry = this.entries.get(accountId);
     if (entry && entry.expiresAt > this.now()) return entry.names;
     const pending = this.loading.get(accountId);
     if (pending) return pending;
-    const loaded: Promise<Set<string>> = load().then(
-      (list) => {
+    const loaded: Promise<Set<string>> = load()
+      .then((list) => {
         const names = new Set(list);
         if (this.loading.get(accountId) === loaded) this.store(accountId, names);
         return names;
-      },
-    ).finally(() => {
-      if (this.loading.get(accountId) === loaded) this.loading.delete(accountId);
-    });
+      })
+      .finally(() => {
+        if (this.loading.get(accountId) === loaded) this.loading.delete(accountId);
+      });
     this.loading.set(accountId, loaded);
     return loaded;
   }

@@ -54,7 +54,8 @@ export function assertKeyActive(auth: AuthContext): void {
 
 /** The live key behind an email-key request. */
 export function liveKeyOf(auth: AuthContext): LiveKey {
-  if (auth.kind !== 'emailKey' || !(auth.key instanceof LiveKey)) throw new Error('not an email-key request authenticated by authenticateEmailKey');
+  if (auth.kind !== 'emailKey' || !(auth.key instanceof LiveKey))
+    throw new Error('not an email-key request authenticated by authenticateEmailKey');
   return auth.key;
 }
 

@@ -22,7 +22,8 @@ export class Keyring {
   constructor(
     private readonly db: Knex,
     private readonly usage: UsageRecorder,
-    private readonly ttlMs = KEYRING_TTL_MS, private readonly clock = () => performance.now(),
+    private readonly ttlMs = KEYRING_TTL_MS,
+    private readonly clock = () => performance.now(),
   ) {}
 
   /** The key with this id (revoked keys included), or null when there is none. */
@@ -62,7 +63,9 @@ export class Keyring {
     const epoch = this.epoch;
     const promise = findKeyForAuth(this.db, id)
       .then((row) => this.settle(id, row, epoch))
-      .finally(() => { if (this.loading.get(id)?.promise === promise) this.loading.delete(id); });
+      .finally(() => {
+        if (this.loading.get(id)?.promise === promise) this.loading.delete(id);
+      });
     this.loading.set(id, { epoch, promise });
     return promise;
   }
@@ -70,11 +73,14 @@ export class Keyring {
   private settle(id: string, row: EmailKeyRow | undefined, readAtEpoch: number): LiveKey | null {
     let key = this.keys.get(id);
     if (!row) {
-      if (key) { key.revoked = true; this.keys.delete(id); }
+      if (key) {
+        key.revoked = true;
+        this.keys.delete(id);
+      }
       return null;
     }
     if (key) key.apply(row);
-    else this.keys.set(id, key = new LiveKey(id, row, this.usage));
+    else this.keys.set(id, (key = new LiveKey(id, row, this.usage)));
     key.freshUntil = this.caching && readAtEpoch === this.epoch ? this.clock() + this.ttlMs : 0;
     return key;
   }

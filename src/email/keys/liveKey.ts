@@ -22,7 +22,11 @@ export class LiveKey implements EmailKeyHandle {
   freshUntil = 0;
 
   /** Where this key's usage is counted (the usage buffer of the app that loaded it). */
-  constructor(readonly id: string, row: EmailKeyRow, readonly usage: UsageRecorder) {
+  constructor(
+    readonly id: string,
+    row: EmailKeyRow,
+    readonly usage: UsageRecorder,
+  ) {
     this.apply(row);
   }
 

@@ -40,10 +40,13 @@ function startRuntime(deps: AppDeps): EmailRuntime {
       keyring.caching = true;
       keyring.invalidateAll().catch((err) => deps.logger.warn({ err }, 'email keyring reload failed'));
     },
-    onLost: () => { keyring.caching = false; },
+    onLost: () => {
+      keyring.caching = false;
+    },
   }).start();
   const runtime: EmailRuntime = {
-    keyring, usage,
+    keyring,
+    usage,
     limiter: new KeyRateLimiter(deps.config.EMAIL_RATE_REPLICAS),
     close: async () => {
       runtimes.delete(deps);

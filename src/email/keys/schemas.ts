@@ -15,30 +15,56 @@ const scope = z.enum(EMAIL_SCOPES, { error: (issue) => `unknown scope ${JSON.str
 const ratePerSecond = z.number().int().min(1).max(10_000);
 const dailyCap = z.number().int().min(1).max(100_000_000);
 
-const domain = z.string().trim().toLowerCase().transform((d) => d.replace(/\.$/, ''))
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((d) => d.replace(/\.$/, ''))
   .pipe(z.string().regex(DOMAIN, { error: 'must be a domain name such as mail.example.com' }));
 const ipEntry = z.string().transform((raw, ctx) => {
   const result = normaliseIpEntry(raw);
-  if (!result.ok) { ctx.addIssue({ code: 'custom', message: result.message }); return z.NEVER; }
+  if (!result.ok) {
+    ctx.addIssue({ code: 'custom', message: result.message });
+    return z.NEVER;
+  }
   return result.entry;
 });
 
-const domains = z.array(domain).min(1, { error: 'send null (or leave it out) for no domain allowlist' }).max(MAX_ALLOWLIST)
-  .describe('Sender domains the key may send from; each must be a sender domain of the account (pending or verified: '
-    + 'a send still needs the domain verified). A domain not in the account is 400 `invalid_reference`. Absent or null: any verified domain of the account.');
-const ips = z.array(ipEntry).min(1, { error: 'send null (or leave it out) for no IP allowlist' }).max(MAX_ALLOWLIST)
-  .describe('IPv4/IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key accepts requests from; '
-    + 'anything else is 403 `ip_not_allowed`. The source is the connecting peer; `X-Forwarded-For` counts only from the '
-    + 'proxies the server trusts (TRUST_PROXY). An IPv4-mapped IPv6 source (`::ffff:1.2.3.4`) matches as its IPv4 address. '
-    + 'Stored normalised (the network address of a range). Absent or null: any source.');
+const domains = z
+  .array(domain)
+  .min(1, { error: 'send null (or leave it out) for no domain allowlist' })
+  .max(MAX_ALLOWLIST)
+  .describe(
+    'Sender domains the key may send from; each must be a sender domain of the account (pending or verified: ' +
+      'a send still needs the domain verified). A domain not in the account is 400 `invalid_reference`. Absent or null: any verified domain of the account.',
+  );
+const ips = z
+  .array(ipEntry)
+  .min(1, { error: 'send null (or leave it out) for no IP allowlist' })
+  .max(MAX_ALLOWLIST)
+  .describe(
+    'IPv4/IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key accepts requests from; ' +
+      'anything else is 403 `ip_not_allowed`. The source is the connecting peer; `X-Forwarded-For` counts only from the ' +
+      'proxies the server trusts (TRUST_PROXY). An IPv4-mapped IPv6 source (`::ffff:1.2.3.4`) matches as its IPv4 address. ' +
+      'Stored normalised (the network address of a range). Absent or null: any source.',
+  );
 
 export const createKeyBody = z.strictObject({
   name,
-  environment: z.enum(['test', 'live']).describe('`test` keys (`svc_test_…`) simulate sends and use no daily quota; `live` keys (`svc_live_…`) send mail.'),
-  scopes: z.array(scope).min(1).max(EMAIL_SCOPES.length)
+  environment: z
+    .enum(['test', 'live'])
+    .describe('`test` keys (`svc_test_…`) simulate sends and use no daily quota; `live` keys (`svc_live_…`) send mail.'),
+  scopes: z
+    .array(scope)
+    .min(1)
+    .max(EMAIL_SCOPES.length)
     .refine((list) => new Set(list).size === list.length, { error: 'scopes must not repeat' })
-    .describe(`What the key may do, a non-empty subset of ${EMAIL_SCOPES.join(', ')} without repeats; a route needing another scope answers 403 \`missing_scope\`.`),
-  rate_per_second: ratePerSecond.default(10).describe('Emails per second, 1..10000, default 10 (see the route description for several replicas).'),
+    .describe(
+      `What the key may do, a non-empty subset of ${EMAIL_SCOPES.join(', ')} without repeats; a route needing another scope answers 403 \`missing_scope\`.`,
+    ),
+  rate_per_second: ratePerSecond
+    .default(10)
+    .describe('Emails per second, 1..10000, default 10 (see the route description for several replicas).'),
   daily_cap: dailyCap.nullable().optional().describe('Live emails per UTC day; absent or null: no daily cap.'),
   allowed_domains: domains.nullable().optional(),
   allowed_ips: ips.nullable().optional(),
@@ -61,7 +87,9 @@ export const emailKeySchema = z.object({
   object: z.literal('email_key'),
   name: z.string(),
   environment: z.enum(['test', 'live']),
-  display: z.string().describe('The prefix and last 4 characters (`svc_live_…AbCd`): the secret itself is shown once, at creation or rotation.'),
+  display: z
+    .string()
+    .describe('The prefix and last 4 characters (`svc_live_…AbCd`): the secret itself is shown once, at creation or rotation.'),
   scopes: z.array(z.enum(EMAIL_SCOPES)),
   rate_per_second: z.number().int(),
   daily_cap: z.number().int().nullable(),
@@ -86,7 +114,11 @@ export const usageSchema = z.object({
 export const keyWithUsageSchema = emailKeySchema.extend({ usage: usageSchema });
 
 export const createdKeySchema = emailKeySchema.extend({
-  secret: z.string().describe('The key, sent as `Authorization: Bearer <secret>`. Shown in this response only (and its idempotent replays): only a hash is stored.'),
+  secret: z
+    .string()
+    .describe(
+      'The key, sent as `Authorization: Bearer <secret>`. Shown in this response only (and its idempotent replays): only a hash is stored.',
+    ),
 });
 
 export const rotatedKeySchema = createdKeySchema.extend({

@@ -43,7 +43,11 @@ export { getKey } from './store';
 const keyNotFound = () => new ApiError(404, 'email_key_not_found', 'email key not found');
 
 /** Creates a key; the token (`svc_test_…` / `svc_live_…`) is in this answer only: only its hash is stored. */
-export async function createEmailKey(deps: AppDeps, accountId: string, input: NewEmailKey): Promise<{ key: store.EmailKeyRow; token: string }> {
+export async function createEmailKey(
+  deps: AppDeps,
+  accountId: string,
+  input: NewEmailKey,
+): Promise<{ key: store.EmailKeyRow; token: string }> {
   const allowedDomains = await checkedDomains(deps, accountId, input.allowedDomains);
   const credential = newEmailKeyToken(input.environment);
   const key = await store.insertKey(deps.db, accountId, {
@@ -108,10 +112,18 @@ export async function rotateEmailKey(deps: AppDeps, accountId: string, id: strin
     const fresh = newEmailKeyToken(old.environment);
     token = fresh.token;
     created = await store.insertKey(trx, accountId, {
-      id: fresh.id, name: old.name, environment: old.environment, scopes: old.scopes,
-      secret_hash: hashSecret(deps.secretHashKey, fresh.secret), secret_last4: fresh.token.slice(-4),
-      rate_per_second: old.rate_per_second, daily_cap: old.daily_cap, allowed_domains: old.allowed_domains,
-      allowed_ips: old.allowed_ips, created_by_user_id: userId, rotated_from_key_id: old.id,
+      id: fresh.id,
+      name: old.name,
+      environment: old.environment,
+      scopes: old.scopes,
+      secret_hash: hashSecret(deps.secretHashKey, fresh.secret),
+      secret_last4: fresh.token.slice(-4),
+      rate_per_second: old.rate_per_second,
+      daily_cap: old.daily_cap,
+      allowed_domains: old.allowed_domains,
+      allowed_ips: old.allowed_ips,
+      created_by_user_id: userId,
+      rotated_from_key_id: old.id,
     });
     return store.revokeKey(trx, accountId, id);
   });

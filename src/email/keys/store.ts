@@ -22,9 +22,21 @@ export interface EmailKeyRow {
   updated_at: Date;
 }
 
-export type NewEmailKeyRow = Pick<EmailKeyRow,
-  'id' | 'name' | 'environment' | 'scopes' | 'secret_hash' | 'secret_last4' | 'rate_per_second' | 'daily_cap'
-  | 'allowed_domains' | 'allowed_ips' | 'created_by_user_id' | 'rotated_from_key_id'>;
+export type NewEmailKeyRow = Pick<
+  EmailKeyRow,
+  | 'id'
+  | 'name'
+  | 'environment'
+  | 'scopes'
+  | 'secret_hash'
+  | 'secret_last4'
+  | 'rate_per_second'
+  | 'daily_cap'
+  | 'allowed_domains'
+  | 'allowed_ips'
+  | 'created_by_user_id'
+  | 'rotated_from_key_id'
+>;
 
 export type EmailKeyChanges = Partial<Pick<EmailKeyRow, 'name' | 'rate_per_second' | 'daily_cap' | 'allowed_domains' | 'allowed_ips'>>;
 
@@ -32,7 +44,9 @@ export type EmailKeyChanges = Partial<Pick<EmailKeyRow, 'name' | 'rate_per_secon
 export const EMAIL_KEYS_CHANNEL = 'email_keys';
 
 export async function insertKey(db: Knex, accountId: string, row: NewEmailKeyRow): Promise<EmailKeyRow> {
-  const [created] = await db('email_keys').insert({ account_id: accountId, ...row }).returning('*');
+  const [created] = await db('email_keys')
+    .insert({ account_id: accountId, ...row })
+    .returning('*');
   return created;
 }
 
@@ -51,26 +65,39 @@ export async function getKey(db: Knex, accountId: string, id: string): Promise<E
   return db('email_keys').where({ account_id: accountId, id }).first();
 }
 
-export async function pageKeys(db: Knex, accountId: string, window: { limit: number; offset: number }): Promise<{ rows: EmailKeyRow[]; total: number }> {
+export async function pageKeys(
+  db: Knex,
+  accountId: string,
+  window: { limit: number; offset: number },
+): Promise<{ rows: EmailKeyRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    db('email_keys').where({ account_id: accountId })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(window.limit).offset(window.offset),
+    db('email_keys')
+      .where({ account_id: accountId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(window.limit)
+      .offset(window.offset),
     db('email_keys').where({ account_id: accountId }).count<{ count: number }[]>('* as count'),
   ]);
   return { rows, total: Number(count) };
 }
 
 export async function updateKey(db: Knex, accountId: string, id: string, changes: EmailKeyChanges): Promise<EmailKeyRow | undefined> {
-  const [row] = await db('email_keys').where({ account_id: accountId, id })
-    .update({ ...changes, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db('email_keys')
+    .where({ account_id: accountId, id })
+    .update({ ...changes, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
 /** Revokes once: a second revoke keeps the first `revoked_at`. */
 export async function revokeKey(db: Knex, accountId: string, id: string): Promise<EmailKeyRow | undefined> {
-  const [row] = await db('email_keys').where({ account_id: accountId, id })
-    .update({ revoked_at: db.raw('coalesce(revoked_at, now())'), updated_at: db.fn.now() }).returning('*');
+  const [row] = await db('email_keys')
+    .where({ account_id: accountId, id })
+    .update({ revoked_at: db.raw('coalesce(revoked_at, now())'), updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 

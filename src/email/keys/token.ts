@@ -12,8 +12,11 @@ export function newEmailKeyToken(environment: EmailEnvironment): { id: string; s
 
 /** The id, secret and environment of a well-formed key; null for anything else. */
 export function parseEmailKeyToken(token: string): { id: string; secret: string; environment: EmailEnvironment } | null {
-  const environment: EmailEnvironment | null = token.startsWith(EMAIL_KEY_PREFIX.live) ? 'live'
-    : token.startsWith(EMAIL_KEY_PREFIX.test) ? 'test' : null;
+  const environment: EmailEnvironment | null = token.startsWith(EMAIL_KEY_PREFIX.live)
+    ? 'live'
+    : token.startsWith(EMAIL_KEY_PREFIX.test)
+      ? 'test'
+      : null;
   if (!environment) return null;
   const parsed = parseCredential(EMAIL_KEY_PREFIX[environment], token);
   return parsed ? { ...parsed, environment } : null;

@@ -15,7 +15,12 @@ import { rateLimitHeaders, type KeyRateLimiter } from './rateLimiter';
  * with a daily cap, the shared counter in Postgres (test keys use no quota). A refusal counts a rate-limit hit and
  * throws 429 `rate_limit_exceeded` or `daily_quota_exceeded` with Retry-After. Answers the rate-limit headers.
  */
-export async function admitSends(deps: AppDeps, auth: AuthContext, count: number, now = new Date()): Promise<{ headers: Record<string, string> }> {
+export async function admitSends(
+  deps: AppDeps,
+  auth: AuthContext,
+  count: number,
+  now = new Date(),
+): Promise<{ headers: Record<string, string> }> {
   const key = liveKeyOf(auth);
   const { limiter } = emailRuntime(deps);
   await refuseWhileHeld(deps, limiter, key);
@@ -38,7 +43,13 @@ export interface QueuedAdmission {
  * none), the daily cap for every message up front, then holds the key on this replica until the batch has settled
  * (batchHold.ts), so the key's total never exceeds its limit.
  */
-export async function admitQueuedBatch(deps: AppDeps, auth: AuthContext, count: number, batchId: string, now = new Date()): Promise<QueuedAdmission> {
+export async function admitQueuedBatch(
+  deps: AppDeps,
+  auth: AuthContext,
+  count: number,
+  batchId: string,
+  now = new Date(),
+): Promise<QueuedAdmission> {
   const key = liveKeyOf(auth);
   const { limiter } = emailRuntime(deps);
   await refuseWhileHeld(deps, limiter, key);
@@ -51,7 +62,13 @@ export async function admitQueuedBatch(deps: AppDeps, auth: AuthContext, count: 
 }
 
 /** Undoes admitQueuedBatch when the batch could not be queued after all (its workflow did not start). */
-export async function cancelQueuedBatch(deps: AppDeps, auth: AuthContext, batchId: string, count: number, admitted: QueuedAdmission): Promise<void> {
+export async function cancelQueuedBatch(
+  deps: AppDeps,
+  auth: AuthContext,
+  batchId: string,
+  count: number,
+  admitted: QueuedAdmission,
+): Promise<void> {
   const key = liveKeyOf(auth);
   const { limiter } = emailRuntime(deps);
   limiter.release(key.id, batchId);
@@ -74,7 +91,14 @@ async function refuseWhileHeld(deps: AppDeps, limiter: KeyRateLimiter, key: Live
  * Takes `count` from a live key's daily cap (answers whether a cap was charged); over it, gives back the
  * `admitted` window slots and throws 429 `daily_quota_exceeded`.
  */
-async function takeQuota(deps: AppDeps, limiter: KeyRateLimiter, key: LiveKey, count: number, admitted: number, now: Date): Promise<boolean> {
+async function takeQuota(
+  deps: AppDeps,
+  limiter: KeyRateLimiter,
+  key: LiveKey,
+  count: number,
+  admitted: number,
+  now: Date,
+): Promise<boolean> {
   if (key.environment !== 'live' || key.dailyCap === null) return false;
   if (await takeDailyQuota(deps.db, key.id, key.dailyCap, count, now)) return true;
   limiter.refund(key.id, admitted);

@@ -5,11 +5,16 @@ import type { Knex } from '../../db/knex';
  * upsert; the row lock of the conflict makes it exact across replicas.
  */
 export async function addDailySendsWithinCap(db: Knex, keyId: string, day: string, count: number, cap: number): Promise<boolean> {
-  const result = await db.raw(`
+  const result = await db
+    .raw(
+      `
     insert into email_key_daily_sends (key_id, day, sends) values (?, ?, ?)
     on conflict (key_id, day) do update set sends = email_key_daily_sends.sends + excluded.sends
     where email_key_daily_sends.sends + excluded.sends <= ?
-    returning sends`, [keyId, day, count, cap]).options({ name: 'email_take_daily_quota' });
+    returning sends`,
+      [keyId, day, count, cap],
+    )
+    .options({ name: 'email_take_daily_quota' });
   return result.rows.length === 1;
 }
 
@@ -21,5 +26,7 @@ export async function dailySendsOf(db: Knex, keyId: string, day: string): Promis
 
 /** Takes `count` sends off the key's row of `day`, never below 0. */
 export async function subtractDailySends(db: Knex, keyId: string, day: string, count: number): Promise<void> {
-  await db('email_key_daily_sends').where({ key_id: keyId, day }).update({ sends: db.raw('greatest(sends - ?, 0)', [count]) });
+  await db('email_key_daily_sends')
+    .where({ key_id: keyId, day })
+    .update({ sends: db.raw('greatest(sends - ?, 0)', [count]) });
 }

@@ -26,7 +26,10 @@ export class KeyRateLimiter {
   private readonly windows = new Map<string, SlidingWindow>();
   private readonly holds = new Map<string, BatchHold>();
 
-  constructor(private readonly replicas: number, readonly clock: () => number = () => performance.now()) {}
+  constructor(
+    private readonly replicas: number,
+    readonly clock: () => number = () => performance.now(),
+  ) {}
 
   /** How many sends of the key this replica may admit in any one second. */
   share(ratePerSecond: number): number {

@@ -22,7 +22,9 @@ export function commitGate(source: Readable, refusal: () => Error | null): Reada
         gate.destroy(refused);
         return;
       }
-      source.on('data', (chunk: Buffer) => { if (!gate.push(chunk)) source.pause(); });
+      source.on('data', (chunk: Buffer) => {
+        if (!gate.push(chunk)) source.pause();
+      });
       source.once('end', () => {
         const late = refusal();
         if (late) gate.destroy(late);

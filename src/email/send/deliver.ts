@@ -21,10 +21,19 @@ export type Delivery =
  * event in one transaction. A message withheld because the key was revoked leaves no row and no event.
  */
 export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: PreparedMessage[]): Promise<Delivery[]> {
-  await store.insertSending(deps.db, auth.accountId, messages.map((m) => ({
-    id: m.id, key_id: auth.keyId, from_address: m.from.address, to_addresses: m.to.map((t) => t.address),
-    subject: m.subject, tags: m.tags, smtp_message_id: m.messageId,
-  })));
+  await store.insertSending(
+    deps.db,
+    auth.accountId,
+    messages.map((m) => ({
+      id: m.id,
+      key_id: auth.keyId,
+      from_address: m.from.address,
+      to_addresses: m.to.map((t) => t.address),
+      subject: m.subject,
+      tags: m.tags,
+      smtp_message_id: m.messageId,
+    })),
+  );
   const stillActive = () => {
     try {
       assertKeyActive(auth);
@@ -44,14 +53,18 @@ export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: P
 /** Hands every message to the relay of `smtpUrl` at once; `mayCommit` is asked at the commit point of each. */
 export function relayAll(smtpUrl: string, messages: PreparedMessage[], mayCommit: () => Error | null): Promise<Delivery[]> {
   const relay = relayFor(smtpUrl);
-  return Promise.all(messages.map((message) => relay.send(message, mayCommit).then(
-    (receipt): Delivery => ({ message, outcome: 'sent', sentAt: new Date(), rejected: receipt.rejected }),
-    (err): Delivery => {
-      if (err instanceof RelayWithheld) return { message, outcome: 'withheld', error: err.reason as ApiError };
-      if (err instanceof RelayError) return { message, outcome: 'failed', error: relayFailure(message, err) };
-      throw err;
-    },
-  )));
+  return Promise.all(
+    messages.map((message) =>
+      relay.send(message, mayCommit).then(
+        (receipt): Delivery => ({ message, outcome: 'sent', sentAt: new Date(), rejected: receipt.rejected }),
+        (err): Delivery => {
+          if (err instanceof RelayWithheld) return { message, outcome: 'withheld', error: err.reason as ApiError };
+          if (err instanceof RelayError) return { message, outcome: 'failed', error: relayFailure(message, err) };
+          throw err;
+        },
+      ),
+    ),
+  );
 }
 
 function relayFailure(message: PreparedMessage, err: RelayError): ApiError {
@@ -75,7 +88,13 @@ export async function recordOutcomes(trx: Knex.Transaction, accountId: string, d
     } else if (d.outcome === 'failed') {
       await store.markFailed(trx, accountId, d.message.id, d.error.code);
       const smtpCode = d.error.extra.details?.smtp_code;
-      events.push({ type: 'email.failed', data: { ...eventData(d.message), error: { code: d.error.code, message: d.error.message, ...(smtpCode !== undefined ? { smtp_code: smtpCode } : {}) } } });
+      events.push({
+        type: 'email.failed',
+        data: {
+          ...eventData(d.message),
+          error: { code: d.error.code, message: d.error.message, ...(smtpCode !== undefined ? { smtp_code: smtpCode } : {}) },
+        },
+      });
     } else {
       await store.deleteWithheld(trx, accountId, d.message.id);
     }

@@ -7,9 +7,23 @@ export const MAX_CUSTOM_HEADERS = 50;
 export const MAX_HEADER_VALUE = 998;
 
 export const RESERVED_HEADERS = [
-  'from', 'to', 'cc', 'bcc', 'reply-to', 'sender', 'subject', 'date', 'message-id', 'return-path',
-  'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition', 'content-id',
-  'received', 'dkim-signature',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'sender',
+  'subject',
+  'date',
+  'message-id',
+  'return-path',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'content-id',
+  'received',
+  'dkim-signature',
 ] as const;
 
 const RESERVED = new Set<string>(RESERVED_HEADERS);
@@ -18,7 +32,7 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/; // TAB is fine inside a va
 
 /** The problem with one header, or null. */
 export function headerProblem(name: string, value: string): string | null {
-  if (!TOKEN.test(name)) return 'header names are 1 to 100 token characters (letters, digits and !#$%&\'*+.^_`|~-)';
+  if (!TOKEN.test(name)) return "header names are 1 to 100 token characters (letters, digits and !#$%&'*+.^_`|~-)";
   if (RESERVED.has(name.toLowerCase())) return `${name} is set by the service; use the matching field instead`;
   if (CONTROL.test(value)) return 'header values must not contain line breaks or control characters';
   if (value.length > MAX_HEADER_VALUE) return `header values are at most ${MAX_HEADER_VALUE} characters`;

@@ -23,10 +23,14 @@ export interface PreparedMessage extends RelayMessage {
 export async function prepareMessage(deps: AppDeps, auth: EmailKeyAuth, input: MessageInput): Promise<PreparedMessage> {
   const domain = input.from.domain;
   if (!senderDomainAllowed(auth, domain)) {
-    throw new ApiError(403, 'domain_not_allowed', `this email API key may not send from ${domain} (not in its domain allowlist)`, { details: { field: 'from' } });
+    throw new ApiError(403, 'domain_not_allowed', `this email API key may not send from ${domain} (not in its domain allowlist)`, {
+      details: { field: 'from' },
+    });
   }
   if (!(await isDomainVerified(deps.db, auth.accountId, domain))) {
-    throw new ApiError(403, 'domain_not_verified', `${domain} is not a verified sender domain of this account; add and verify it first`, { details: { field: 'from' } });
+    throw new ApiError(403, 'domain_not_verified', `${domain} is not a verified sender domain of this account; add and verify it first`, {
+      details: { field: 'from' },
+    });
   }
   let { subject, html, text } = input;
   if (input.template) {
@@ -39,9 +43,14 @@ export async function prepareMessage(deps: AppDeps, auth: EmailKeyAuth, input: M
   return {
     id,
     messageId: `<${id}@${domain}>`,
-    from: input.from, to: input.to, cc: input.cc, bcc: input.bcc, replyTo: input.replyTo,
+    from: input.from,
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    replyTo: input.replyTo,
     subject: subject ?? '',
-    html, text,
+    html,
+    text,
     headers: input.headers,
     tags: input.tags,
     createdAt: new Date(),

@@ -26,7 +26,10 @@ export async function queueBatch(deps: AppDeps, auth: EmailKeyAuth, messages: Pr
     await store.insertQueued(deps.db, auth.accountId, auth.keyId, batchId, messages);
     const input = { accountId: auth.accountId, keyId: auth.keyId, batchId, perSecond: admitted.perSecond, quotaDay: admitted.quotaDay };
     const { id } = await startJob(deps.temporal, deps.metrics, emailBatchDeliveryContract, {
-      accountId: auth.accountId, key: batchId, args: [input], requestId,
+      accountId: auth.accountId,
+      key: batchId,
+      args: [input],
+      requestId,
     });
     return { batchId, jobId: id, headers: admitted.headers };
   } catch (err) {

@@ -12,7 +12,7 @@ import * as docs from './docs';
 const tags = ['Email sending'];
 
 const emailSchema = z.object({
-  id: z.string().describe('The email\'s id (uuid).'),
+  id: z.string().describe("The email's id (uuid)."),
   object: z.literal('email'),
   messageId: z.string().describe('The Message-ID header of the message, `<id@from-domain>` (also for a test key).'),
   test: z.boolean().describe('true for a test key: nothing was sent.'),
@@ -22,42 +22,65 @@ const emailSchema = z.object({
   created_at: z.string().describe('ISO 8601'),
 });
 
-const batchResults = z.array(z.union([
-    z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated', 'queued']) }),
-    z.object({
-      index: z.number().int(),
-      error: z.object({
-        code: z.string().describe('validation_failed, domain_not_allowed, domain_not_verified, template_*, smtp_rejected, smtp_unavailable or api_key_revoked'),
-        message: z.string(),
-        errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
+const batchResults = z
+  .array(
+    z.union([
+      z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated', 'queued']) }),
+      z.object({
+        index: z.number().int(),
+        error: z.object({
+          code: z
+            .string()
+            .describe(
+              'validation_failed, domain_not_allowed, domain_not_verified, template_*, smtp_rejected, smtp_unavailable or api_key_revoked',
+            ),
+          message: z.string(),
+          errors: z
+            .array(z.object({ path: z.string(), message: z.string() }))
+            .optional()
+            .describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
+        }),
       }),
-    }),
-  ])).describe('One result per message, in the order sent.');
+    ]),
+  )
+  .describe('One result per message, in the order sent.');
 
 const batchResultSchema = z.object({ data: batchResults });
 
 const queuedBatchSchema = z.object({
   id: z.string().describe('The batch id (uuid).'),
   object: z.literal('batch'),
-  job_id: z.string().describe('The job sending the batch (`email-batch:<account>:<batch id>`): `GET /api/jobs/{id}` with a session shows its progress.'),
-  data: batchResults.describe('One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).'),
+  job_id: z
+    .string()
+    .describe('The job sending the batch (`email-batch:<account>:<batch id>`): `GET /api/jobs/{id}` with a session shows its progress.'),
+  data: batchResults.describe(
+    'One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).',
+  ),
 });
 
 const storedEmailSchema = z.object({
   id: z.string(),
   object: z.literal('email'),
   batch_id: z.string().nullable().describe('The queued batch the email belongs to, if any.'),
-  status: z.enum(['queued', 'sending', 'sent', 'failed']).describe('`queued` (a batch waiting for its turn), `sending` (at the relay), `sent`, or `failed` (`error_code`).'),
+  status: z
+    .enum(['queued', 'sending', 'sent', 'failed'])
+    .describe('`queued` (a batch waiting for its turn), `sending` (at the relay), `sent`, or `failed` (`error_code`).'),
   messageId: z.string().nullable(),
   from: z.string().describe('The sender address.'),
   to: z.array(z.string()),
   subject: z.string(),
-  error_code: z.string().nullable().describe('Why it failed: smtp_rejected, smtp_unavailable, api_key_revoked (the key was revoked before its turn) or smtp_not_configured.'),
+  error_code: z
+    .string()
+    .nullable()
+    .describe(
+      'Why it failed: smtp_rejected, smtp_unavailable, api_key_revoked (the key was revoked before its turn) or smtp_not_configured.',
+    ),
   created_at: z.string().describe('ISO 8601'),
   sent_at: z.string().nullable().describe('ISO 8601'),
 });
 
-const batchBody = z.array(z.unknown().meta(messageJsonSchema()))
+const batchBody = z
+  .array(z.unknown().meta(messageJsonSchema()))
   .min(1, { error: `a batch holds 1 to ${MAX_BATCH} messages` })
   .describe(`1 to ${MAX_BATCH} messages, each shaped like the body of POST /v1/email/send.`);
 
@@ -71,19 +94,27 @@ const sharedErrors: ErrorSpec[] = [
   { status: 400, code: 'template_not_found', description: 'The template named by the message is not in this account.' },
   { status: 400, code: 'template_variable_missing', description: 'The template uses a variable without a value (`variable`, `missing`).' },
   { status: 400, code: 'template_variable_invalid', description: 'A variable used in the subject holds a line break.' },
-  { status: 401, code: 'api_key_revoked', description: 'The key is revoked — also when it is revoked while this request runs, up to the commit point.' },
-  { status: 403, code: 'domain_not_allowed', description: 'The from domain is not in the key\'s domain allowlist.' },
-  { status: 403, code: 'domain_not_verified', description: 'The from domain is not a verified sender domain of the account (exact match).' },
+  {
+    status: 401,
+    code: 'api_key_revoked',
+    description: 'The key is revoked — also when it is revoked while this request runs, up to the commit point.',
+  },
+  { status: 403, code: 'domain_not_allowed', description: "The from domain is not in the key's domain allowlist." },
+  {
+    status: 403,
+    code: 'domain_not_verified',
+    description: 'The from domain is not a verified sender domain of the account (exact match).',
+  },
   { status: 429, code: 'rate_limit_exceeded', description: docs.rateLimitExceededError },
   { status: 429, code: 'daily_quota_exceeded', description: docs.dailyQuotaExceededError },
   { status: 503, code: 'smtp_not_configured', description: docs.smtpNotConfiguredError },
 ];
 
 const ORDER = [
-  'Checks, in order: the key and its scope (401/403), the body (400 `validation_failed` with field paths; nothing changes), the from domain (403), a live key without a relay (503, nothing counted), the rate limiter (429), then the key\'s revocation right before the irreversible step.',
+  "Checks, in order: the key and its scope (401/403), the body (400 `validation_failed` with field paths; nothing changes), the from domain (403), a live key without a relay (503, nothing counted), the rate limiter (429), then the key's revocation right before the irreversible step.",
   'A **test key** (`svc_test_…`) answers the full response, `status: "simulated"`, and sends nothing: no delivery, no stored message, no daily quota (the per-second limit applies to every key).',
   'A **live key** hands the message to the SMTP relay (SMTP_URL, pooled connections) and records it with an `email.sent` event, or `email.failed` when the relay refuses it (502 `smtp_rejected`) or cannot be reached (502 `smtp_unavailable`); `details.id` names the failed email.',
-  'Commit point: the relay owns a message once it has the final `.` of SMTP DATA. The key\'s revocation is checked after the relay accepted the envelope and again right before that final line; a key revoked before then answers 401 `api_key_revoked` and the connection is dropped mid-DATA, so nothing is delivered.',
+  "Commit point: the relay owns a message once it has the final `.` of SMTP DATA. The key's revocation is checked after the relay accepted the envelope and again right before that final line; a key revoked before then answers 401 `api_key_revoked` and the connection is dropped mid-DATA, so nothing is delivered.",
   'Per-second limits are per replica: with EMAIL_RATE_REPLICAS = N each replica admits ⌊limit ÷ N⌋ (at least 1) per key. `Idempotency-Key` replays the first response for 24 hours (same id and messageId, one delivery).',
 ].join('\n\n');
 
@@ -93,69 +124,104 @@ function emailKeyAuth(auth: AuthContext): EmailKeyAuth {
 }
 
 const toEmailJson = (e: SentEmail & { status: 'sent' | 'simulated' }): z.infer<typeof emailSchema> => ({
-  id: e.id, object: 'email', messageId: e.messageId, test: e.test, status: e.status, from: e.from, to: e.to, created_at: e.createdAt.toISOString(),
+  id: e.id,
+  object: 'email',
+  messageId: e.messageId,
+  test: e.test,
+  status: e.status,
+  from: e.from,
+  to: e.to,
+  created_at: e.createdAt.toISOString(),
 });
 
 const toStoredEmailJson = (r: MessageRow): z.infer<typeof storedEmailSchema> => ({
-  id: r.id, object: 'email', batch_id: r.batch_id, status: r.status, messageId: r.smtp_message_id, from: r.from_address, to: r.to_addresses,
-  subject: r.subject, error_code: r.error_code, created_at: r.created_at.toISOString(), sent_at: r.sent_at?.toISOString() ?? null,
+  id: r.id,
+  object: 'email',
+  batch_id: r.batch_id,
+  status: r.status,
+  messageId: r.smtp_message_id,
+  from: r.from_address,
+  to: r.to_addresses,
+  subject: r.subject,
+  error_code: r.error_code,
+  created_at: r.created_at.toISOString(),
+  sent_at: r.sent_at?.toISOString() ?? null,
 });
 
-const toBatchJson = (entry: BatchEntry) => ('email' in entry
-  ? { index: entry.index, id: entry.email.id, messageId: entry.email.messageId, status: entry.email.status }
-  : entry);
+const toBatchJson = (entry: BatchEntry) =>
+  'email' in entry ? { index: entry.index, id: entry.email.id, messageId: entry.email.messageId, status: entry.email.status } : entry;
 
 export function emailSendRoutes(): RouteDef[] {
   return [
-    route({
-      method: 'post', path: '/v1/email/send', operationId: 'sendEmail', tags, idempotent: true,
-      auth: { kind: 'emailKey', scope: 'email:send' },
-      summary: 'Send one email.',
-      description: ORDER,
-      body: messageSchema,
-      responses: { 200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS } },
-      errors: [
-        ...sharedErrors,
-        { status: 502, code: 'smtp_rejected', description: docs.smtpRejectedError },
-        { status: 502, code: 'smtp_unavailable', description: docs.smtpUnavailableError },
-      ],
-    }, async ({ body, auth, deps }) => {
-      const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
-      return { body: toEmailJson(email), headers };
-    }),
-
-    route({
-      method: 'post', path: '/v1/email/batch', operationId: 'sendEmailBatch', tags, idempotent: true,
-      auth: { kind: 'emailKey', scope: 'email:batch' },
-      summary: `Send up to ${MAX_BATCH} emails in one request.`,
-      description: docs.sendEmailBatchDescription,
-      body: batchBody,
-      maxBodyBytes: 10 * 1024 * 1024,
-      responses: {
-        200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
-        202: { description: docs.sendEmailBatchResponsesR202Description, schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
+    route(
+      {
+        method: 'post',
+        path: '/v1/email/send',
+        operationId: 'sendEmail',
+        tags,
+        idempotent: true,
+        auth: { kind: 'emailKey', scope: 'email:send' },
+        summary: 'Send one email.',
+        description: ORDER,
+        body: messageSchema,
+        responses: { 200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS } },
+        errors: [
+          ...sharedErrors,
+          { status: 502, code: 'smtp_rejected', description: docs.smtpRejectedError },
+          { status: 502, code: 'smtp_unavailable', description: docs.smtpUnavailableError },
+        ],
       },
-      errors: [
-        ...sharedErrors,
-        { status: 400, code: 'batch_too_large', description: docs.batchTooLargeError },
-        { status: 503, code: 'temporal_unavailable', description: docs.temporalUnavailableError },
-      ],
-    }, async ({ body, auth, deps, requestId }) => {
-      const { entries, headers, queued } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
-      const data = entries.map(toBatchJson);
-      if (queued) return { status: 202, body: { id: queued.batchId, object: 'batch', job_id: queued.jobId, data }, headers };
-      return { body: { data }, headers };
-    }),
+      async ({ body, auth, deps }) => {
+        const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
+        return { body: toEmailJson(email), headers };
+      },
+    ),
 
-    route({
-      method: 'get', path: '/v1/email/messages/{id}', operationId: 'getEmail', tags,
-      auth: { kind: 'emailKey', scope: 'email:batch' },
-      summary: 'Read a sent or queued email and its status.',
-      description: docs.getEmailDescription,
-      params: idParams,
-      responses: { 200: { description: 'The email', schema: storedEmailSchema } },
-      errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
-    }, async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) })),
+    route(
+      {
+        method: 'post',
+        path: '/v1/email/batch',
+        operationId: 'sendEmailBatch',
+        tags,
+        idempotent: true,
+        auth: { kind: 'emailKey', scope: 'email:batch' },
+        summary: `Send up to ${MAX_BATCH} emails in one request.`,
+        description: docs.sendEmailBatchDescription,
+        body: batchBody,
+        maxBodyBytes: 10 * 1024 * 1024,
+        responses: {
+          200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
+          202: { description: docs.sendEmailBatchResponsesR202Description, schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
+        },
+        errors: [
+          ...sharedErrors,
+          { status: 400, code: 'batch_too_large', description: docs.batchTooLargeError },
+          { status: 503, code: 'temporal_unavailable', description: docs.temporalUnavailableError },
+        ],
+      },
+      async ({ body, auth, deps, requestId }) => {
+        const { entries, headers, queued } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
+        const data = entries.map(toBatchJson);
+        if (queued) return { status: 202, body: { id: queued.batchId, object: 'batch', job_id: queued.jobId, data }, headers };
+        return { body: { data }, headers };
+      },
+    ),
+
+    route(
+      {
+        method: 'get',
+        path: '/v1/email/messages/{id}',
+        operationId: 'getEmail',
+        tags,
+        auth: { kind: 'emailKey', scope: 'email:batch' },
+        summary: 'Read a sent or queued email and its status.',
+        description: docs.getEmailDescription,
+        params: idParams,
+        responses: { 200: { description: 'The email', schema: storedEmailSchema } },
+        errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
+      },
+      async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) }),
+    ),
   ];
 }
 

@@ -29,17 +29,25 @@ export interface SentEmail {
 }
 
 export type BatchEntry =
-  | { index: number; email: SentEmail }
-  | { index: number; error: { code: string; message: string; errors?: FieldError[] } };
+  { index: number; email: SentEmail } | { index: number; error: { code: string; message: string; errors?: FieldError[] } };
 
-const smtpNotConfigured = () => new ApiError(503, 'smtp_not_configured', 'live sending is not configured on this server (SMTP_URL is unset); nothing was sent or counted');
+const smtpNotConfigured = () =>
+  new ApiError(
+    503,
+    'smtp_not_configured',
+    'live sending is not configured on this server (SMTP_URL is unset); nothing was sent or counted',
+  );
 
 /**
  * One message: the domain rules and the template, 503 for a live key without a relay, the rate limiter (429s),
  * then — right before the irreversible step — the key's revocation. A test key answers the full response and sends
  * nothing; a live key hands the message to the relay (502 `smtp_rejected` / `smtp_unavailable` when it fails).
  */
-export async function sendEmail(deps: AppDeps, auth: EmailKeyAuth, input: MessageInput): Promise<{ email: SentEmail & { status: 'sent' | 'simulated' }; headers: Record<string, string> }> {
+export async function sendEmail(
+  deps: AppDeps,
+  auth: EmailKeyAuth,
+  input: MessageInput,
+): Promise<{ email: SentEmail & { status: 'sent' | 'simulated' }; headers: Record<string, string> }> {
   const message = await prepareMessage(deps, auth, input);
   assertRelayConfigured(deps, auth);
   const { headers } = await admitSends(deps, auth, 1);
@@ -84,7 +92,12 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
   const results = new Map<number, BatchEntry>();
   const answer = () => checked.map((c) => results.get(c.index) ?? (c as BatchEntry));
   if (auth.environment === 'live' && ready.length > share) {
-    const batch = await queueBatch(deps, auth, ready.map((r) => r.message), requestId);
+    const batch = await queueBatch(
+      deps,
+      auth,
+      ready.map((r) => r.message),
+      requestId,
+    );
     for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'queued', false) });
     return { entries: answer(), headers: batch.headers, queued: { batchId: batch.batchId, jobId: batch.jobId } };
   }
@@ -95,7 +108,11 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
     for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'simulated', true) });
     recordSends(auth, ready.length);
   } else {
-    const deliveries = await deliverLive(deps, auth, ready.map((r) => r.message));
+    const deliveries = await deliverLive(
+      deps,
+      auth,
+      ready.map((r) => r.message),
+    );
     const sent = deliveries.filter((d) => d.outcome === 'sent').length;
     const withheld = deliveries.find((d): d is Extract<Delivery, { outcome: 'withheld' }> => d.outcome === 'withheld');
     if (sent === 0 && withheld) throw withheld.error;
@@ -108,7 +125,12 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
   return { entries: answer(), headers };
 }
 
-async function checkItem(deps: AppDeps, auth: EmailKeyAuth, item: unknown, index: number): Promise<BatchEntry | { index: number; message: PreparedMessage }> {
+async function checkItem(
+  deps: AppDeps,
+  auth: EmailKeyAuth,
+  item: unknown,
+  index: number,
+): Promise<BatchEntry | { index: number; message: PreparedMessage }> {
   const parsed = parseMessage(item, `body.${index}`);
   if (!parsed.ok) {
     const message = `invalid message: ${parsed.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
@@ -145,6 +167,6 @@ function sentEmail<S extends SentEmail['status']>(message: PreparedMessage, stat
 /** A stored (live) message of the account; a test key's simulated sends are not stored. */
 export async function getEmail(deps: AppDeps, auth: EmailKeyAuth, id: string): Promise<MessageRow> {
   const row = isUuid(id) ? await store.getMessage(deps.db, auth.accountId, id) : undefined;
-  if (!row) throw new ApiError(404, 'email_not_found', 'email not found (a test key\'s simulated sends are not stored)');
+  if (!row) throw new ApiError(404, 'email_not_found', "email not found (a test key's simulated sends are not stored)");
   return row;
 }

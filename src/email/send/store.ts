@@ -27,8 +27,14 @@ export interface MessageRow {
 }
 
 const messageRow = (accountId: string, keyId: string, m: PreparedMessage) => ({
-  id: m.id, account_id: accountId, key_id: keyId, from_address: m.from.address, to_addresses: m.to.map((t) => t.address),
-  subject: m.subject, tags: JSON.stringify(m.tags), smtp_message_id: m.messageId,
+  id: m.id,
+  account_id: accountId,
+  key_id: keyId,
+  from_address: m.from.address,
+  to_addresses: m.to.map((t) => t.address),
+  subject: m.subject,
+  tags: JSON.stringify(m.tags),
+  smtp_message_id: m.messageId,
 });
 
 /** Live sends only, recorded as `sending` before the relay gets them (a crash leaves a trace, not a silent send). */
@@ -38,10 +44,23 @@ export async function insertSending(db: Knex, accountId: string, rows: NewMessag
 }
 
 /** The messages of a queued batch, in batch order, each with what its workflow needs to send it (`payload`). */
-export async function insertQueued(db: Knex, accountId: string, keyId: string, batchId: string, messages: PreparedMessage[]): Promise<void> {
-  await db('email_messages').insert(messages.map((m, i) => ({
-    ...messageRow(accountId, keyId, m), status: 'queued', batch_id: batchId, batch_index: i, created_at: m.createdAt, payload: JSON.stringify(m),
-  })));
+export async function insertQueued(
+  db: Knex,
+  accountId: string,
+  keyId: string,
+  batchId: string,
+  messages: PreparedMessage[],
+): Promise<void> {
+  await db('email_messages').insert(
+    messages.map((m, i) => ({
+      ...messageRow(accountId, keyId, m),
+      status: 'queued',
+      batch_id: batchId,
+      batch_index: i,
+      created_at: m.createdAt,
+      payload: JSON.stringify(m),
+    })),
+  );
 }
 
 /** The queued batch never started: its messages go, as if the request never came. */
@@ -50,15 +69,20 @@ export async function deleteQueued(db: Knex, accountId: string, batchId: string)
 }
 
 export async function queuedIds(db: Knex, accountId: string, batchId: string): Promise<string[]> {
-  const rows = await db('email_messages').where({ account_id: accountId, batch_id: batchId, status: 'queued' }).orderBy('batch_index').select('id');
+  const rows = await db('email_messages')
+    .where({ account_id: accountId, batch_id: batchId, status: 'queued' })
+    .orderBy('batch_index')
+    .select('id');
   return rows.map((r) => r.id);
 }
 
 /** Takes the still-queued messages among `ids` for sending (`sending`); a retried slice never takes one twice. */
 export async function claimQueued(db: Knex, accountId: string, batchId: string, ids: string[]): Promise<PreparedMessage[]> {
   const rows: Array<{ payload: PreparedMessage & { createdAt: string }; batch_index: number }> = await db('email_messages')
-    .where({ account_id: accountId, batch_id: batchId, status: 'queued' }).whereIn('id', ids)
-    .update({ status: 'sending', updated_at: db.fn.now() }).returning(['payload', 'batch_index']);
+    .where({ account_id: accountId, batch_id: batchId, status: 'queued' })
+    .whereIn('id', ids)
+    .update({ status: 'sending', updated_at: db.fn.now() })
+    .returning(['payload', 'batch_index']);
   return rows.sort((a, b) => a.batch_index - b.batch_index).map((r) => ({ ...r.payload, createdAt: new Date(r.payload.createdAt) }));
 }
 
@@ -67,24 +91,44 @@ export async function claimQueued(db: Knex, accountId: string, batchId: string, 
  * a crashed send, left as a trace) and none was sent within the last second.
  */
 export async function batchSettled(db: Knex, accountId: string, batchId: string): Promise<boolean> {
-  const row = await db('email_messages').where({ account_id: accountId, batch_id: batchId }).first(db.raw(`count(*) filter (
+  const row = await db('email_messages')
+    .where({ account_id: accountId, batch_id: batchId })
+    .first(
+      db.raw(`count(*) filter (
       where status = 'queued' or (status = 'sending' and updated_at > now() - interval '1 minute') or updated_at > now() - interval '1 second'
-    )::int as busy`));
+    )::int as busy`),
+    );
   return row.busy === 0;
 }
 
 export async function getMessage(db: Knex, accountId: string, id: string): Promise<MessageRow | undefined> {
-  return db('email_messages').where({ account_id: accountId, id }).first(
-    'id', 'batch_id', 'status', 'from_address', 'to_addresses', 'subject', 'tags', 'smtp_message_id', 'error_code', 'sent_at', 'created_at',
-  );
+  return db('email_messages')
+    .where({ account_id: accountId, id })
+    .first(
+      'id',
+      'batch_id',
+      'status',
+      'from_address',
+      'to_addresses',
+      'subject',
+      'tags',
+      'smtp_message_id',
+      'error_code',
+      'sent_at',
+      'created_at',
+    );
 }
 
 export async function markSent(db: Knex, accountId: string, id: string, sentAt: Date): Promise<void> {
-  await db('email_messages').where({ account_id: accountId, id }).update({ status: 'sent', sent_at: sentAt, payload: null, updated_at: db.fn.now() });
+  await db('email_messages')
+    .where({ account_id: accountId, id })
+    .update({ status: 'sent', sent_at: sentAt, payload: null, updated_at: db.fn.now() });
 }
 
 export async function markFailed(db: Knex, accountId: string, id: string, errorCode: string): Promise<void> {
-  await db('email_messages').where({ account_id: accountId, id }).update({ status: 'failed', error_code: errorCode, payload: null, updated_at: db.fn.now() });
+  await db('email_messages')
+    .where({ account_id: accountId, id })
+    .update({ status: 'failed', error_code: errorCode, payload: null, updated_at: db.fn.now() });
 }
 
 /** A message withheld before the relay committed it never left: its row goes, as if the request never came. */

@@ -27,7 +27,11 @@ export interface RelayReceipt {
 
 /** The relay refused the message (`rejected`: an SMTP 4xx/5xx reply) or could not be used (`unavailable`). */
 export class RelayError extends Error {
-  constructor(readonly kind: 'rejected' | 'unavailable', readonly smtpCode: number | null, message: string) {
+  constructor(
+    readonly kind: 'rejected' | 'unavailable',
+    readonly smtpCode: number | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'RelayError';
   }
@@ -140,8 +144,11 @@ function relayError(err: unknown): RelayError {
   if ((e.code === 'EENVELOPE' || e.code === 'EMESSAGE') && typeof e.responseCode === 'number') {
     return new RelayError('rejected', e.responseCode, `the SMTP relay refused the message (${e.responseCode})`);
   }
-  const what = e.code === 'EAUTH' ? 'refused the configured credentials'
-    : e.code === 'ETIMEDOUT' || e.code === 'EABORT' || e.code === 'ABORT_ERR' ? 'did not answer in time'
-      : 'could not be reached';
+  const what =
+    e.code === 'EAUTH'
+      ? 'refused the configured credentials'
+      : e.code === 'ETIMEDOUT' || e.code === 'EABORT' || e.code === 'ABORT_ERR'
+        ? 'did not answer in time'
+        : 'could not be reached';
   return new RelayError('unavailable', typeof e.responseCode === 'number' ? e.responseCode : null, `the SMTP relay ${what}`);
 }

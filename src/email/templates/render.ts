@@ -23,9 +23,11 @@ export function missingNames(parts: Part[][], variables: Variables): string[] {
 
 /** Fills the placeholders (every one must have a value: check `missingNames` first); `html` escapes all but `{{{raw}}}`. */
 export function fill(parts: Part[], variables: Variables, mode: 'html' | 'plain'): string {
-  return parts.map((part) => {
-    if (typeof part === 'string') return part;
-    const value = valueOf(variables, part.name) ?? '';
-    return mode === 'html' && !part.raw ? escapeHtml(value) : value;
-  }).join('');
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const value = valueOf(variables, part.name) ?? '';
+      return mode === 'html' && !part.raw ? escapeHtml(value) : value;
+    })
+    .join('');
 }

@@ -26,7 +26,9 @@ async function uniquely<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (err) {
     if (isUniqueViolation(err, store.NAME_INDEX)) {
-      throw new ApiError(409, 'template_name_taken', 'another template of this account has this name (names are compared ignoring case)', { details: { field: 'name' } });
+      throw new ApiError(409, 'template_name_taken', 'another template of this account has this name (names are compared ignoring case)', {
+        details: { field: 'name' },
+      });
     }
     throw err;
   }
@@ -87,11 +89,16 @@ async function findForSend(db: Knex, accountId: string, ref: { id?: string; name
  * `missing`); 400 `template_variable_invalid` for a subject value with a line break (it would break the header).
  */
 export async function renderTemplate(
-  db: Knex, accountId: string, ref: { id?: string; name?: string }, variables: Variables,
+  db: Knex,
+  accountId: string,
+  ref: { id?: string; name?: string },
+  variables: Variables,
 ): Promise<RenderedTemplate> {
   const template = await findForSend(db, accountId, ref);
   if (!template) {
-    throw new ApiError(400, 'template_not_found', 'the template named by the send is not in this account', { details: { field: 'template' } });
+    throw new ApiError(400, 'template_not_found', 'the template named by the send is not in this account', {
+      details: { field: 'template' },
+    });
   }
   const subject = parsePlaceholders(template.subject).parts;
   const html = template.html === null ? null : parsePlaceholders(template.html).parts;
@@ -99,15 +106,25 @@ export async function renderTemplate(
 
   const missing = missingNames([subject, html ?? [], text ?? []], variables);
   if (missing.length > 0) {
-    throw new ApiError(400, 'template_variable_missing', `the template uses {{${missing[0]}}} but variables has no value for "${missing[0]}"`, {
-      details: { variable: missing[0], missing },
-    });
+    throw new ApiError(
+      400,
+      'template_variable_missing',
+      `the template uses {{${missing[0]}}} but variables has no value for "${missing[0]}"`,
+      {
+        details: { variable: missing[0], missing },
+      },
+    );
   }
   for (const part of subject) {
     if (typeof part !== 'string' && /[\r\n]/.test(valueOf(variables, part.name) ?? '')) {
-      throw new ApiError(400, 'template_variable_invalid', `the value of "${part.name}" is used in the subject and must not contain a line break`, {
-        details: { variable: part.name },
-      });
+      throw new ApiError(
+        400,
+        'template_variable_invalid',
+        `the value of "${part.name}" is used in the subject and must not contain a line break`,
+        {
+          details: { variable: part.name },
+        },
+      );
     }
   }
   return {

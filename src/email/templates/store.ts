@@ -20,15 +20,21 @@ const table = 'email_templates';
 export const NAME_INDEX = 'email_templates_account_name';
 
 export async function insertTemplate(db: Knex, accountId: string, fields: TemplateFields): Promise<TemplateRow> {
-  const [row] = await db(table).insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db(table)
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 
 /** Alphabetical by name, ignoring case. */
 export async function listTemplates(db: Knex, accountId: string, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    db(table).where('account_id', accountId).select('*').orderByRaw('lower(name) asc, id asc')
-      .limit(page.limit).offset(offsetOf(page)) as Promise<TemplateRow[]>,
+    db(table)
+      .where('account_id', accountId)
+      .select('*')
+      .orderByRaw('lower(name) asc, id asc')
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<TemplateRow[]>,
     db(table).where('account_id', accountId).count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };
@@ -47,8 +53,16 @@ export async function findTemplateByName(db: Knex, accountId: string, name: stri
   return db(table).where('account_id', accountId).whereRaw('lower(name) = lower(?)', [name]).first();
 }
 
-export async function updateTemplate(db: Knex, accountId: string, id: string, fields: Partial<TemplateFields>): Promise<TemplateRow | undefined> {
-  const [row] = await db(table).where({ account_id: accountId, id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+export async function updateTemplate(
+  db: Knex,
+  accountId: string,
+  id: string,
+  fields: Partial<TemplateFields>,
+): Promise<TemplateRow | undefined> {
+  const [row] = await db(table)
+    .where({ account_id: accountId, id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 

@@ -11,12 +11,17 @@ export function registerUsageRecorder(recorder: UsageRecorder, onError: (err: un
   recorders.add(recorder);
   errorHandlers.set(recorder, onError);
   if (!timer) {
-    timer = setInterval(() => { void flushUsage().catch(() => undefined); }, USAGE_FLUSH_MS);
+    timer = setInterval(() => {
+      void flushUsage().catch(() => undefined);
+    }, USAGE_FLUSH_MS);
     timer.unref();
   }
   return async () => {
     recorders.delete(recorder);
-    if (recorders.size === 0 && timer) { clearInterval(timer); timer = null; }
+    if (recorders.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
     await recorder.flush();
   };
 }

@@ -14,7 +14,12 @@ export interface KeyUsage {
 const DAY_MS = 86_400_000;
 
 /** A key's usage: what is written (sums over its daily rows) plus what this process has not flushed yet. */
-export async function keyUsage(db: Knex, accountId: string, key: { id: string; last_used_at: Date | null }, now = new Date()): Promise<KeyUsage> {
+export async function keyUsage(
+  db: Knex,
+  accountId: string,
+  key: { id: string; last_used_at: Date | null },
+  now = new Date(),
+): Promise<KeyUsage> {
   const since = utcDay(new Date(now.getTime() - 29 * DAY_MS)); // today and the 29 UTC days before it
   const row = await usageTotals(db, accountId, key.id, since);
   let lastUsed = key.last_used_at;

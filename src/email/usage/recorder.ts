@@ -1,9 +1,17 @@
 import type { Knex } from '../../db/knex';
 import { addDailyUsage, advanceLastUsed } from './usageStore';
 
-export interface UsageCounts { sends: number; rateLimited: number; failedAuth: number }
+export interface UsageCounts {
+  sends: number;
+  rateLimited: number;
+  failedAuth: number;
+}
 
-interface DayUsage extends UsageCounts { keyId: string; accountId: string; day: string }
+interface DayUsage extends UsageCounts {
+  keyId: string;
+  accountId: string;
+  day: string;
+}
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -18,7 +26,10 @@ export class UsageRecorder {
   /** What a running flush is writing: still counted by `pending` until it is committed. */
   private inFlight: { days: DayUsage[]; lastUsed: Array<[string, Date]> } = { days: [], lastUsed: [] };
 
-  constructor(private readonly db: Knex, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   add(keyId: string, accountId: string, counts: Partial<UsageCounts>): void {
     this.merge({ keyId, accountId, day: utcDay(this.now()), sends: 0, rateLimited: 0, failedAuth: 0, ...counts });
@@ -30,7 +41,8 @@ export class UsageRecorder {
 
   /** What is not yet written for this key: per day, and its last use. */
   pending(keyId: string): { days: Array<{ day: string } & UsageCounts>; lastUsedAt: Date | null } {
-    const days = [...this.days.values(), ...this.inFlight.days].filter((u) => u.keyId === keyId)
+    const days = [...this.days.values(), ...this.inFlight.days]
+      .filter((u) => u.keyId === keyId)
       .map(({ day, sends, rateLimited, failedAuth }) => ({ day, sends, rateLimited, failedAuth }));
     const written = this.inFlight.lastUsed.find(([id]) => id === keyId)?.[1];
     return { days, lastUsedAt: this.lastUsed.get(keyId) ?? written ?? null };
@@ -65,7 +77,10 @@ export class UsageRecorder {
   private merge(u: DayUsage): void {
     const slot = `${u.keyId}|${u.day}`;
     const usage = this.days.get(slot);
-    if (!usage) { this.days.set(slot, { ...u }); return; }
+    if (!usage) {
+      this.days.set(slot, { ...u });
+      return;
+    }
     usage.sends += u.sends;
     usage.rateLimited += u.rateLimited;
     usage.failedAuth += u.failedAuth;

@@ -34,7 +34,10 @@ export async function postWebhook(url: string, body: string, headers: Record<str
   const deadline = AbortSignal.timeout(options.timeoutMs);
   try {
     const response = await request(url, {
-      method: 'POST', body, dispatcher: agent, signal: deadline,
+      method: 'POST',
+      body,
+      dispatcher: agent,
+      signal: deadline,
       headers: { 'content-type': 'application/json', 'user-agent': 'Workyard-Webhooks/1.0', ...headers },
     });
     await response.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
@@ -55,8 +58,10 @@ export function classifyStatus(status: number): PostResult {
 
 function networkFailure(err: unknown): PostResult {
   const code = errorCode(err);
-  if (code === BLOCKED_HOST_CODE) return { delivered: false, retryable: false, httpStatus: null, error: 'endpoint host resolves to a non-public address' };
-  if (/^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(code)) return { delivered: false, retryable: true, httpStatus: null, error: 'endpoint did not answer in time' };
+  if (code === BLOCKED_HOST_CODE)
+    return { delivered: false, retryable: false, httpStatus: null, error: 'endpoint host resolves to a non-public address' };
+  if (/^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(code))
+    return { delivered: false, retryable: true, httpStatus: null, error: 'endpoint did not answer in time' };
   return { delivered: false, retryable: true, httpStatus: null, error: `endpoint unreachable (${code || 'network error'})` };
 }
 

@@ -2,7 +2,9 @@ import type { AppDeps } from '../../deps';
 import type { Knex } from '../../db/knex';
 import { startJob } from '../../temporal/jobs';
 import {
-  emailEventDeliveryContract, emailEventWorkflowId, type EmailEventDeliveryInput,
+  emailEventDeliveryContract,
+  emailEventWorkflowId,
+  type EmailEventDeliveryInput,
 } from '../../../workflows/emailEventDelivery.contract';
 import { markEventsDispatched } from './store';
 
@@ -13,23 +15,38 @@ export type DispatchDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger
  * that fails leaves `dispatched_at` null: the re-dispatch sweep hands the event over later.
  */
 export async function startEventDelivery(
-  deps: DispatchDeps, accountId: string, eventId: string, requestId: string, retry?: EmailEventDeliveryInput['retry'],
+  deps: DispatchDeps,
+  accountId: string,
+  eventId: string,
+  requestId: string,
+  retry?: EmailEventDeliveryInput['retry'],
 ): Promise<string> {
   const input: EmailEventDeliveryInput = { accountId, eventId, ...(retry ? { retry } : {}) };
   const { id } = await startJob(deps.temporal, deps.metrics, emailEventDeliveryContract, {
-    accountId, args: [input], requestId, workflowId: emailEventWorkflowId(eventId),
+    accountId,
+    args: [input],
+    requestId,
+    workflowId: emailEventWorkflowId(eventId),
   });
   await markEventsDispatched(deps.db, [eventId]);
   return id;
 }
 
 /** Best effort: every failure is logged (never the payload) and left to the sweep. */
-export async function dispatchEvents(deps: DispatchDeps, accountId: string, eventIds: string[], retry?: EmailEventDeliveryInput['retry']): Promise<void> {
+export async function dispatchEvents(
+  deps: DispatchDeps,
+  accountId: string,
+  eventIds: string[],
+  retry?: EmailEventDeliveryInput['retry'],
+): Promise<void> {
   const results = await Promise.allSettled(eventIds.map((id) => startEventDelivery(deps, accountId, id, 'email-event-emit', retry)));
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed.length > 0) {
     const err = failed[0].reason as Error;
-    deps.logger.warn({ accountId, events: failed.length, error: err.name, reason: err.message }, 'email event workflows could not be started; the re-dispatch sweep will');
+    deps.logger.warn(
+      { accountId, events: failed.length, error: err.name, reason: err.message },
+      'email event workflows could not be started; the re-dispatch sweep will',
+    );
   }
 }
 
@@ -37,5 +54,8 @@ export async function dispatchEvents(deps: DispatchDeps, accountId: string, even
 export function committed(trx: Knex.Transaction): Promise<boolean> {
   let outer = trx;
   while (outer.parentTransaction) outer = outer.parentTransaction;
-  return outer.executionPromise.then(() => true, () => false);
+  return outer.executionPromise.then(
+    () => true,
+    () => false,
+  );
 }

@@ -17,8 +17,15 @@ export type { EmailEventInput, EmailEventType } from './events';
 export { EMAIL_EVENT_TYPES } from './events';
 // Steps of the delivery and redispatch workflows (activities/emailWebhooks.ts, activities/emailBatches.ts), as stored.
 export {
-  attemptContext, claimEvent, endpointIdIfExists, insertEvents, markEventsDispatched, pendingDeliveries, recordAttempt,
-  subscribedEndpointIds, undispatchedEvents,
+  attemptContext,
+  claimEvent,
+  endpointIdIfExists,
+  insertEvents,
+  markEventsDispatched,
+  pendingDeliveries,
+  recordAttempt,
+  subscribedEndpointIds,
+  undispatchedEvents,
 } from './store';
 
 export const endpointNotFound = () => new ApiError(404, 'webhook_endpoint_not_found', 'webhook endpoint not found');
@@ -43,12 +50,17 @@ function checkUrl(deps: Pick<AppDeps, 'config'>, url: string): void {
 
 /** Creates an endpoint; its signing secret is returned here once and stored only sealed. */
 export async function createEndpoint(
-  deps: Pick<AppDeps, 'db' | 'config' | 'secretHashKey'>, accountId: string, input: EndpointInput,
+  deps: Pick<AppDeps, 'db' | 'config' | 'secretHashKey'>,
+  accountId: string,
+  input: EndpointInput,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   checkUrl(deps, input.url);
   const secret = newWebhookSecret();
   const endpoint = await store.insertEndpoint(deps.db, accountId, {
-    url: input.url, events: input.events, description: input.description ?? null, secretEnc: sealWebhookSecret(deps.secretHashKey, secret),
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    secretEnc: sealWebhookSecret(deps.secretHashKey, secret),
   });
   return { endpoint, secret };
 }
@@ -63,7 +75,12 @@ export async function getEndpoint(db: Knex, accountId: string, id: string): Prom
   return row;
 }
 
-export async function updateEndpoint(deps: Pick<AppDeps, 'db' | 'config'>, accountId: string, id: string, patch: EndpointPatch): Promise<EndpointRow> {
+export async function updateEndpoint(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  accountId: string,
+  id: string,
+  patch: EndpointPatch,
+): Promise<EndpointRow> {
   if (patch.url !== undefined) checkUrl(deps, patch.url);
   const row = isUuid(id) ? await store.updateEndpoint(deps.db, accountId, id, patch) : undefined;
   if (!row) throw endpointNotFound();
@@ -75,7 +92,12 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
   if (!isUuid(id) || !(await store.deleteEndpoint(db, accountId, id))) throw endpointNotFound();
 }
 
-export async function listEndpointDeliveries(db: Knex, accountId: string, id: string, page: Page): Promise<{ rows: DeliveryRow[]; total: number }> {
+export async function listEndpointDeliveries(
+  db: Knex,
+  accountId: string,
+  id: string,
+  page: Page,
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   await getEndpoint(db, accountId, id);
   return store.listDeliveries(db, accountId, id, page);
 }
@@ -84,12 +106,21 @@ export async function listEndpointDeliveries(db: Knex, accountId: string, id: st
  * Sends a signed `email.test` event to this one endpoint now, through the delivery workflow (same signing and
  * retries as real events). An endpoint that is disabled receives nothing, so it is refused.
  */
-export async function sendTestEvent(deps: DispatchDeps, accountId: string, id: string, requestId: string): Promise<{ eventId: string; jobId: string }> {
+export async function sendTestEvent(
+  deps: DispatchDeps,
+  accountId: string,
+  id: string,
+  requestId: string,
+): Promise<{ eventId: string; jobId: string }> {
   const endpoint = await getEndpoint(deps.db, accountId, id);
-  if (!endpoint.enabled) throw new ApiError(409, 'webhook_endpoint_disabled', 'the webhook endpoint is disabled; enable it to send a test event');
-  const [event] = await store.insertEvents(deps.db, accountId, [{
-    type: TEST_EVENT_TYPE, data: { webhook_endpoint_id: endpoint.id, message: 'A test event from Workyard: your endpoint receives signed events.' },
-  }]);
+  if (!endpoint.enabled)
+    throw new ApiError(409, 'webhook_endpoint_disabled', 'the webhook endpoint is disabled; enable it to send a test event');
+  const [event] = await store.insertEvents(deps.db, accountId, [
+    {
+      type: TEST_EVENT_TYPE,
+      data: { webhook_endpoint_id: endpoint.id, message: 'A test event from Workyard: your endpoint receives signed events.' },
+    },
+  ]);
   // A failed start answers 503; the event stays recorded and the re-dispatch sweep still delivers it.
   const jobId = await startEventDelivery(deps, accountId, event.id, requestId);
   return { eventId: event.id, jobId };
@@ -106,13 +137,20 @@ export interface EmittedEvents {
  * delivery workflow per event (`email-event:<eventId>`), best effort: the caller never waits on Temporal, and an
  * event whose workflow could not start is handed over by the re-dispatch sweep within about two minutes.
  */
-export function emitEmailEvents(deps: DispatchDeps, accountId: string, events: EmailEventInput[], trx?: Knex.Transaction): Promise<EmittedEvents> {
+export function emitEmailEvents(
+  deps: DispatchDeps,
+  accountId: string,
+  events: EmailEventInput[],
+  trx?: Knex.Transaction,
+): Promise<EmittedEvents> {
   return emitEvents(deps, accountId, events, { trx });
 }
 
 /** `emitEmailEvents` with the delivery workflow's retry policy overridden (tests use millisecond backoff). */
 export async function emitEvents(
-  deps: DispatchDeps, accountId: string, events: EmailEventInput[],
+  deps: DispatchDeps,
+  accountId: string,
+  events: EmailEventInput[],
   options: { trx?: Knex.Transaction; retry?: EmailEventDeliveryInput['retry'] } = {},
 ): Promise<EmittedEvents> {
   if (events.length === 0) return { ids: [], dispatched: Promise.resolve() };

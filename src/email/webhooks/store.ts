@@ -31,19 +31,33 @@ export interface DeliveryRow {
 const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'];
 
 export async function insertEndpoint(
-  db: Knex, accountId: string, fields: { url: string; events: string[]; description: string | null; secretEnc: string },
+  db: Knex,
+  accountId: string,
+  fields: { url: string; events: string[]; description: string | null; secretEnc: string },
 ): Promise<EndpointRow> {
   const [row] = await db('email_webhook_endpoints')
-    .insert({ account_id: accountId, url: fields.url, events: fields.events, description: fields.description, secret_enc: fields.secretEnc })
+    .insert({
+      account_id: accountId,
+      url: fields.url,
+      events: fields.events,
+      description: fields.description,
+      secret_enc: fields.secretEnc,
+    })
     .returning(ENDPOINT_COLUMNS);
   return row;
 }
 
 export async function listEndpoints(db: Knex, accountId: string, page: Page): Promise<{ rows: EndpointRow[]; total: number }> {
   const [rows, [{ total }]] = await Promise.all([
-    db('email_webhook_endpoints').where({ account_id: accountId }).select(ENDPOINT_COLUMNS)
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)),
+    db('email_webhook_endpoints')
+      .where({ account_id: accountId })
+      .select(ENDPOINT_COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)),
     db('email_webhook_endpoints').where({ account_id: accountId }).count<{ total: string }[]>({ total: '*' }),
   ]);
   return { rows, total: Number(total) };
@@ -54,10 +68,15 @@ export async function findEndpoint(db: Knex, accountId: string, id: string): Pro
 }
 
 export async function updateEndpoint(
-  db: Knex, accountId: string, id: string, patch: Partial<Pick<EndpointRow, 'url' | 'events' | 'description' | 'enabled'>>,
+  db: Knex,
+  accountId: string,
+  id: string,
+  patch: Partial<Pick<EndpointRow, 'url' | 'events' | 'description' | 'enabled'>>,
 ): Promise<EndpointRow | undefined> {
-  const [row] = await db('email_webhook_endpoints').where({ account_id: accountId, id })
-    .update({ ...patch, updated_at: db.fn.now() }).returning(ENDPOINT_COLUMNS);
+  const [row] = await db('email_webhook_endpoints')
+    .where({ account_id: accountId, id })
+    .update({ ...patch, updated_at: db.fn.now() })
+    .returning(ENDPOINT_COLUMNS);
   return row;
 }
 
@@ -65,7 +84,11 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
   return (await db('email_webhook_endpoints').where({ account_id: accountId, id }).delete()) > 0;
 }
 
-export async function insertEvents(db: Knex, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>): Promise<StoredEvent[]> {
+export async function insertEvents(
+  db: Knex,
+  accountId: string,
+  events: Array<{ type: string; data: Record<string, unknown> }>,
+): Promise<StoredEvent[]> {
   return db('email_events')
     .insert(events.map((e) => ({ account_id: accountId, type: e.type, data: JSON.stringify(e.data) })))
     .returning(['id', 'type', 'data', 'created_at']);
@@ -75,14 +98,36 @@ export async function markEventsDispatched(db: Knex, ids: string[]): Promise<voi
   if (ids.length > 0) await db('email_events').whereIn('id', ids).whereNull('dispatched_at').update({ dispatched_at: db.fn.now() });
 }
 
-export async function listDeliveries(db: Knex, accountId: string, endpointId: string, page: Page): Promise<{ rows: DeliveryRow[]; total: number }> {
+export async function listDeliveries(
+  db: Knex,
+  accountId: string,
+  endpointId: string,
+  page: Page,
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   const scope = { 'd.account_id': accountId, 'd.endpoint_id': endpointId };
   const [rows, [{ total }]] = await Promise.all([
-    db('email_webhook_deliveries as d').join('email_events as e', 'e.id', 'd.event_id').where(scope)
-      .select('d.id', 'd.endpoint_id', 'd.event_id', 'e.type as event_type', 'd.status', 'd.attempts', 'd.last_status', 'd.last_error',
-        'd.delivered_at', 'd.created_at', 'd.updated_at')
-      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)),
+    db('email_webhook_deliveries as d')
+      .join('email_events as e', 'e.id', 'd.event_id')
+      .where(scope)
+      .select(
+        'd.id',
+        'd.endpoint_id',
+        'd.event_id',
+        'e.type as event_type',
+        'd.status',
+        'd.attempts',
+        'd.last_status',
+        'd.last_error',
+        'd.delivered_at',
+        'd.created_at',
+        'd.updated_at',
+      )
+      .orderBy([
+        { column: 'd.created_at', order: 'desc' },
+        { column: 'd.id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)),
     db('email_webhook_deliveries as d').where(scope).count<{ total: string }[]>({ total: '*' }),
   ]);
   return { rows, total: Number(total) };
@@ -92,7 +137,8 @@ export async function listDeliveries(db: Knex, accountId: string, endpointId: st
 
 /** The event, stamped dispatched (its workflow runs); undefined when it is gone. */
 export async function claimEvent(db: Knex, accountId: string, eventId: string): Promise<StoredEvent | undefined> {
-  const [row] = await db('email_events').where({ account_id: accountId, id: eventId })
+  const [row] = await db('email_events')
+    .where({ account_id: accountId, id: eventId })
     .update({ dispatched_at: db.raw('coalesce(dispatched_at, now())') })
     .returning(['id', 'type', 'data', 'created_at']);
   return row;
@@ -101,7 +147,9 @@ export async function claimEvent(db: Knex, accountId: string, eventId: string): 
 /** Enabled endpoints of the account subscribed to `type`. */
 export async function subscribedEndpointIds(db: Knex, accountId: string, type: string): Promise<string[]> {
   const rows: Array<{ id: string }> = await db('email_webhook_endpoints')
-    .where({ account_id: accountId, enabled: true }).whereRaw('? = any(events)', [type]).select('id');
+    .where({ account_id: accountId, enabled: true })
+    .whereRaw('? = any(events)', [type])
+    .select('id');
   return rows.map((r) => r.id);
 }
 
@@ -112,14 +160,22 @@ export async function endpointIdIfExists(db: Knex, accountId: string, id: unknow
 }
 
 /** One delivery row per endpoint (a re-run adds none twice); answers those still pending, oldest endpoint first. */
-export async function pendingDeliveries(db: Knex, accountId: string, eventId: string, endpointIds: string[]): Promise<Array<{ id: string; endpoint_id: string }>> {
+export async function pendingDeliveries(
+  db: Knex,
+  accountId: string,
+  eventId: string,
+  endpointIds: string[],
+): Promise<Array<{ id: string; endpoint_id: string }>> {
   if (endpointIds.length > 0) {
     await db('email_webhook_deliveries')
       .insert(endpointIds.map((endpointId) => ({ account_id: accountId, endpoint_id: endpointId, event_id: eventId })))
-      .onConflict(['endpoint_id', 'event_id']).ignore();
+      .onConflict(['endpoint_id', 'event_id'])
+      .ignore();
   }
-  return db('email_webhook_deliveries').where({ account_id: accountId, event_id: eventId, status: 'pending' })
-    .select('id', 'endpoint_id').orderBy('created_at');
+  return db('email_webhook_deliveries')
+    .where({ account_id: accountId, event_id: eventId, status: 'pending' })
+    .select('id', 'endpoint_id')
+    .orderBy('created_at');
 }
 
 export interface AttemptContext {
@@ -136,19 +192,36 @@ export async function attemptContext(db: Knex, accountId: string, deliveryId: st
     .join('email_webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .join('email_events as e', 'e.id', 'd.event_id')
     .where({ 'd.account_id': accountId, 'd.id': deliveryId })
-    .first('d.status', 'd.attempts', 'w.url', 'w.enabled', 'w.secret_enc', 'e.id as event_id', 'e.type', 'e.data', 'e.created_at as event_created_at');
+    .first(
+      'd.status',
+      'd.attempts',
+      'w.url',
+      'w.enabled',
+      'w.secret_enc',
+      'e.id as event_id',
+      'e.type',
+      'e.data',
+      'e.created_at as event_created_at',
+    );
   if (!row) return undefined;
   return {
-    status: row.status, attempts: row.attempts, url: row.url, enabled: row.enabled, secret_enc: row.secret_enc,
+    status: row.status,
+    attempts: row.attempts,
+    url: row.url,
+    enabled: row.enabled,
+    secret_enc: row.secret_enc,
     event: { id: row.event_id, type: row.type, data: row.data, created_at: row.event_created_at },
   };
 }
 
 export async function recordAttempt(
-  db: Knex, accountId: string, deliveryId: string,
+  db: Knex,
+  accountId: string,
+  deliveryId: string,
   outcome: { status: DeliveryRow['status']; httpStatus: number | null; error: string | null; counted: boolean },
 ): Promise<number> {
-  const [row] = await db('email_webhook_deliveries').where({ account_id: accountId, id: deliveryId })
+  const [row] = await db('email_webhook_deliveries')
+    .where({ account_id: accountId, id: deliveryId })
     .update({
       status: outcome.status,
       attempts: outcome.counted ? db.raw('attempts + 1') : db.raw('attempts'),
@@ -163,7 +236,10 @@ export async function recordAttempt(
 
 /** Events no workflow took within `minAgeMs` (Temporal was down when they were emitted), oldest first. */
 export async function undispatchedEvents(db: Knex, minAgeMs: number, limit: number): Promise<Array<{ id: string; account_id: string }>> {
-  return db('email_events').whereNull('dispatched_at')
+  return db('email_events')
+    .whereNull('dispatched_at')
     .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [minAgeMs / 1000]))
-    .orderBy('created_at').limit(limit).select('id', 'account_id');
+    .orderBy('created_at')
+    .limit(limit)
+    .select('id', 'account_id');
 }

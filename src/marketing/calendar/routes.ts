@@ -7,10 +7,16 @@ import { CALENDAR, calendarBound } from './window';
 import * as docs from './docs';
 
 const calendarQuery = z.strictObject({
-  from: calendarBound('from').optional()
-    .describe(`Start of the window: ISO 8601 timestamp with a zone, or YYYY-MM-DD (start of that UTC day). Default: ${CALENDAR.defaultReachDays} days before now.`),
-  to: calendarBound('to').optional()
-    .describe(`End of the window, inclusive: ISO 8601 timestamp with a zone, or YYYY-MM-DD (end of that UTC day). Default: ${CALENDAR.defaultReachDays} days after now.`),
+  from: calendarBound('from')
+    .optional()
+    .describe(
+      `Start of the window: ISO 8601 timestamp with a zone, or YYYY-MM-DD (start of that UTC day). Default: ${CALENDAR.defaultReachDays} days before now.`,
+    ),
+  to: calendarBound('to')
+    .optional()
+    .describe(
+      `End of the window, inclusive: ISO 8601 timestamp with a zone, or YYYY-MM-DD (end of that UTC day). Default: ${CALENDAR.defaultReachDays} days after now.`,
+    ),
 });
 
 const entrySchema = z.object({
@@ -36,16 +42,17 @@ const cadenceSchema = z.object({
 });
 
 const calendarSchema = z.object({
-  from: z.string(), to: z.string(),
+  from: z.string(),
+  to: z.string(),
   entries: z.array(entrySchema),
   truncated: z.boolean().describe(`True when the window held more than ${MAX_CALENDAR_ENTRIES} entries; narrow it to see the rest.`),
   cadence: cadenceSchema,
 });
 
 const description = [
-  'Every dated event of the account\'s content items inside the window [from, to], oldest first (ties by content id, then kind). One item can give several entries.',
+  "Every dated event of the account's content items inside the window [from, to], oldest first (ties by content id, then kind). One item can give several entries.",
   '',
-  '- `scheduled`: the item\'s stored `scheduled_publish_at` falls in the window and the schedule will execute (the item is linked to a site collection and its `deploy_target` is not `none`). Until scheduled publishing lands, these come from the stored schedule.',
+  "- `scheduled`: the item's stored `scheduled_publish_at` falls in the window and the schedule will execute (the item is linked to a site collection and its `deploy_target` is not `none`). Until scheduled publishing lands, these come from the stored schedule.",
   '- `recorded_only`: a stored `scheduled_publish_at` that nothing publishes (no site link, or `deploy_target` `none`); `executes` is false for these and only these.',
   '- `published`: `published_at` falls in the window.',
   '- `failed`: `publish_failed_at` (the last failed publish) falls in the window.',
@@ -56,17 +63,27 @@ const description = [
 ].join('\n');
 
 export function calendarRoutes(): RouteDef[] {
-  return twinRoutes({
-    method: 'get', path: '/marketing/content/calendar', operationId: 'getContentCalendar', tags: ['Marketing content'],
-    permission: 'marketing.content:read',
-    summary: docs.getContentCalendarSummary,
-    description,
-    query: calendarQuery,
-    responses: { 200: { description: 'The calendar of the window', schema: calendarSchema } },
-    errors: [
-      { status: 400, code: 'calendar_window_too_large', description: `The window is longer than ${CALENDAR.maxWindowDays} days.` },
-      { status: 400, code: 'calendar_window_invalid', description: '`to` is before `from`.' },
-      { status: 400, code: 'validation_failed', description: '`from` or `to` is not a readable date, or an unknown query parameter was sent.' },
-    ],
-  }, async ({ query, auth, deps }) => ({ body: await contentCalendar(deps.db, accountOf(auth), query) }));
+  return twinRoutes(
+    {
+      method: 'get',
+      path: '/marketing/content/calendar',
+      operationId: 'getContentCalendar',
+      tags: ['Marketing content'],
+      permission: 'marketing.content:read',
+      summary: docs.getContentCalendarSummary,
+      description,
+      query: calendarQuery,
+      responses: { 200: { description: 'The calendar of the window', schema: calendarSchema } },
+      errors: [
+        { status: 400, code: 'calendar_window_too_large', description: `The window is longer than ${CALENDAR.maxWindowDays} days.` },
+        { status: 400, code: 'calendar_window_invalid', description: '`to` is before `from`.' },
+        {
+          status: 400,
+          code: 'validation_failed',
+          description: '`from` or `to` is not a readable date, or an unknown query parameter was sent.',
+        },
+      ],
+    },
+    async ({ query, auth, deps }) => ({ body: await contentCalendar(deps.db, accountOf(auth), query) }),
+  );
 }

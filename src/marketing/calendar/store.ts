@@ -30,8 +30,21 @@ export async function listCalendarEntries(db: Knex, accountId: string, from: Dat
     db('content_items')
       .where('account_id', accountId)
       .whereBetween(column, [from, to])
-      .select('id as content_id', 'title', 'status', 'content_type', db.raw(`${kind} as kind`), `${column} as date`, db.raw(`${executes} as executes`)));
-  return db.select('*').from(first.unionAll(rest, true).as('e')).orderBy([{ column: 'date' }, { column: 'content_id' }, { column: 'kind' }]).limit(limit);
+      .select(
+        'id as content_id',
+        'title',
+        'status',
+        'content_type',
+        db.raw(`${kind} as kind`),
+        `${column} as date`,
+        db.raw(`${executes} as executes`),
+      ),
+  );
+  return db
+    .select('*')
+    .from(first.unionAll(rest, true).as('e'))
+    .orderBy([{ column: 'date' }, { column: 'content_id' }, { column: 'kind' }])
+    .limit(limit);
 }
 
 export interface CadenceRow {
@@ -44,18 +57,31 @@ export interface CadenceRow {
   next_scheduled_at: Date | null;
 }
 
-export interface CadenceBounds { now: Date; back30: Date; back90: Date; ahead30: Date }
+export interface CadenceBounds {
+  now: Date;
+  back30: Date;
+  back90: Date;
+  ahead30: Date;
+}
 
 /** Account-wide publishing counts around `now`, whatever window the calendar shows. */
 export async function readCadence(db: Knex, accountId: string, b: CadenceBounds): Promise<CadenceRow> {
-  const row = await db('content_items').where('account_id', accountId).first(
-    db.raw('count(*) filter (where published_at > ? and published_at <= ?)::int as published_last_30_days', [b.back30, b.now]),
-    db.raw('count(*) filter (where published_at > ? and published_at <= ?)::int as published_last_90_days', [b.back90, b.now]),
-    db.raw(`count(*) filter (where scheduled_publish_at > ? and scheduled_publish_at <= ? and ${EXECUTES})::int as scheduled_next_30_days`, [b.now, b.ahead30]),
-    db.raw(`count(*) filter (where scheduled_publish_at > ? and scheduled_publish_at <= ? and not ${EXECUTES})::int as recorded_only_next_30_days`, [b.now, b.ahead30]),
-    db.raw('count(*) filter (where publish_failed_at > ? and publish_failed_at <= ?)::int as failed_last_30_days', [b.back30, b.now]),
-    db.raw('max(published_at) filter (where published_at <= ?) as last_published_at', [b.now]),
-    db.raw(`min(scheduled_publish_at) filter (where scheduled_publish_at > ? and ${EXECUTES}) as next_scheduled_at`, [b.now]),
-  );
+  const row = await db('content_items')
+    .where('account_id', accountId)
+    .first(
+      db.raw('count(*) filter (where published_at > ? and published_at <= ?)::int as published_last_30_days', [b.back30, b.now]),
+      db.raw('count(*) filter (where published_at > ? and published_at <= ?)::int as published_last_90_days', [b.back90, b.now]),
+      db.raw(
+        `count(*) filter (where scheduled_publish_at > ? and scheduled_publish_at <= ? and ${EXECUTES})::int as scheduled_next_30_days`,
+        [b.now, b.ahead30],
+      ),
+      db.raw(
+        `count(*) filter (where scheduled_publish_at > ? and scheduled_publish_at <= ? and not ${EXECUTES})::int as recorded_only_next_30_days`,
+        [b.now, b.ahead30],
+      ),
+      db.raw('count(*) filter (where publish_failed_at > ? and publish_failed_at <= ?)::int as failed_last_30_days', [b.back30, b.now]),
+      db.raw('max(published_at) filter (where published_at <= ?) as last_published_at', [b.now]),
+      db.raw(`min(scheduled_publish_at) filter (where scheduled_publish_at > ? and ${EXECUTES}) as next_scheduled_at`, [b.now]),
+    );
   return row as CadenceRow;
 }

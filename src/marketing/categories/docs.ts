@@ -1,7 +1,6 @@
 // OpenAPI prose of the routes in this folder, kept out of the route declarations so they read as code.
 
-export const categoryNameTakenError =
-  'Another category of the account has this name, ignoring case (`field`: `name`). Nothing is written.';
+export const categoryNameTakenError = 'Another category of the account has this name, ignoring case (`field`: `name`). Nothing is written.';
 
 export const categorySlugTakenError =
   'Another category of the account has this slug, sent or derived (`field`: `slug`). Nothing is written.';

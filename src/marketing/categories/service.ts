@@ -32,7 +32,9 @@ async function uniquely<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (err) {
     if (isUniqueViolation(err, store.NAME_INDEX)) {
-      throw new ApiError(409, 'category_name_taken', 'another category of this account has this name (names are compared ignoring case)', { details: { field: 'name' } });
+      throw new ApiError(409, 'category_name_taken', 'another category of this account has this name (names are compared ignoring case)', {
+        details: { field: 'name' },
+      });
     }
     if (isUniqueViolation(err, store.SLUG_INDEX)) {
       throw new ApiError(409, 'category_slug_taken', 'another category of this account has this slug', { details: { field: 'slug' } });

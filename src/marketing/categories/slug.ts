@@ -12,9 +12,13 @@ const LATIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø
  * (`日本語`, `!!!`): the caller then needs an explicit slug.
  */
 export function slugify(name: string): string {
-  const words = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
     .replace(/[ßæœøđłþðı]/g, (c) => LATIN_LETTERS[c])
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (words.length <= MAX_SLUG) return words;
   const cut = words.slice(0, MAX_SLUG);
   const lastHyphen = cut.lastIndexOf('-');

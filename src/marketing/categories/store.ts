@@ -40,12 +40,17 @@ export async function lockCategoryRef(db: Knex, accountId: string, id: string): 
 }
 
 export async function insertCategory(db: Knex, accountId: string, fields: Required<CategoryFields>): Promise<CategoryRow> {
-  const [row] = await db(table).insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db(table)
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 
 export async function updateCategory(db: Knex, accountId: string, id: string, fields: CategoryFields): Promise<CategoryRow | undefined> {
-  const [row] = await db(table).where({ account_id: accountId, id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db(table)
+    .where({ account_id: accountId, id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 

@@ -19,15 +19,22 @@ const commentsOf = (db: Knex, accountId: string, contentId: string) =>
 /** Oldest first, so a thread reads top to bottom. */
 export async function listComments(db: Knex, accountId: string, contentId: string, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    commentsOf(db, accountId, contentId).select('*')
-      .orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<CommentRow[]>,
+    commentsOf(db, accountId, contentId)
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<CommentRow[]>,
     commentsOf(db, accountId, contentId).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
 }
 
 export async function insertComment(db: Knex, accountId: string, comment: NewComment): Promise<CommentRow> {
-  const [row] = await db('content_comments').insert({ account_id: accountId, ...comment }).returning('*');
+  const [row] = await db('content_comments')
+    .insert({ account_id: accountId, ...comment })
+    .returning('*');
   return row;
 }

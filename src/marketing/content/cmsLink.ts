@@ -5,7 +5,10 @@ import { cmsCapabilities, runOperation } from '../../sitePlatform/operations';
 import { markSnapshotsStale } from '../../sitePlatform/operations/cmsSnapshots';
 import { invalidReference } from './errors';
 
-interface LinkTarget { project_id: string; collection_id: string }
+interface LinkTarget {
+  project_id: string;
+  collection_id: string;
+}
 
 const projectNotOwned = () => invalidReference('cms_link.project_id', 'website project');
 const collectionMissing = () => invalidReference('cms_link.collection_id', 'CMS collection on the site the project resolves to');
@@ -23,7 +26,10 @@ const projectWithoutSite = (projectId: string) => {
  * write's transaction, so no row is locked while the platform answers.
  */
 export async function checkSentCmsLink(
-  deps: SitePlatformDeps, accountId: string, stored: LinkTarget | null, sent: LinkTarget | null | undefined,
+  deps: SitePlatformDeps,
+  accountId: string,
+  stored: LinkTarget | null,
+  sent: LinkTarget | null | undefined,
 ): Promise<void> {
   if (!sent) return;
   if (stored && stored.project_id === sent.project_id && stored.collection_id === sent.collection_id) return;
@@ -52,10 +58,19 @@ export async function assertCmsLinkResolves(deps: SitePlatformDeps, accountId: s
   if (!(await collectionsOfSite(deps, accountId, link.project_id, siteId)).ids.includes(link.collection_id)) throw collectionMissing();
 }
 
-async function collectionsOfSite(deps: SitePlatformDeps, accountId: string, projectId: string, siteId: string): Promise<{ ids: string[]; cached: boolean }> {
+async function collectionsOfSite(
+  deps: SitePlatformDeps,
+  accountId: string,
+  projectId: string,
+  siteId: string,
+): Promise<{ ids: string[]; cached: boolean }> {
   try {
     const { result, snapshot } = await runOperation(deps, {
-      accountId, projectId, method: 'GET', action: 'cms_collection_list', params: { site_id: siteId },
+      accountId,
+      projectId,
+      method: 'GET',
+      action: 'cms_collection_list',
+      params: { site_id: siteId },
       // Reads are never audited, so no actor is looked up.
       actor: async () => 'system',
     });

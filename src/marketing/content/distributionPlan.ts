@@ -22,8 +22,12 @@ export const distributionRowSchema = z.strictObject({
   format: z.string().min(1).max(100).describe('What goes out on the channel (e.g. "thread", "newsletter section").'),
   status: z.enum(DISTRIBUTION_STATUSES),
   scheduled_for: isoDateOrTime.nullish(),
-  link: z.string().max(2048)
-    .refine((v) => DERIVATIVE_LINK.test(v) || isHttpUrl(v), { error: 'must be social_post:<id>, campaign:<id>, task:<id> or an http(s) URL' })
+  link: z
+    .string()
+    .max(2048)
+    .refine((v) => DERIVATIVE_LINK.test(v) || isHttpUrl(v), {
+      error: 'must be social_post:<id>, campaign:<id>, task:<id> or an http(s) URL',
+    })
     .nullish()
     .describe('The derivative this row produced: social_post:<id>, campaign:<id>, task:<id>, or a URL.'),
   note: z.string().max(1000).nullish(),
@@ -37,14 +41,18 @@ export const distributionPlanSchema = z.strictObject({
 });
 
 /** The shape a writer sends: like the stored one, but written_at may be left for the server to stamp. */
-export const distributionPlanInput = distributionPlanSchema.extend({
-  written_at: z.iso.datetime({ offset: true }).optional()
-    .describe('When the plan was written; stamped with the time of the write when absent.'),
-}).describe(
-  `Distribution plan: { owned_first, channels (at most ${MAX_DISTRIBUTION_ROWS} rows of { channel, format, status, ` +
-  'scheduled_for?, link?, note? }), written_at }. A malformed plan is refused with 400; a stored plan that does not ' +
-  'match this shape (written before validation existed) is read as no plan. Send null to remove the plan.',
-);
+export const distributionPlanInput = distributionPlanSchema
+  .extend({
+    written_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('When the plan was written; stamped with the time of the write when absent.'),
+  })
+  .describe(
+    `Distribution plan: { owned_first, channels (at most ${MAX_DISTRIBUTION_ROWS} rows of { channel, format, status, ` +
+      'scheduled_for?, link?, note? }), written_at }. A malformed plan is refused with 400; a stored plan that does not ' +
+      'match this shape (written before validation existed) is read as no plan. Send null to remove the plan.',
+  );
 
 export type DistributionPlan = z.output<typeof distributionPlanSchema>;
 

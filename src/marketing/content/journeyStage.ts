@@ -2,8 +2,14 @@ import type { Knex } from '../../db/knex';
 import { invalidField } from '../../http/fieldErrors';
 import { journeyRef, stageNamed } from '../grounding/service';
 
-interface StageState { journey_id: string | null; journey_stage: string | null }
-interface StageInput { journey_id?: string | null; journey_stage?: string | null }
+interface StageState {
+  journey_id: string | null;
+  journey_stage: string | null;
+}
+interface StageInput {
+  journey_id?: string | null;
+  journey_stage?: string | null;
+}
 
 /**
  * The journey_stage a write stores (doc1: "the stage name as the journey map spells it"), or undefined to leave it.
@@ -13,7 +19,10 @@ interface StageInput { journey_id?: string | null; journey_stage?: string | null
  * never blocks saving the item. Runs after the journey id itself was checked against the account.
  */
 export async function resolveJourneyStage(
-  trx: Knex.Transaction, accountId: string, stored: StageState, input: StageInput,
+  trx: Knex.Transaction,
+  accountId: string,
+  stored: StageState,
+  input: StageInput,
 ): Promise<string | null | undefined> {
   if (input.journey_id === undefined && input.journey_stage === undefined) return undefined;
   const journeyId = input.journey_id !== undefined ? input.journey_id : stored.journey_id;

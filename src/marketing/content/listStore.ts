@@ -25,8 +25,11 @@ function applyFilter(q: Knex.QueryBuilder, f: ContentFilter): Knex.QueryBuilder 
   if (f.tags?.length) q.whereRaw('c.tags @> ?::text[]', [f.tags]);
   if (f.search !== undefined) {
     const needle = `%${escapeLike(f.search.toLowerCase())}%`;
-    q.where((w) => w.whereRaw('lower(c.title) like ?', [needle])
-      .orWhereRaw("lower(coalesce(c.target_keyword, c.settings->>'target_keyword')) like ?", [needle]));
+    q.where((w) =>
+      w
+        .whereRaw('lower(c.title) like ?', [needle])
+        .orWhereRaw("lower(coalesce(c.target_keyword, c.settings->>'target_keyword')) like ?", [needle]),
+    );
   }
   if (f.avatar_id !== undefined) q.where('c.avatar_id', f.avatar_id);
   if (f.journey_id !== undefined) q.where('c.journey_id', f.journey_id);
@@ -36,7 +39,10 @@ function applyFilter(q: Knex.QueryBuilder, f: ContentFilter): Knex.QueryBuilder 
   return q;
 }
 
-export interface ContentWindow { limit: number; offset: number }
+export interface ContentWindow {
+  limit: number;
+  offset: number;
+}
 
 const ORDER: Record<ContentSort, string> = {
   updated: 'updated_at desc, id desc',
@@ -47,7 +53,13 @@ const prefixed = (order: string) => order.replace(/(\w+_at|id) /g, 'c.$1 ');
 const hasFilter = (f: ContentFilter) => Object.values(f).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 
 /** One page of the account's items, with the names of their grounding objects, in the requested order. */
-export function contentPageQuery(db: Knex, accountId: string, filter: ContentFilter, sort: ContentSort, page: ContentWindow): Knex.QueryBuilder {
+export function contentPageQuery(
+  db: Knex,
+  accountId: string,
+  filter: ContentFilter,
+  sort: ContentSort,
+  page: ContentWindow,
+): Knex.QueryBuilder {
   return applyFilter(contentWithNames(db, accountId), filter).orderByRaw(prefixed(ORDER[sort])).limit(page.limit).offset(page.offset);
 }
 
@@ -59,8 +71,18 @@ export function contentCountQuery(db: Knex, accountId: string, filter: ContentFi
  * A filtered page and its total in one statement: the matches are found once through the filter's index, counted,
  * and the page is cut from them. With no row on the page it still answers one row carrying the total.
  */
-export function contentPageWithTotalQuery(db: Knex, accountId: string, filter: ContentFilter, sort: ContentSort, page: ContentWindow): Knex.Raw {
-  const matched = applyFilter(db('content_items as c').where('c.account_id', accountId), filter).select('c.id', 'c.updated_at', 'c.published_at');
+export function contentPageWithTotalQuery(
+  db: Knex,
+  accountId: string,
+  filter: ContentFilter,
+  sort: ContentSort,
+  page: ContentWindow,
+): Knex.Raw {
+  const matched = applyFilter(db('content_items as c').where('c.account_id', accountId), filter).select(
+    'c.id',
+    'c.updated_at',
+    'c.published_at',
+  );
   const rows = contentWithNames(db, accountId).whereRaw('c.id in (select id from page)').orderByRaw(prefixed(ORDER[sort]));
   return db.raw(
     `with matched as materialized (?),
@@ -72,12 +94,19 @@ export function contentPageWithTotalQuery(db: Knex, accountId: string, filter: C
 
 /** One page of the account's items and the total of the filter. */
 export async function contentPage(
-  db: Knex, accountId: string, filter: ContentFilter, sort: ContentSort, page: ContentWindow,
+  db: Knex,
+  accountId: string,
+  filter: ContentFilter,
+  sort: ContentSort,
+  page: ContentWindow,
 ): Promise<{ rows: ContentRowWithNames[]; total: number }> {
   if (hasFilter(filter)) {
     const result = await contentPageWithTotalQuery(db, accountId, filter, sort, page);
     const rows = result.rows as Array<ContentRowWithNames & { total: number }>;
-    return { rows: rows.filter((r) => r.id !== null).map(({ total: _total, ...row }) => row as ContentRowWithNames), total: rows.length ? Number(rows[0].total) : 0 };
+    return {
+      rows: rows.filter((r) => r.id !== null).map(({ total: _total, ...row }) => row as ContentRowWithNames),
+      total: rows.length ? Number(rows[0].total) : 0,
+    };
   }
   // Unfiltered: the page walks the order's index and stops at `limit`; the count is an index-only scan.
   const [rows, [{ count }]] = await Promise.all([

@@ -2,9 +2,16 @@ import { readDistributionPlan } from './distributionPlan';
 import type { DeployTarget } from './schemas';
 import type { ContentRowWithNames } from './store';
 
-export interface NamedRef { id: string; name: string }
+export interface NamedRef {
+  id: string;
+  name: string;
+}
 
-export interface CmsLink { project_id: string; collection_id: string; item_id: string | null }
+export interface CmsLink {
+  project_id: string;
+  collection_id: string;
+  item_id: string | null;
+}
 
 /** A content item as every route returns it (create, get, list, update, version snapshots). */
 export interface ContentItem {
@@ -96,7 +103,9 @@ export function toContentItem(row: ContentRowWithNames): ContentItem {
     featured_image_alt: row.featured_image_alt,
     meta_keywords: row.meta_keywords,
     canonical_url: row.canonical_url,
-    cms_link: row.cms_link ? { project_id: row.cms_link.project_id, collection_id: row.cms_link.collection_id, item_id: row.cms_link.item_id ?? null } : null,
+    cms_link: row.cms_link
+      ? { project_id: row.cms_link.project_id, collection_id: row.cms_link.collection_id, item_id: row.cms_link.item_id ?? null }
+      : null,
     deploy_target: row.deploy_target as DeployTarget,
     scheduled_publish_at: iso(row.scheduled_publish_at),
     published_at: iso(row.published_at),

@@ -44,7 +44,12 @@ export async function createContent(deps: SitePlatformDeps, accountId: string, i
  * no version, no new updated_at.
  */
 export async function updateContent(
-  deps: SitePlatformDeps, accountId: string, id: string, input: UpdateInput, precedence: KeywordPrecedence, actor: Actor,
+  deps: SitePlatformDeps,
+  accountId: string,
+  id: string,
+  input: UpdateInput,
+  precedence: KeywordPrecedence,
+  actor: Actor,
 ): Promise<ContentItem> {
   if (!isUuid(id)) throw contentNotFound();
   if (input.cms_link) {

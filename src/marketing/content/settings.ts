@@ -21,9 +21,8 @@ export function resolveKeyword(
   precedence: KeywordPrecedence,
 ): string | null {
   const current = keywordOf(stored);
-  const fromSettings = input.settings && input.settings.target_keyword !== undefined
-    ? (input.settings.target_keyword as string | null)
-    : undefined;
+  const fromSettings =
+    input.settings && input.settings.target_keyword !== undefined ? (input.settings.target_keyword as string | null) : undefined;
   const fromTop = input.target_keyword;
   if (precedence === 'top_level') return fromTop !== undefined ? fromTop : fromSettings !== undefined ? fromSettings : current;
   const typed = (v: string | null | undefined): v is string | null => v !== undefined && v !== current;

@@ -73,12 +73,18 @@ export type ContentColumns = Partial<Omit<ContentRow, 'id' | 'account_id' | 'cms
 };
 
 export async function insertContent(trx: Knex.Transaction, accountId: string, columns: ContentColumns): Promise<string> {
-  const [row] = await trx('content_items').insert({ ...columns, account_id: accountId }).returning('id').catch(linkedProjectGone);
+  const [row] = await trx('content_items')
+    .insert({ ...columns, account_id: accountId })
+    .returning('id')
+    .catch(linkedProjectGone);
   return row.id;
 }
 
 export async function updateContentColumns(trx: Knex.Transaction, accountId: string, id: string, columns: ContentColumns): Promise<void> {
-  await trx('content_items').where({ account_id: accountId, id }).update({ ...columns, updated_at: trx.fn.now() }).catch(linkedProjectGone);
+  await trx('content_items')
+    .where({ account_id: accountId, id })
+    .update({ ...columns, updated_at: trx.fn.now() })
+    .catch(linkedProjectGone);
 }
 
 /** The cms_link project was deleted after the link was checked (content_items.cms_project_id carries a foreign key). */

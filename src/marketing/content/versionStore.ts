@@ -19,13 +19,20 @@ export interface VersionRow {
  * next number cannot race; the unique (content_id, version) index backs that up.
  */
 export async function insertVersion(
-  trx: Knex.Transaction, accountId: string, contentId: string, snapshot: ContentItem, changedFields: string[], actor: Actor,
+  trx: Knex.Transaction,
+  accountId: string,
+  contentId: string,
+  snapshot: ContentItem,
+  changedFields: string[],
+  actor: Actor,
 ): Promise<VersionRow> {
   const [row] = await trx('content_versions')
     .insert({
       account_id: accountId,
       content_id: contentId,
-      version: trx('content_versions').where({ account_id: accountId, content_id: contentId }).select(trx.raw('coalesce(max(version), 0) + 1')),
+      version: trx('content_versions')
+        .where({ account_id: accountId, content_id: contentId })
+        .select(trx.raw('coalesce(max(version), 0) + 1')),
       snapshot: JSON.stringify(snapshot),
       changed_fields: changedFields,
       actor_type: actor.type,

@@ -10,7 +10,8 @@ export const versionSchema = z.object({
   content_id: z.string(),
   version: z.number().int().describe('1 for the create, then one more per change.'),
   changed_fields: z.array(z.string()).describe('Item fields that this change set (on version 1: the fields sent on create).'),
-  actor: z.object({ type: z.enum(['user', 'agent', 'system']), id: z.string().nullable() })
+  actor: z
+    .object({ type: z.enum(['user', 'agent', 'system']), id: z.string().nullable() })
     .describe('Who made the change: a user (dashboard), an agent key, or the system (scheduled jobs).'),
   created_at: z.string(),
   snapshot: contentItemSchema.describe('The item as the API returned it right after this change.'),

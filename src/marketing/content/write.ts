@@ -9,14 +9,38 @@ import type { ContentColumns, ContentRow } from './store';
 
 /** Columns a write copies as sent (absent = leave). */
 const PLAIN_COLUMNS = [
-  'title', 'slug', 'body', 'excerpt', 'status', 'content_type', 'category_id', 'tags', 'avatar_id', 'journey_id',
-  'before_after_grid_id', 'meta_title', 'meta_description', 'featured_image_url', 'featured_image_alt',
-  'meta_keywords', 'canonical_url', 'deploy_target',
+  'title',
+  'slug',
+  'body',
+  'excerpt',
+  'status',
+  'content_type',
+  'category_id',
+  'tags',
+  'avatar_id',
+  'journey_id',
+  'before_after_grid_id',
+  'meta_title',
+  'meta_description',
+  'featured_image_url',
+  'featured_image_alt',
+  'meta_keywords',
+  'canonical_url',
+  'deploy_target',
 ] as const;
 
-const EMPTY: Pick<ContentRow, 'target_keyword' | 'settings' | 'scheduled_publish_at' | 'cms_link' | 'status' | 'published_at' | 'journey_id' | 'journey_stage'> = {
-  target_keyword: null, settings: {}, scheduled_publish_at: null, cms_link: null, status: 'draft', published_at: null,
-  journey_id: null, journey_stage: null,
+const EMPTY: Pick<
+  ContentRow,
+  'target_keyword' | 'settings' | 'scheduled_publish_at' | 'cms_link' | 'status' | 'published_at' | 'journey_id' | 'journey_stage'
+> = {
+  target_keyword: null,
+  settings: {},
+  scheduled_publish_at: null,
+  cms_link: null,
+  status: 'draft',
+  published_at: null,
+  journey_id: null,
+  journey_stage: null,
 };
 
 /**
@@ -60,16 +84,20 @@ export const NEW_ITEM = EMPTY;
 /** Item fields that differ between two snapshots (derived and bookkeeping members left out). */
 export function changedFields(before: ContentItem, after: ContentItem): string[] {
   const skip = new Set(['updated_at', 'created_at', 'customer_avatar', 'customer_journey', 'before_after_grid']);
-  return (Object.keys(after) as Array<keyof ContentItem>)
-    .filter((key) => !skip.has(key) && stableJson(before[key]) !== stableJson(after[key]));
+  return (Object.keys(after) as Array<keyof ContentItem>).filter(
+    (key) => !skip.has(key) && stableJson(before[key]) !== stableJson(after[key]),
+  );
 }
 
 /** Fields a create set: those it sent (version 1's changed_fields). */
 export function sentFields(input: CreateInput): string[] {
-  return Object.keys(input).filter((k) => k !== 'cancel_scheduled_publish' && (input as Record<string, unknown>)[k] !== undefined).sort();
+  return Object.keys(input)
+    .filter((k) => k !== 'cancel_scheduled_publish' && (input as Record<string, unknown>)[k] !== undefined)
+    .sort();
 }
 
 function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }

@@ -23,8 +23,14 @@ const toColumns = (f: AvatarFields) => ({ ...f, ...(f.attributes !== undefined ?
 export async function listAvatars(db: Knex, accountId: string, search: string | undefined, page: Page) {
   const filtered = () => whereNameContains(db(table).where('account_id', accountId), search);
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<AvatarRow[]>,
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<AvatarRow[]>,
     filtered().count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };
@@ -40,12 +46,17 @@ export async function lockAvatarRef(db: Knex, accountId: string, id: string): Pr
 }
 
 export async function insertAvatar(db: Knex, accountId: string, fields: AvatarFields & { name: string }): Promise<AvatarRow> {
-  const [row] = await db(table).insert({ account_id: accountId, ...toColumns(fields) }).returning('*');
+  const [row] = await db(table)
+    .insert({ account_id: accountId, ...toColumns(fields) })
+    .returning('*');
   return row;
 }
 
 export async function updateAvatar(db: Knex, accountId: string, id: string, fields: AvatarFields): Promise<AvatarRow | undefined> {
-  const [row] = await db(table).where({ account_id: accountId, id }).update({ ...toColumns(fields), updated_at: db.fn.now() }).returning('*');
+  const [row] = await db(table)
+    .where({ account_id: accountId, id })
+    .update({ ...toColumns(fields), updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 

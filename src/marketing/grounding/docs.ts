@@ -17,11 +17,10 @@ export const invalidReferenceError =
 export const listMarketingGridsDescription =
   'A before/after grid holds measurable results (metric, before, after, unit) and testimonials (quote, attribution, consent); a content item names one in `before_after_grid_id`, and case studies take their numbers and quotes from it. Answers `{ data, total, page, limit }`, newest first, each grid with its rows; `search` matches part of the name, ignoring case. `page` defaults to 1, `limit` to 25 (maximum 100).';
 
-export const createMarketingGridDescription =
-  `\`name\` is required. \`results\` (at most ${MAX_RESULTS}) and \`testimonials\` (at most ${MAX_TESTIMONIALS}) are optional lists kept in the order sent; every row gets an \`id\`. \`before\` and \`after\` are numbers with at most 4 decimal places (more is 400 rather than silently rounded). A quote is at most ${MAX_QUOTE} characters; \`consent\` defaults to false. Honours \`Idempotency-Key\`.`;
+export const createMarketingGridDescription = `\`name\` is required. \`results\` (at most ${MAX_RESULTS}) and \`testimonials\` (at most ${MAX_TESTIMONIALS}) are optional lists kept in the order sent; every row gets an \`id\`. \`before\` and \`after\` are numbers with at most 4 decimal places (more is 400 rather than silently rounded). A quote is at most ${MAX_QUOTE} characters; \`consent\` defaults to false. Honours \`Idempotency-Key\`.`;
 
 export const updateMarketingGridDescription =
-  'Partial: an absent field or list stays. `results` and `testimonials`, when sent, each replace that list in the order sent: a row sent with the `id` of one of this grid\'s rows keeps that id (citations in case studies stay valid), a row without `id` is new, and rows not sent are removed (`[]` empties the list). Every row is written as sent: an absent `unit` or `attribution` is null and an absent `consent` is false, also for a kept row. An `id` that is not one of this grid\'s rows is 400 `invalid_reference`; a repeated `id` is 400 `validation_failed`. Nothing is written on any error.';
+  "Partial: an absent field or list stays. `results` and `testimonials`, when sent, each replace that list in the order sent: a row sent with the `id` of one of this grid's rows keeps that id (citations in case studies stay valid), a row without `id` is new, and rows not sent are removed (`[]` empties the list). Every row is written as sent: an absent `unit` or `attribution` is null and an absent `consent` is false, also for a kept row. An `id` that is not one of this grid's rows is 400 `invalid_reference`; a repeated `id` is 400 `validation_failed`. Nothing is written on any error.";
 
 export const deleteMarketingGridDescription =
   'Its results and testimonials go with it. Content items that name the grid keep existing with `before_after_grid_id` (and `before_after_grid`) null.';
@@ -35,5 +34,4 @@ export const createMarketingAvatarDescription =
 export const updateMarketingAvatarDescription =
   'Partial: an absent field stays. `attributes`, when sent, replaces the stored object as a whole. An empty body changes nothing and answers the avatar.';
 
-export const createMarketingJourneyDescription =
-  `\`name\` and \`stages\` (1..${MAX_STAGES}, in order, names unique ignoring case, each at most 255 characters) are required. A repeated stage name is 400 naming \`body.stages.N.name\`. Honours \`Idempotency-Key\`.`;
+export const createMarketingJourneyDescription = `\`name\` and \`stages\` (1..${MAX_STAGES}, in order, names unique ignoring case, each at most 255 characters) are required. A repeated stage name is 400 naming \`body.stages.N.name\`. Honours \`Idempotency-Key\`.`;

@@ -6,10 +6,21 @@ import * as store from './gridStore';
 import type { GridFields, GridRow, NewResult, NewTestimonial, ResultRow, TestimonialRow } from './gridStore';
 
 /** A measurable result: `metric` went from `before` to `after` (in `unit`). Case studies take their numbers from here. */
-export interface GridResult { id: string; metric: string; before: number; after: number; unit: string | null }
+export interface GridResult {
+  id: string;
+  metric: string;
+  before: number;
+  after: number;
+  unit: string | null;
+}
 
 /** A customer's words; `consent` true means it may be quoted verbatim with attribution (doc1 proof-pack rules). */
-export interface GridTestimonial { id: string; quote: string; attribution: string | null; consent: boolean }
+export interface GridTestimonial {
+  id: string;
+  quote: string;
+  attribution: string | null;
+  consent: boolean;
+}
 
 export interface Grid extends GridRow {
   results: GridResult[];
@@ -22,13 +33,26 @@ export interface GridInput extends GridFields {
 }
 
 const toResult = (r: ResultRow): GridResult => ({
-  id: r.id, metric: r.metric, before: Number(r.before_value), after: Number(r.after_value), unit: r.unit,
+  id: r.id,
+  metric: r.metric,
+  before: Number(r.before_value),
+  after: Number(r.after_value),
+  unit: r.unit,
 });
-const toTestimonial = (t: TestimonialRow): GridTestimonial => ({ id: t.id, quote: t.quote, attribution: t.attribution, consent: t.consent });
+const toTestimonial = (t: TestimonialRow): GridTestimonial => ({
+  id: t.id,
+  quote: t.quote,
+  attribution: t.attribution,
+  consent: t.consent,
+});
 
 /** Grids with their rows, in the order of `rows`. */
 async function withRows(db: Knex, accountId: string, rows: GridRow[]): Promise<Grid[]> {
-  const { results, testimonials } = await store.rowsOf(db, accountId, rows.map((g) => g.id));
+  const { results, testimonials } = await store.rowsOf(
+    db,
+    accountId,
+    rows.map((g) => g.id),
+  );
   return rows.map((g) => ({
     ...g,
     results: results.filter((r) => r.grid_id === g.id).map(toResult),

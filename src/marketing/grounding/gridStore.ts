@@ -43,8 +43,14 @@ const testimonials = 'before_after_testimonials';
 export async function listGrids(db: Knex, accountId: string, search: string | undefined, page: Page) {
   const filtered = () => whereNameContains(db(grids).where('account_id', accountId), search);
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<GridRow[]>,
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<GridRow[]>,
     filtered().count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };
@@ -69,7 +75,9 @@ export async function rowsOf(db: Knex, accountId: string, gridIds: string[]) {
   if (gridIds.length === 0) return { results: [] as ResultRow[], testimonials: [] as TestimonialRow[] };
   const [r, t] = await Promise.all([
     db(results).where('account_id', accountId).whereIn('grid_id', gridIds).orderBy(['grid_id', 'position']) as Promise<ResultRow[]>,
-    db(testimonials).where('account_id', accountId).whereIn('grid_id', gridIds).orderBy(['grid_id', 'position']) as Promise<TestimonialRow[]>,
+    db(testimonials).where('account_id', accountId).whereIn('grid_id', gridIds).orderBy(['grid_id', 'position']) as Promise<
+      TestimonialRow[]
+    >,
   ]);
   return { results: r, testimonials: t };
 }
@@ -83,13 +91,18 @@ export async function testimonialIds(db: Knex, accountId: string, gridId: string
 }
 
 export async function insertGrid(db: Knex, accountId: string, fields: GridFields & { name: string }): Promise<GridRow> {
-  const [row] = await db(grids).insert({ account_id: accountId, ...fields }).returning('*');
+  const [row] = await db(grids)
+    .insert({ account_id: accountId, ...fields })
+    .returning('*');
   return row;
 }
 
 /** Updates the grid's own columns and stamps `updated_at` (also when only its rows changed). */
 export async function touchGrid(db: Knex, accountId: string, id: string, fields: GridFields): Promise<GridRow> {
-  const [row] = await db(grids).where({ account_id: accountId, id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db(grids)
+    .where({ account_id: accountId, id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -97,20 +110,35 @@ export async function touchGrid(db: Knex, accountId: string, id: string, fields:
 export async function replaceResults(db: Knex, accountId: string, gridId: string, rows: NewResult[]): Promise<void> {
   await db(results).where({ account_id: accountId, grid_id: gridId }).delete();
   if (rows.length === 0) return;
-  await db(results).insert(rows.map((r, i) => ({
-    ...(r.id ? { id: r.id } : {}), account_id: accountId, grid_id: gridId, position: i + 1,
-    metric: r.metric, before_value: r.before, after_value: r.after, unit: r.unit,
-  })));
+  await db(results).insert(
+    rows.map((r, i) => ({
+      ...(r.id ? { id: r.id } : {}),
+      account_id: accountId,
+      grid_id: gridId,
+      position: i + 1,
+      metric: r.metric,
+      before_value: r.before,
+      after_value: r.after,
+      unit: r.unit,
+    })),
+  );
 }
 
 /** Replaces the grid's testimonials with `rows` in order; a row with an `id` keeps it. */
 export async function replaceTestimonials(db: Knex, accountId: string, gridId: string, rows: NewTestimonial[]): Promise<void> {
   await db(testimonials).where({ account_id: accountId, grid_id: gridId }).delete();
   if (rows.length === 0) return;
-  await db(testimonials).insert(rows.map((t, i) => ({
-    ...(t.id ? { id: t.id } : {}), account_id: accountId, grid_id: gridId, position: i + 1,
-    quote: t.quote, attribution: t.attribution, consent: t.consent,
-  })));
+  await db(testimonials).insert(
+    rows.map((t, i) => ({
+      ...(t.id ? { id: t.id } : {}),
+      account_id: accountId,
+      grid_id: gridId,
+      position: i + 1,
+      quote: t.quote,
+      attribution: t.attribution,
+      consent: t.consent,
+    })),
+  );
 }
 
 /** True when a row was deleted (its rows go with it). Content items that named it keep existing with `before_after_grid_id` null. */

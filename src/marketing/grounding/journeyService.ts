@@ -37,7 +37,11 @@ export function stageNamed(journey: Pick<JourneyRow, 'stages'>, name: string): J
   return journey.stages.find((s) => s.name.toLowerCase() === wanted);
 }
 
-export async function createJourney(db: Knex, accountId: string, fields: JourneyFields & { name: string; stages: JourneyStage[] }): Promise<JourneyRow> {
+export async function createJourney(
+  db: Knex,
+  accountId: string,
+  fields: JourneyFields & { name: string; stages: JourneyStage[] },
+): Promise<JourneyRow> {
   return store.insertJourney(db, accountId, fields);
 }
 

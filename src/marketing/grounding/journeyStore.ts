@@ -29,8 +29,14 @@ const toColumns = (f: JourneyFields) => ({ ...f, ...(f.stages !== undefined ? { 
 export async function listJourneys(db: Knex, accountId: string, search: string | undefined, page: Page) {
   const filtered = () => whereNameContains(db(table).where('account_id', accountId), search);
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<JourneyRow[]>,
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<JourneyRow[]>,
     filtered().count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
   ]);
   return { rows, total: Number(count) };
@@ -41,17 +47,30 @@ export async function findJourney(db: Knex, accountId: string, id: string): Prom
 }
 
 /** The journey's id, name and stages, locked against deletion for the caller's transaction (content references it). */
-export async function lockJourneyRef(db: Knex, accountId: string, id: string): Promise<Pick<JourneyRow, 'id' | 'name' | 'stages'> | undefined> {
+export async function lockJourneyRef(
+  db: Knex,
+  accountId: string,
+  id: string,
+): Promise<Pick<JourneyRow, 'id' | 'name' | 'stages'> | undefined> {
   return db(table).where({ account_id: accountId, id }).forKeyShare().first('id', 'name', 'stages');
 }
 
-export async function insertJourney(db: Knex, accountId: string, fields: JourneyFields & { name: string; stages: JourneyStage[] }): Promise<JourneyRow> {
-  const [row] = await db(table).insert({ account_id: accountId, ...toColumns(fields) }).returning('*');
+export async function insertJourney(
+  db: Knex,
+  accountId: string,
+  fields: JourneyFields & { name: string; stages: JourneyStage[] },
+): Promise<JourneyRow> {
+  const [row] = await db(table)
+    .insert({ account_id: accountId, ...toColumns(fields) })
+    .returning('*');
   return row;
 }
 
 export async function updateJourney(db: Knex, accountId: string, id: string, fields: JourneyFields): Promise<JourneyRow | undefined> {
-  const [row] = await db(table).where({ account_id: accountId, id }).update({ ...toColumns(fields), updated_at: db.fn.now() }).returning('*');
+  const [row] = await db(table)
+    .where({ account_id: accountId, id })
+    .update({ ...toColumns(fields), updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 

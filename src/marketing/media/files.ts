@@ -9,8 +9,10 @@ const MAX_STEM = 80;
  */
 export function storedFilename(clientName: string, extension: string): string {
   const base = clientName.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.[^.]*$/, '')
-    .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+  const stem = base
+    .replace(/\.[^.]*$/, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')

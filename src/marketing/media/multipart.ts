@@ -44,7 +44,9 @@ export function parseMultipart(raw: Buffer, contentType: string, limits: Multipa
   return new Promise((resolve, reject) => {
     const form: MultipartForm = { file: null, fields: {} };
     let problem: ApiError | null = null;
-    const fail = (err: ApiError) => { problem ??= err; };
+    const fail = (err: ApiError) => {
+      problem ??= err;
+    };
 
     parser.on('file', (name, stream, info) => {
       if (name !== limits.fileField) {
@@ -55,7 +57,9 @@ export function parseMultipart(raw: Buffer, contentType: string, limits: Multipa
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(fileTooLarge()));
-      stream.on('end', () => { form.file = { bytes: Buffer.concat(chunks), filename: info.filename ?? '' }; });
+      stream.on('end', () => {
+        form.file = { bytes: Buffer.concat(chunks), filename: info.filename ?? '' };
+      });
     });
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(fieldError(`body.${name}`, `must be at most ${limits.maxFieldBytes} bytes`));

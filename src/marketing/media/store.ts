@@ -20,21 +20,45 @@ export interface MediaAssetRow {
 
 export type NewMediaAsset = Omit<MediaAssetRow, 'id' | 'account_id' | 'created_at' | 'updated_at'> & { data: Buffer };
 
-export interface MediaFile { filename: string; mime_type: string; sha256: string; data: Buffer }
+export interface MediaFile {
+  filename: string;
+  mime_type: string;
+  sha256: string;
+  data: Buffer;
+}
 
 export interface MediaFilter {
   tag?: string;
   contentId?: string;
 }
 
-const COLUMNS = ['id', 'account_id', 'filename', 'mime_type', 'width', 'height', 'byte_size', 'sha256', 'public_token', 'tags', 'alt_text', 'created_at', 'updated_at'];
+const COLUMNS = [
+  'id',
+  'account_id',
+  'filename',
+  'mime_type',
+  'width',
+  'height',
+  'byte_size',
+  'sha256',
+  'public_token',
+  'tags',
+  'alt_text',
+  'created_at',
+  'updated_at',
+];
 
 function filteredAssets(db: Knex, accountId: string, f: MediaFilter): Knex.QueryBuilder {
   const q = db('media_assets as m').where('m.account_id', accountId);
   if (f.tag !== undefined) q.whereRaw('m.tags @> ?::text[]', [[f.tag]]);
   if (f.contentId !== undefined) {
-    q.whereExists((sub) => sub.select(db.raw('1')).from('content_item_images as i')
-      .whereRaw('i.asset_id = m.id').where({ 'i.account_id': accountId, 'i.content_id': f.contentId }));
+    q.whereExists((sub) =>
+      sub
+        .select(db.raw('1'))
+        .from('content_item_images as i')
+        .whereRaw('i.asset_id = m.id')
+        .where({ 'i.account_id': accountId, 'i.content_id': f.contentId }),
+    );
   }
   return q;
 }
@@ -42,9 +66,14 @@ function filteredAssets(db: Knex, accountId: string, f: MediaFilter): Knex.Query
 /** Newest first. */
 export async function listAssets(db: Knex, accountId: string, filter: MediaFilter, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    filteredAssets(db, accountId, filter).select(COLUMNS.map((c) => `m.${c}`))
-      .orderBy([{ column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<MediaAssetRow[]>,
+    filteredAssets(db, accountId, filter)
+      .select(COLUMNS.map((c) => `m.${c}`))
+      .orderBy([
+        { column: 'm.created_at', order: 'desc' },
+        { column: 'm.id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<MediaAssetRow[]>,
     filteredAssets(db, accountId, filter).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
@@ -56,20 +85,37 @@ export async function findAsset(db: Knex, accountId: string, id: string, lock = 
 }
 
 export async function insertAsset(db: Knex, accountId: string, asset: NewMediaAsset): Promise<MediaAssetRow> {
-  const [row] = await db('media_assets').insert({ account_id: accountId, ...asset }).returning(COLUMNS);
+  const [row] = await db('media_assets')
+    .insert({ account_id: accountId, ...asset })
+    .returning(COLUMNS);
   return row;
 }
 
-export async function updateAsset(db: Knex, accountId: string, id: string, fields: { tags?: string[]; alt_text?: string | null }): Promise<MediaAssetRow> {
-  const [row] = await db('media_assets').where({ account_id: accountId, id })
-    .update({ ...fields, updated_at: db.fn.now() }).returning(COLUMNS);
+export async function updateAsset(
+  db: Knex,
+  accountId: string,
+  id: string,
+  fields: { tags?: string[]; alt_text?: string | null },
+): Promise<MediaAssetRow> {
+  const [row] = await db('media_assets')
+    .where({ account_id: accountId, id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning(COLUMNS);
   return row;
 }
 
 /** Attaches an asset to a content item; attaching it again only updates the placement. */
-export async function attachImage(db: Knex, accountId: string, contentId: string, assetId: string, placement: string | null): Promise<void> {
-  await db('content_item_images').insert({ account_id: accountId, content_id: contentId, asset_id: assetId, placement })
-    .onConflict(['content_id', 'asset_id']).merge(['placement']);
+export async function attachImage(
+  db: Knex,
+  accountId: string,
+  contentId: string,
+  assetId: string,
+  placement: string | null,
+): Promise<void> {
+  await db('content_item_images')
+    .insert({ account_id: accountId, content_id: contentId, asset_id: assetId, placement })
+    .onConflict(['content_id', 'asset_id'])
+    .merge(['placement']);
 }
 
 /** Number of attachments removed (0 or 1). */

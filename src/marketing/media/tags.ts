@@ -9,13 +9,17 @@ export const CONTENT_IMAGE_TAG = 'content_image';
 export const contentTag = (contentId: string) => `content:${contentId}`;
 
 /** One tag: trimmed, 1..100 characters, no control characters; case is kept and matched exactly. */
-export const tagSchema = z.string().trim()
+export const tagSchema = z
+  .string()
+  .trim()
   .min(1, { error: 'a tag must not be empty' })
   .max(MAX_TAG_LENGTH, { error: `a tag must be at most ${MAX_TAG_LENGTH} characters` })
   .regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'a tag must not contain control characters' });
 
 /** A list of tags in a body: at most 50, duplicates dropped (first spelling kept). */
-export const tagListSchema = z.array(tagSchema).max(MAX_TAGS, { error: `at most ${MAX_TAGS} tags` })
+export const tagListSchema = z
+  .array(tagSchema)
+  .max(MAX_TAGS, { error: `at most ${MAX_TAGS} tags` })
   .transform((tags) => [...new Set(tags)]);
 
 /** `current` plus `added` (appended in order, duplicates dropped) minus `removed`. */

@@ -1,6 +1,10 @@
 import type { ContentItem } from '../content/service';
 
-export interface CollectionField { slug: string; type: string; isRequired?: boolean }
+export interface CollectionField {
+  slug: string;
+  type: string;
+  isRequired?: boolean;
+}
 
 // Common slugs of the platform's blog templates, in order of preference; otherwise the first field of the right type.
 const BODY_SLUGS = ['post-body', 'body', 'content', 'rich-text'];
@@ -17,7 +21,10 @@ function pick(fields: CollectionField[], type: string, slugs: string[]): Collect
  * (a PlainText field named like one, the excerpt or else the meta description) and the featured image, each only
  * when the collection has such a field. `unmapped` lists required fields the item has nothing for.
  */
-export function fieldDataFor(item: ContentItem, fields: CollectionField[]): { fieldData: Record<string, unknown>; mapped: string[]; unmapped: string[] } {
+export function fieldDataFor(
+  item: ContentItem,
+  fields: CollectionField[],
+): { fieldData: Record<string, unknown>; mapped: string[]; unmapped: string[] } {
   const fieldData: Record<string, unknown> = { name: item.title };
   if (item.slug) fieldData.slug = item.slug;
   const body = pick(fields, 'RichText', BODY_SLUGS);

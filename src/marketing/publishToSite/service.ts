@@ -18,14 +18,25 @@ export interface PublishToSiteResult {
 }
 
 export const contentSourceNative = (projectId: string) =>
-  new ApiError(409, 'content_source_native', `project ${projectId} keeps the service's own CMS as its content source, so nothing is published to the site; switch it with project_cms_provider_set (provider site_platform) first`, {
-    details: { project_id: projectId, provider: 'native', fix_action: 'project_cms_provider_set' },
-  });
+  new ApiError(
+    409,
+    'content_source_native',
+    `project ${projectId} keeps the service's own CMS as its content source, so nothing is published to the site; switch it with project_cms_provider_set (provider site_platform) first`,
+    {
+      details: { project_id: projectId, provider: 'native', fix_action: 'project_cms_provider_set' },
+    },
+  );
 
 const requiredFieldsUnmapped = (fields: string[]) =>
-  new ApiError(422, 'required_fields_unmapped', `the collection requires fields the item has nothing for: ${fields.join(', ')}`, { details: { fields } });
+  new ApiError(422, 'required_fields_unmapped', `the collection requires fields the item has nothing for: ${fields.join(', ')}`, {
+    details: { fields },
+  });
 
-interface Request { accountId: string; contentId: string; actor: () => Promise<string> }
+interface Request {
+  accountId: string;
+  contentId: string;
+  actor: () => Promise<string>;
+}
 
 /**
  * Publishes a content item to its site collection (doc2, What the service does 7; States: "content entry, save,
@@ -37,13 +48,23 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
   const item = await getContent(deps.db, req.accountId, req.contentId);
   const check = seoCheck(item);
   const link = item.cms_link;
-  if (!link) throw new ApiError(409, 'not_linked', 'the item is not linked to a site collection, so it cannot be published', { details: { link_step: LINK_STEP } });
+  if (!link)
+    throw new ApiError(409, 'not_linked', 'the item is not linked to a site collection, so it cannot be published', {
+      details: { link_step: LINK_STEP },
+    });
   const source = await contentSourceOf(deps.db, req.accountId, link.project_id);
   if (source.provider !== 'site_platform' || !source.site_id) throw contentSourceNative(link.project_id);
   const siteId = source.site_id;
 
   const run = (method: 'GET' | 'POST', action: string, params: Record<string, unknown>) =>
-    runOperation(deps, { accountId: req.accountId, projectId: link.project_id, method, action, params: { site_id: siteId, collection_id: link.collection_id, ...params }, actor: req.actor });
+    runOperation(deps, {
+      accountId: req.accountId,
+      projectId: link.project_id,
+      method,
+      action,
+      params: { site_id: siteId, collection_id: link.collection_id, ...params },
+      actor: req.actor,
+    });
 
   const site = await withTargetLock(deps.db, req.accountId, `content_publish:${item.id}`, async () => {
     try {
@@ -57,7 +78,13 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
     } catch (err) {
       // Only the platform's refusals and failures are publish failures (calendar kind failed); our own 4xx change nothing.
       if (!(err instanceof ApiError) || err.status >= 500 || err.extra.upstreamStatus !== undefined) {
-        await stamp(deps, req.accountId, item, null, err instanceof ApiError ? { code: err.code, message: err.message, status: err.status } : { code: 'internal_error' });
+        await stamp(
+          deps,
+          req.accountId,
+          item,
+          null,
+          err instanceof ApiError ? { code: err.code, message: err.message, status: err.status } : { code: 'internal_error' },
+        );
       }
       throw err;
     }
@@ -65,7 +92,13 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
 
   return {
     item: await getContent(deps.db, req.accountId, item.id),
-    site_item: { project_id: link.project_id, site_id: siteId, collection_id: link.collection_id, item_id: site.itemId, created: site.created },
+    site_item: {
+      project_id: link.project_id,
+      site_id: siteId,
+      collection_id: link.collection_id,
+      item_id: site.itemId,
+      created: site.created,
+    },
     warnings: check.findings.map(({ code, field, message }) => ({ code, field, message })),
     seo_check: check,
   };
@@ -74,7 +107,11 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
 type Run = (method: 'GET' | 'POST', action: string, params: Record<string, unknown>) => Promise<{ result: unknown }>;
 
 /** Updates the linked platform item; creates it when there is none yet or it was deleted on the platform. */
-async function upsertItem(run: Run, itemId: string | null, fieldData: Record<string, unknown>): Promise<{ itemId: string; created: boolean }> {
+async function upsertItem(
+  run: Run,
+  itemId: string | null,
+  fieldData: Record<string, unknown>,
+): Promise<{ itemId: string; created: boolean }> {
   if (itemId) {
     try {
       await run('POST', 'cms_item_update', { item_id: itemId, fieldData, isDraft: false });
@@ -89,15 +126,24 @@ async function upsertItem(run: Run, itemId: string | null, fieldData: Record<str
 }
 
 /** Success: the link gains the platform item id and the item is published. Failure: publish_failed_at and the coded error. */
-async function stamp(deps: AppDeps, accountId: string, item: ContentItem, link: ContentItem['cms_link'], failure: Record<string, unknown> | null): Promise<void> {
+async function stamp(
+  deps: AppDeps,
+  accountId: string,
+  item: ContentItem,
+  link: ContentItem['cms_link'],
+  failure: Record<string, unknown> | null,
+): Promise<void> {
   await deps.db.transaction(async (trx) => {
     if (failure) {
       await updateContentColumns(trx, accountId, item.id, { publish_failed_at: new Date(), publish_error: JSON.stringify(failure) });
       return;
     }
     await updateContentColumns(trx, accountId, item.id, {
-      cms_link: JSON.stringify(link), status: 'published', published_at: item.published_at ? new Date(item.published_at) : new Date(),
-      publish_failed_at: null, publish_error: null,
+      cms_link: JSON.stringify(link),
+      status: 'published',
+      published_at: item.published_at ? new Date(item.published_at) : new Date(),
+      publish_failed_at: null,
+      publish_error: null,
     });
   });
 }

@@ -24,9 +24,19 @@ export async function reviewHistory(db: Knex, accountId: string, contentId: stri
   return { status: statusOf(latest), latest: latest ?? null, ...history };
 }
 
-export async function submitReview(db: Knex, accountId: string, contentId: string, review: { decision: Decision; note: string | null }, reviewer: Actor): Promise<ReviewRow> {
+export async function submitReview(
+  db: Knex,
+  accountId: string,
+  contentId: string,
+  review: { decision: Decision; note: string | null },
+  reviewer: Actor,
+): Promise<ReviewRow> {
   await getContent(db, accountId, contentId);
   return store.insertReview(db, accountId, {
-    content_id: contentId, decision: review.decision, note: review.note, reviewer_type: reviewer.type, reviewer_id: reviewer.id,
+    content_id: contentId,
+    decision: review.decision,
+    note: review.note,
+    reviewer_type: reviewer.type,
+    reviewer_id: reviewer.id,
   });
 }

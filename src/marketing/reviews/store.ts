@@ -22,19 +22,31 @@ const reviewsOf = (db: Knex, accountId: string, contentId: string) =>
 /** Newest first; the latest review sets the item's review status. */
 export async function listReviews(db: Knex, accountId: string, contentId: string, page: Page) {
   const [rows, [{ count }]] = await Promise.all([
-    reviewsOf(db, accountId, contentId).select('*')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(page.limit).offset(offsetOf(page)) as Promise<ReviewRow[]>,
+    reviewsOf(db, accountId, contentId)
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(offsetOf(page)) as Promise<ReviewRow[]>,
     reviewsOf(db, accountId, contentId).count({ count: '*' }) as unknown as Promise<{ count: number }[]>,
   ]);
   return { rows, total: Number(count) };
 }
 
 export async function latestReview(db: Knex, accountId: string, contentId: string): Promise<ReviewRow | undefined> {
-  return reviewsOf(db, accountId, contentId).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+  return reviewsOf(db, accountId, contentId)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
 }
 
 export async function insertReview(db: Knex, accountId: string, review: NewReview): Promise<ReviewRow> {
-  const [row] = await db('content_reviews').insert({ account_id: accountId, ...review }).returning('*');
+  const [row] = await db('content_reviews')
+    .insert({ account_id: accountId, ...review })
+    .returning('*');
   return row;
 }

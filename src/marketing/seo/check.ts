@@ -14,8 +14,16 @@ import type { SeoCheckResult, SeoFinding, SeoRule, SeoSubject } from './types';
 
 /** In the order findings are reported: the fields an editor sees first, then the body. */
 export const SEO_RULES: SeoRule[] = [
-  titleRules, metaDescriptionRules, slugRules, canonicalRules, keywordRules,
-  bodyRules, headingRules, imageRules, linkRules, citationRules,
+  titleRules,
+  metaDescriptionRules,
+  slugRules,
+  canonicalRules,
+  keywordRules,
+  bodyRules,
+  headingRules,
+  imageRules,
+  linkRules,
+  citationRules,
 ];
 
 /** The spec's formula exactly, with no floor: enough findings take the score below 0. */

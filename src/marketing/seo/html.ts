@@ -6,9 +6,19 @@ import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
  * script/style contents are read exactly as a browser reads them.
  */
 
-export interface Heading { level: number; text: string }
-export interface Image { src: string | null; alt: string | null }
-export interface Link { href: string | null; text: string; named: boolean }
+export interface Heading {
+  level: number;
+  text: string;
+}
+export interface Image {
+  src: string | null;
+  alt: string | null;
+}
+export interface Link {
+  href: string | null;
+  text: string;
+  named: boolean;
+}
 
 export interface BodyOutline {
   headings: Heading[];
@@ -25,8 +35,36 @@ type Node = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
 
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'textarea', 'title']);
-const BLOCKS = new Set(['p', 'div', 'section', 'article', 'li', 'ul', 'ol', 'br', 'hr', 'blockquote', 'pre', 'table',
-  'tr', 'td', 'th', 'figure', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'footer', 'aside', 'dd', 'dt']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'li',
+  'ul',
+  'ol',
+  'br',
+  'hr',
+  'blockquote',
+  'pre',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'figure',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'footer',
+  'aside',
+  'dd',
+  'dt',
+]);
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 const isElement = (node: Node): node is Element => 'tagName' in node;
@@ -58,7 +96,11 @@ export function readBody(html: string | null | undefined): BodyOutline {
       const text = squash(textOf(node));
       if (text) out.paragraphs.push(text);
     } else if (tag === 'a') {
-      out.links.push({ href: attribute(node, 'href'), text: squash(textOf(node)), named: attribute(node, 'name') !== null || attribute(node, 'id') !== null });
+      out.links.push({
+        href: attribute(node, 'href'),
+        text: squash(textOf(node)),
+        named: attribute(node, 'name') !== null || attribute(node, 'id') !== null,
+      });
     } else if (tag === 'img') out.images.push({ src: attribute(node, 'src'), alt: attribute(node, 'alt') });
     node.childNodes.forEach(visit);
   };

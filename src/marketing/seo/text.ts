@@ -3,8 +3,12 @@
  * "CRM Software" matches "the best crm-software, compared" but not "CRM softwares".
  */
 export function words(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 export function containsPhrase(haystack: string | null | undefined, phrase: string): boolean {

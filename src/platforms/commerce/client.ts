@@ -5,8 +5,15 @@ import { commerceErrors } from './errors';
 import { nextPageInfo } from './linkHeader';
 import { shopBaseUrl } from './shopDomain';
 import {
-  COMMERCE_API_VERSION, type CallLimit, type CommerceOrder, type CommerceShop, type CommerceWebhook, type ListOrdersInput,
-  type OrdersPage, type ShopAccess, type TokenGrant,
+  COMMERCE_API_VERSION,
+  type CallLimit,
+  type CommerceOrder,
+  type CommerceShop,
+  type CommerceWebhook,
+  type ListOrdersInput,
+  type OrdersPage,
+  type ShopAccess,
+  type TokenGrant,
 } from './types';
 
 export const ORDERS_PAGE_MAX = 250;
@@ -19,7 +26,13 @@ const shopSchema = z.object({
 });
 const orderSchema = z.looseObject({ id: z.union([z.string(), z.number()]) });
 const ordersSchema = z.object({ orders: z.array(orderSchema) });
-const webhookSchema = z.object({ id, topic: z.string(), address: z.string(), format: z.string().default('json'), api_version: z.string().nullish() });
+const webhookSchema = z.object({
+  id,
+  topic: z.string(),
+  address: z.string(),
+  format: z.string().default('json'),
+  api_version: z.string().nullish(),
+});
 
 export interface CommerceClient {
   /** Trades the authorization code of the OAuth callback for an offline admin token. */
@@ -38,7 +51,10 @@ export interface CommerceClient {
  * The HTTP client of the commerce platform's Admin API (pinned to 2025-04). The shop's base URL comes from
  * `COMMERCE_SHOP_URL_TEMPLATE`; the admin token goes in `X-Commerce-Access-Token` and nowhere else.
  */
-export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEMPLATE'>, options: Partial<HttpOptions> = {}): CommerceClient {
+export function createCommerceClient(
+  config: Pick<Config, 'COMMERCE_SHOP_URL_TEMPLATE'>,
+  options: Partial<HttpOptions> = {},
+): CommerceClient {
   const http = createPlatformHttp({ timeoutMs: 10_000, maxRateLimitRetries: 2, maxRetryWaitMs: 10_000, ...options });
   const base = (shopDomain: string) => shopBaseUrl(config.COMMERCE_SHOP_URL_TEMPLATE, shopDomain);
   const admin = (shopDomain: string, path: string) => `${base(shopDomain)}/admin/api/${COMMERCE_API_VERSION}/${path}`;
@@ -55,7 +71,10 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
     async exchangeCode(shopDomain, { clientId, clientSecret, code }) {
       const name = 'POST oauth/access_token';
       const res = await http.call({
-        name, method: 'POST', shopDomain, url: `${base(shopDomain)}/admin/oauth/access_token`,
+        name,
+        method: 'POST',
+        shopDomain,
+        url: `${base(shopDomain)}/admin/oauth/access_token`,
         json: { client_id: clientId, client_secret: clientSecret, code },
       });
       const token = parse(tokenSchema, res, name);
@@ -64,7 +83,13 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
 
     async getShop(shop) {
       const name = 'GET shop.json';
-      const res = await http.call({ name, method: 'GET', shopDomain: shop.shopDomain, accessToken: shop.accessToken, url: admin(shop.shopDomain, 'shop.json') });
+      const res = await http.call({
+        name,
+        method: 'GET',
+        shopDomain: shop.shopDomain,
+        accessToken: shop.accessToken,
+        url: admin(shop.shopDomain, 'shop.json'),
+      });
       const { shop: s } = parse(shopSchema, res, name);
       return { id: s.id, name: s.name, domain: s.domain ?? null, email: s.email ?? null, currency: s.currency ?? null };
     },
@@ -80,7 +105,13 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
         if (input.updatedAtMin) query.set('updated_at_min', new Date(input.updatedAtMin).toISOString());
         if (input.order) query.set('order', input.order);
       }
-      const res = await http.call({ name, method: 'GET', shopDomain: shop.shopDomain, accessToken: shop.accessToken, url: `${admin(shop.shopDomain, 'orders.json')}?${query}` });
+      const res = await http.call({
+        name,
+        method: 'GET',
+        shopDomain: shop.shopDomain,
+        accessToken: shop.accessToken,
+        url: `${admin(shop.shopDomain, 'orders.json')}?${query}`,
+      });
       const { orders } = parse(ordersSchema, res, name);
       return { orders: orders as CommerceOrder[], nextPageInfo: nextPageInfo(res.headers.link) };
     },
@@ -88,7 +119,11 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
     async createWebhook(shop, { topic, address }) {
       const name = 'POST webhooks.json';
       const res = await http.call({
-        name, method: 'POST', shopDomain: shop.shopDomain, accessToken: shop.accessToken, url: admin(shop.shopDomain, 'webhooks.json'),
+        name,
+        method: 'POST',
+        shopDomain: shop.shopDomain,
+        accessToken: shop.accessToken,
+        url: admin(shop.shopDomain, 'webhooks.json'),
         json: { webhook: { topic, address, format: 'json' } },
       });
       return toWebhook(parse(z.object({ webhook: webhookSchema }), res, name).webhook);
@@ -96,13 +131,22 @@ export function createCommerceClient(config: Pick<Config, 'COMMERCE_SHOP_URL_TEM
 
     async listWebhooks(shop) {
       const name = 'GET webhooks.json';
-      const res = await http.call({ name, method: 'GET', shopDomain: shop.shopDomain, accessToken: shop.accessToken, url: `${admin(shop.shopDomain, 'webhooks.json')}?limit=250` });
+      const res = await http.call({
+        name,
+        method: 'GET',
+        shopDomain: shop.shopDomain,
+        accessToken: shop.accessToken,
+        url: `${admin(shop.shopDomain, 'webhooks.json')}?limit=250`,
+      });
       return parse(z.object({ webhooks: z.array(webhookSchema) }), res, name).webhooks.map(toWebhook);
     },
 
     async deleteWebhook(shop, webhookId) {
       await http.call({
-        name: 'DELETE webhooks/{id}.json', method: 'DELETE', shopDomain: shop.shopDomain, accessToken: shop.accessToken,
+        name: 'DELETE webhooks/{id}.json',
+        method: 'DELETE',
+        shopDomain: shop.shopDomain,
+        accessToken: shop.accessToken,
         url: admin(shop.shopDomain, `webhooks/${encodeURIComponent(webhookId)}.json`),
       });
     },

@@ -61,7 +61,11 @@ export function createPlatformHttp(options: HttpOptions) {
       const text = await res.body.text();
       let body: unknown = undefined;
       if (text) {
-        try { body = parsePlatformJson(text); } catch { body = MALFORMED; }
+        try {
+          body = parsePlatformJson(text);
+        } catch {
+          body = MALFORMED;
+        }
       }
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {

@@ -21,7 +21,10 @@ function quoteUnsafeIntegers(text: string): string {
       else if (c === '"') inString = false;
       continue;
     }
-    if (c === '"') { inString = true; continue; }
+    if (c === '"') {
+      inString = true;
+      continue;
+    }
     if (c !== '-' && (c < '0' || c > '9')) continue;
     let end = i + 1;
     while (end < text.length && /[0-9.eE+-]/.test(text[end])) end++;

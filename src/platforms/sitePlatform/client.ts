@@ -11,7 +11,10 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 
 const requestSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  path: z.string().regex(/^\/[^?#]*$/, 'a path starting with / and without query or fragment').refine((p) => !p.split('/').includes('..'), 'no .. segments'),
+  path: z
+    .string()
+    .regex(/^\/[^?#]*$/, 'a path starting with / and without query or fragment')
+    .refine((p) => !p.split('/').includes('..'), 'no .. segments'),
   base: z.enum(['v2', 'beta', 'root']),
   query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional()).optional(),
   body: z.unknown().optional(),
@@ -50,7 +53,11 @@ export function createSitePlatformClient(options: SitePlatformClientOptions): Si
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.token}` };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const res = await send({
-      call, method: req.method, url: urlFor(req), headers, timeoutMs: options.timeoutMs,
+      call,
+      method: req.method,
+      url: urlFor(req),
+      headers,
+      timeoutMs: options.timeoutMs,
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
     });
     const limit = Number(res.headers['x-ratelimit-limit']);

@@ -20,8 +20,9 @@ export function readErrorBody(body: unknown): PlatformErrorBody {
   const b = body as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const details = Array.isArray(b.details)
-    ? b.details.filter((d): d is Record<string, unknown> => !!d && typeof d === 'object')
-      .map((d) => ({ param: str(d.param), description: str(d.description) }))
+    ? b.details
+        .filter((d): d is Record<string, unknown> => !!d && typeof d === 'object')
+        .map((d) => ({ param: str(d.param), description: str(d.description) }))
     : undefined;
   return { code: str(b.code), message: str(b.message), details, error: str(b.error), error_description: str(b.error_description) };
 }
@@ -32,15 +33,25 @@ function oneLine(text: string | undefined): string {
 
 export const sitePlatformErrors = {
   rateLimitedLocally: (call: string, retryAfterSeconds: number) =>
-    new ApiError(429, 'rate_limited', `the connection's site platform budget is spent; ${call} not sent, retry after ${retryAfterSeconds}s`, { retryAfterSeconds }),
+    new ApiError(
+      429,
+      'rate_limited',
+      `the connection's site platform budget is spent; ${call} not sent, retry after ${retryAfterSeconds}s`,
+      { retryAfterSeconds },
+    ),
   rateLimitedRemotely: (call: string, retryAfterSeconds: number) =>
-    new ApiError(429, 'rate_limited', `the site platform rate-limited ${call}; retry after ${retryAfterSeconds}s`, { retryAfterSeconds, upstreamStatus: 429 }),
+    new ApiError(429, 'rate_limited', `the site platform rate-limited ${call}; retry after ${retryAfterSeconds}s`, {
+      retryAfterSeconds,
+      upstreamStatus: 429,
+    }),
   timeout: (call: string, timeoutMs: number) =>
     new ApiError(504, 'platform_timeout', `the site platform did not answer ${call} within ${timeoutMs} ms`),
-  network: (call: string) =>
-    new ApiError(502, 'platform_upstream', `the site platform could not be reached for ${call}`),
+  network: (call: string) => new ApiError(502, 'platform_upstream', `the site platform could not be reached for ${call}`),
   malformed: (call: string, status: number) =>
-    new ApiError(502, 'platform_upstream', `the site platform answered ${call} with a malformed body`, { upstreamStatus: status, details: { reason: 'malformed_response' } }),
+    new ApiError(502, 'platform_upstream', `the site platform answered ${call} with a malformed body`, {
+      upstreamStatus: status,
+      details: { reason: 'malformed_response' },
+    }),
 
   /** Maps a platform error answer (status ≥ 400, not a 429) onto the spec's error table. */
   fromResponse(call: string, status: number, body: unknown): ApiError {
@@ -65,7 +76,8 @@ export const sitePlatformErrors = {
     if (status === 400 || status === 422) {
       const errors = (b.details ?? []).map((d) => ({ path: d.param ?? '', message: d.description ?? '' }));
       return new ApiError(422, 'platform_validation', `the site platform refused the payload of ${call}${detail}`, {
-        ...extra, errors: errors.length > 0 ? errors : undefined,
+        ...extra,
+        errors: errors.length > 0 ? errors : undefined,
       });
     }
     return new ApiError(502, 'platform_upstream', `the site platform failed ${call} with ${status}${detail}`, extra);

@@ -35,7 +35,11 @@ export async function send(spec: SendSpec): Promise<RawResponse> {
     const text = await res.body.text();
     let body: unknown;
     if (text) {
-      try { body = JSON.parse(text); } catch { body = MALFORMED; }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = MALFORMED;
+      }
     }
     return { status: res.statusCode, headers: flatten(res.headers), body };
   } catch (err) {

@@ -5,11 +5,18 @@ import { MALFORMED, send } from './http';
 import type { ExchangeCodeOptions, RevokeOptions } from './types';
 
 const exchangeSchema = z.object({
-  apiUrl: z.url(), clientId: z.string().min(1), clientSecret: z.string().min(1), code: z.string().min(1),
-  redirectUri: z.url().optional(), timeoutMs: z.number().int().positive(),
+  apiUrl: z.url(),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  code: z.string().min(1),
+  redirectUri: z.url().optional(),
+  timeoutMs: z.number().int().positive(),
 });
 const revokeSchema = z.object({
-  authUrl: z.url(), clientId: z.string().min(1), clientSecret: z.string().min(1), accessToken: z.string().min(1),
+  authUrl: z.url(),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  accessToken: z.string().min(1),
   timeoutMs: z.number().int().positive(),
 });
 const tokenResponse = z.object({ access_token: z.string().min(1) });
@@ -23,7 +30,10 @@ function invalid(what: string, error: z.ZodError): ApiError {
 /** Form-encoded: the platform's OAuth endpoints take client credentials in the body, never in a URL. */
 async function postForm(call: string, url: string, form: Record<string, string>, timeoutMs: number) {
   const res = await send({
-    call, method: 'POST', url, timeoutMs,
+    call,
+    method: 'POST',
+    url,
+    timeoutMs,
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
@@ -38,7 +48,10 @@ export async function exchangeAuthorizationCode(opts: ExchangeCodeOptions): Prom
   if (!parsed.success) throw invalid('code exchange', parsed.error);
   const call = 'POST /oauth/access_token';
   const form: Record<string, string> = {
-    client_id: opts.clientId, client_secret: opts.clientSecret, code: opts.code, grant_type: 'authorization_code',
+    client_id: opts.clientId,
+    client_secret: opts.clientSecret,
+    code: opts.code,
+    grant_type: 'authorization_code',
   };
   if (opts.redirectUri) form.redirect_uri = opts.redirectUri;
   const res = await postForm(call, `${opts.apiUrl.replace(/\/+$/, '')}/oauth/access_token`, form, opts.timeoutMs);
@@ -51,7 +64,14 @@ export async function exchangeAuthorizationCode(opts: ExchangeCodeOptions): Prom
 export async function revokeAuthorization(opts: RevokeOptions): Promise<void> {
   const parsed = revokeSchema.safeParse(opts);
   if (!parsed.success) throw invalid('revoke', parsed.error);
-  await postForm('POST /oauth/revoke_authorization', `${opts.authUrl.replace(/\/+$/, '')}/oauth/revoke_authorization`, {
-    client_id: opts.clientId, client_secret: opts.clientSecret, access_token: opts.accessToken,
-  }, opts.timeoutMs);
+  await postForm(
+    'POST /oauth/revoke_authorization',
+    `${opts.authUrl.replace(/\/+$/, '')}/oauth/revoke_authorization`,
+    {
+      client_id: opts.clientId,
+      client_secret: opts.clientSecret,
+      access_token: opts.accessToken,
+    },
+    opts.timeoutMs,
+  );
 }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { AuthorizedUser, Site, SiteLocale, TokenIntrospection } from './types';
 
 /** Response shapes of the calls the client wraps; unknown members pass, missing optional ones become null. */
-const ids = z.array(z.string()).nullish().transform((v) => v ?? []);
+const ids = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
 
 export const introspectionSchema = z.object({
   authorization: z.object({
@@ -59,7 +62,13 @@ const siteSchema = z.object({
 export const sitesSchema = z.object({ sites: z.array(siteSchema) });
 
 function toLocale(l: z.output<typeof localeSchema>): SiteLocale {
-  return { id: l.id, cmsLocaleId: l.cmsLocaleId ?? null, tag: l.tag ?? null, displayName: l.displayName ?? null, enabled: l.enabled ?? true };
+  return {
+    id: l.id,
+    cmsLocaleId: l.cmsLocaleId ?? null,
+    tag: l.tag ?? null,
+    displayName: l.displayName ?? null,
+    enabled: l.enabled ?? true,
+  };
 }
 
 export function toSite(s: z.output<typeof siteSchema>): Site {

@@ -10,7 +10,10 @@ export class TokenBucket {
   private at: number;
   private perMinute: number;
 
-  constructor(perMinute = 60, private readonly now: () => number = Date.now) {
+  constructor(
+    perMinute = 60,
+    private readonly now: () => number = Date.now,
+  ) {
     if (!(perMinute > 0)) throw new Error('token bucket: perMinute must be positive');
     this.perMinute = perMinute;
     this.tokens = perMinute;

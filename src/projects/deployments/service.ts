@@ -72,7 +72,11 @@ export async function createDeployment(
   const baseUrl = normalisedBaseUrl(deps, input.base_url);
   const { secret, stored } = mintSecret(deps);
   try {
-    const deployment = await store.insertDeployment(deps.db, accountId, projectId, { environment: input.environment, base_url: baseUrl, ...stored });
+    const deployment = await store.insertDeployment(deps.db, accountId, projectId, {
+      environment: input.environment,
+      base_url: baseUrl,
+      ...stored,
+    });
     return { deployment, secret };
   } catch (err) {
     if (isUniqueViolation(err, 'project_deployments_environment')) throw environmentTaken();

@@ -5,8 +5,15 @@ import { extractionMessages } from './prompt';
 
 export { fallbackClaims } from './fallback';
 
-export interface ExtractedClaim { claim: string; quote: string; confidence_score: number }
-export interface Extraction { extraction: 'model' | 'fallback'; claims: ExtractedClaim[] }
+export interface ExtractedClaim {
+  claim: string;
+  quote: string;
+  confidence_score: number;
+}
+export interface Extraction {
+  extraction: 'model' | 'fallback';
+  claims: ExtractedClaim[];
+}
 
 /** Room for the JSON of one claim (a sentence of claim and one of quote) in the answer. */
 const TOKENS_PER_CLAIM = 250;

@@ -16,7 +16,12 @@ export function fallbackClaims(text: string, input: { topic: string; keyword: st
   const stems = topicStems(input.topic, input.keyword);
   const seen = new Set<string>();
   const ranked = sentencesOf(text)
-    .map((sentence, position) => ({ sentence, position, facts: factKinds(sentence).length, about: relevance(sentence, stems, input.keyword) }))
+    .map((sentence, position) => ({
+      sentence,
+      position,
+      facts: factKinds(sentence).length,
+      about: relevance(sentence, stems, input.keyword),
+    }))
     .filter((s) => s.facts > 0 && s.sentence.length >= MIN_SENTENCE && s.sentence.length <= MAX_SENTENCE)
     .filter((s) => !seen.has(s.sentence) && seen.add(s.sentence))
     .sort((a, b) => b.about - a.about || b.facts - a.facts || a.position - b.position);

@@ -30,7 +30,10 @@ export function extractionMessages(input: { topic: string; keyword: string | nul
     input.text.slice(0, MAX_SOURCE_CHARACTERS),
     SOURCE_END,
   ].join('\n');
-  return [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: user }];
+  return [
+    { role: 'system', content: INSTRUCTIONS },
+    { role: 'user', content: user },
+  ];
 }
 
 function oneLine(text: string): string {

@@ -1,7 +1,8 @@
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** Endings that do not close a sentence: common abbreviations and initials ("Dr.", "e.g.", "J."). */
-const ABBREVIATION_END = /(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|vs|e\.g|i\.e|Inc|Ltd|Co|Corp|No|Fig|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.\s*$/;
+const ABBREVIATION_END =
+  /(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|vs|e\.g|i\.e|Inc|Ltd|Co|Corp|No|Fig|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.\s*$/;
 
 /**
  * The sentences of a text, each a verbatim slice of it (trimmed), never spanning a paragraph break. Uses the

@@ -11,11 +11,13 @@ const DEFAULT_OWNER_EMAIL = 'owner@localhost';
 
 export const accountCommand: Command = {
   usage: 'account create --name NAME [--owner-email EMAIL] [--owner-name NAME] [--json]',
-  summary: `Creates an account with its owner (default ${DEFAULT_OWNER_EMAIL}) and prints an owner session token and an agent key `
-    + 'with every permission, shown once. --json prints only {"account":{"id","name"},"owner_token","agent_key"}.',
+  summary:
+    `Creates an account with its owner (default ${DEFAULT_OWNER_EMAIL}) and prints an owner session token and an agent key ` +
+    'with every permission, shown once. --json prints only {"account":{"id","name"},"owner_token","agent_key"}.',
   async run(args, io) {
     const [action, ...rest] = args;
-    if (action !== 'create') throw new UsageError(action ? `account: unknown action "${action}" (known: create)` : 'account: missing action (known: create)');
+    if (action !== 'create')
+      throw new UsageError(action ? `account: unknown action "${action}" (known: create)` : 'account: missing action (known: create)');
     const flags = parseFlags('account create', rest, {
       name: { type: 'string' },
       'owner-email': { type: 'string', default: DEFAULT_OWNER_EMAIL },
@@ -27,17 +29,27 @@ export const accountCommand: Command = {
     const ownerName = required('account create', 'owner-name', flags['owner-name']);
 
     const { config } = await withSecretHashKey(loadConfig(io.env));
-    const created = await withAdminDb('account create', config, (db) => createAccount(db, config.SECRET_HASH_KEY!, { name, ownerEmail, ownerName }));
+    const created = await withAdminDb('account create', config, (db) =>
+      createAccount(db, config.SECRET_HASH_KEY!, { name, ownerEmail, ownerName }),
+    );
 
     if (flags.json) {
-      io.out(JSON.stringify({ account: { id: created.account.id, name: created.account.name }, owner_token: created.ownerToken, agent_key: created.agentKey }));
+      io.out(
+        JSON.stringify({
+          account: { id: created.account.id, name: created.account.name },
+          owner_token: created.ownerToken,
+          agent_key: created.agentKey,
+        }),
+      );
     } else {
-      io.out([
-        `created account "${created.account.name}" (id ${created.account.id}) with the owner ${created.owner.email}`,
-        `  owner session token (dashboard routes): ${created.ownerToken}`,
-        `  agent key (every permission):          ${created.agentKey}`,
-        'shown this once: only their hashes are stored. Send them as "Authorization: Bearer <token>".',
-      ].join('\n'));
+      io.out(
+        [
+          `created account "${created.account.name}" (id ${created.account.id}) with the owner ${created.owner.email}`,
+          `  owner session token (dashboard routes): ${created.ownerToken}`,
+          `  agent key (every permission):          ${created.agentKey}`,
+          'shown this once: only their hashes are stored. Send them as "Authorization: Bearer <token>".',
+        ].join('\n'),
+      );
     }
     return 0;
   },
@@ -50,7 +62,12 @@ function accountName(value: string): string {
 
 function email(value: string): string {
   // `owner@localhost` is fine for a local install, so the check is "something@something", not a public domain.
-  if (!z.string().regex(/^[^\s@]+@[^\s@]+$/).safeParse(value).success) {
+  if (
+    !z
+      .string()
+      .regex(/^[^\s@]+@[^\s@]+$/)
+      .safeParse(value).success
+  ) {
     throw new UsageError(`account create: --owner-email "${value}" is not an email address`);
   }
   return value;

@@ -23,7 +23,11 @@ export const apiCommand: Command = {
       lifecycle.onShutdown('database pool', () => db.destroy());
       const client = await connectTemporalChecked(temporal.address, temporal.namespace);
       lifecycle.onShutdown('Temporal client', () => client.connection.close());
-      const api = await startApi(buildAppDeps({ config, logger, db, client, namespace: temporal.namespace, uiUrl: config.TEMPORAL_UI_URL }), config.HOST, config.PORT);
+      const api = await startApi(
+        buildAppDeps({ config, logger, db, client, namespace: temporal.namespace, uiUrl: config.TEMPORAL_UI_URL }),
+        config.HOST,
+        config.PORT,
+      );
       lifecycle.onShutdown('API server (stop accepting, drain in-flight requests)', () => stopApi(api, logger), API_DRAIN_MS + 5_000);
       logger.info({ apiUrl: api.url, temporal: temporal.address, namespace: temporal.namespace }, `API listening on ${api.url}`);
     });

@@ -11,11 +11,13 @@ import { withSecretHashKey } from '../secretHashKey';
 
 export const keyCommand: Command = {
   usage: 'key create --account ID --name NAME --permissions P1,P2|all [--read-only] [--json]',
-  summary: `Creates an agent API key for an account and prints it once. Permissions: ${PERMISSIONS.join(', ')} (or "all"). `
-    + '--json prints the key as POST /api/agent-keys answers it, with `account_id` and its `token`.',
+  summary:
+    `Creates an agent API key for an account and prints it once. Permissions: ${PERMISSIONS.join(', ')} (or "all"). ` +
+    '--json prints the key as POST /api/agent-keys answers it, with `account_id` and its `token`.',
   async run(args, io) {
     const [action, ...rest] = args;
-    if (action !== 'create') throw new UsageError(action ? `key: unknown action "${action}" (known: create)` : 'key: missing action (known: create)');
+    if (action !== 'create')
+      throw new UsageError(action ? `key: unknown action "${action}" (known: create)` : 'key: missing action (known: create)');
     const flags = parseFlags('key create', rest, {
       account: { type: 'string' },
       name: { type: 'string' },
@@ -37,12 +39,14 @@ export const keyCommand: Command = {
     if (flags.json) {
       io.out(JSON.stringify({ account_id: accountId, ...toAgentKey(key), token }));
     } else {
-      io.out([
-        `created agent key "${key.name}" (id ${key.id}) for account ${accountId}${key.read_only ? ', read-only' : ''}`,
-        `  permissions: ${key.permissions.join(', ')}`,
-        `  key:         ${token}`,
-        'shown this once: only its hash is stored. Send it as "Authorization: Bearer <key>".',
-      ].join('\n'));
+      io.out(
+        [
+          `created agent key "${key.name}" (id ${key.id}) for account ${accountId}${key.read_only ? ', read-only' : ''}`,
+          `  permissions: ${key.permissions.join(', ')}`,
+          `  key:         ${token}`,
+          'shown this once: only its hash is stored. Send it as "Authorization: Bearer <key>".',
+        ].join('\n'),
+      );
     }
     return 0;
   },
@@ -55,11 +59,16 @@ function uuid(value: string): string {
 
 /** A comma-separated list of known permissions, or "all"; anything unknown is a usage error that lists the known ones. */
 export function parsePermissions(value: string): Permission[] {
-  const items = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (items.length === 1 && items[0] === 'all') return [...PERMISSIONS];
   const unknown = items.filter((p) => !isPermission(p));
   if (unknown.length) {
-    throw new UsageError(`key create: unknown permission${unknown.length > 1 ? 's' : ''} ${unknown.map((p) => `"${p}"`).join(', ')}; known: ${PERMISSIONS.join(', ')}, or "all"`);
+    throw new UsageError(
+      `key create: unknown permission${unknown.length > 1 ? 's' : ''} ${unknown.map((p) => `"${p}"`).join(', ')}; known: ${PERMISSIONS.join(', ')}, or "all"`,
+    );
   }
   if (!items.length) throw new UsageError('key create: --permissions needs at least one permission');
   return [...new Set(items as Permission[])];

@@ -17,9 +17,11 @@ export const migrateCommand: Command = {
     const db = createDb(url, 2);
     try {
       const applied = await migrateLatest(db);
-      io.out(applied.length
-        ? `applied ${applied.length} migration(s) to ${redactUrl(url)}:\n${applied.map((name) => `  ${name}`).join('\n')}`
-        : `nothing to apply: ${redactUrl(url)} is up to date`);
+      io.out(
+        applied.length
+          ? `applied ${applied.length} migration(s) to ${redactUrl(url)}:\n${applied.map((name) => `  ${name}`).join('\n')}`
+          : `nothing to apply: ${redactUrl(url)} is up to date`,
+      );
       return 0;
     } finally {
       await db.destroy();

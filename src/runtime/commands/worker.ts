@@ -10,8 +10,9 @@ import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker 
 
 export const workerCommand: Command = {
   usage: 'worker',
-  summary: 'The Temporal worker alone (workflows and activities on TEMPORAL_TASK_QUEUE). Needs DATABASE_URL and TEMPORAL_ADDRESS; '
-    + 'uses WORKFLOW_BUNDLE_PATH when set, else bundles workflows/ at start.',
+  summary:
+    'The Temporal worker alone (workflows and activities on TEMPORAL_TASK_QUEUE). Needs DATABASE_URL and TEMPORAL_ADDRESS; ' +
+    'uses WORKFLOW_BUNDLE_PATH when set, else bundles workflows/ at start.',
   async run(args, io) {
     parseFlags('worker', args, {});
     const { config } = await withSecretHashKey(loadConfig(io.env));

@@ -4,7 +4,17 @@
  */
 import { json, type SimRequest, type SimResponse } from './http';
 import { paginate, pickFields, readPageQuery } from './pagination';
-import { API_VERSION, gid, isoSeconds, sameId, shopOrThrow, type ShopState, type SimCollection, type SimProduct, type SimState } from './state';
+import {
+  API_VERSION,
+  gid,
+  isoSeconds,
+  sameId,
+  shopOrThrow,
+  type ShopState,
+  type SimCollection,
+  type SimProduct,
+  type SimState,
+} from './state';
 
 const SEED_PRODUCTS: Array<[title: string, type: string, price: string]> = [
   ['Merino Beanie', 'Hats', '28.00'],
@@ -14,7 +24,12 @@ const SEED_PRODUCTS: Array<[title: string, type: string, price: string]> = [
 ];
 const SEED_COLLECTIONS = ['Best sellers', 'Gifts under $30'];
 
-const handleOf = (title: string) => title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const handleOf = (title: string) =>
+  title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export function newProduct(state: SimState, input: Partial<SimProduct> & { title: string; price?: string }): SimProduct {
   const id = input.id ?? state.nextId();
@@ -34,22 +49,24 @@ export function newProduct(state: SimState, input: Partial<SimProduct> & { title
     published_at: at,
     created_at: at,
     updated_at: at,
-    variants: [{
-      id: variantId,
-      admin_graphql_api_id: gid('ProductVariant', variantId),
-      product_id: id,
-      title: 'Default Title',
-      price,
-      compare_at_price: null,
-      sku: `SKU-${String(id).slice(-5)}`,
-      position: 1,
-      inventory_policy: 'deny',
-      inventory_quantity: 25,
-      taxable: true,
-      option1: 'Default Title',
-      created_at: at,
-      updated_at: at,
-    }],
+    variants: [
+      {
+        id: variantId,
+        admin_graphql_api_id: gid('ProductVariant', variantId),
+        product_id: id,
+        title: 'Default Title',
+        price,
+        compare_at_price: null,
+        sku: `SKU-${String(id).slice(-5)}`,
+        position: 1,
+        inventory_policy: 'deny',
+        inventory_quantity: 25,
+        taxable: true,
+        option1: 'Default Title',
+        created_at: at,
+        updated_at: at,
+      },
+    ],
     options: [{ id: state.nextId(), product_id: id, name: 'Title', position: 1, values: ['Default Title'] }],
     images: [],
     image: null,
@@ -100,7 +117,11 @@ export interface CatalogControl {
   removeProduct(domain: string, id: number | string): void;
   updateCollection(domain: string, id: number | string, patch: Partial<SimCollection>): SimCollection;
   /** The payload the platform sends for the topic: the full record, or `{ id }` for products/delete. */
-  payload(domain: string, topic: 'products/create' | 'products/update' | 'products/delete' | 'collections/update', id: number | string): unknown;
+  payload(
+    domain: string,
+    topic: 'products/create' | 'products/update' | 'products/delete' | 'collections/update',
+    id: number | string,
+  ): unknown;
 }
 
 export function catalogControl(state: SimState): CatalogControl {

@@ -119,13 +119,25 @@ function onlyApp(state: SimState): string | undefined {
 function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(true); }, ms);
-    const onAbort = () => { clearTimeout(timer); resolve(false); };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-function post(address: string, headers: Record<string, string>, body: Buffer, timeoutMs: number, signal: AbortSignal): Promise<DeliveryAttempt> {
+function post(
+  address: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<DeliveryAttempt> {
   const started = Date.now();
   const send = address.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
@@ -141,7 +153,10 @@ function post(address: string, headers: Record<string, string>, body: Buffer, ti
       res.on('end', () => finish(res.statusCode ?? 0));
       res.on('error', () => finish(res.statusCode ?? 0));
     });
-    const timer = setTimeout(() => { finish(0, 'timeout'); req.destroy(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      finish(0, 'timeout');
+      req.destroy();
+    }, timeoutMs);
     req.on('error', (err) => finish(0, signal.aborted ? 'stopped' : err.message));
     req.end(body);
   });

@@ -3,7 +3,13 @@
  * shop, orders, webhooks, catalog, call limits, signed webhook deliveries with retries, and faults on demand.
  */
 import { catalogControl, seedCatalog, type CatalogControl } from './catalog';
-import { createDeliverer, DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE, type DeliveryOptions, type DeliveryResult } from './deliveries';
+import {
+  createDeliverer,
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  DEFAULT_RETRY_SCHEDULE,
+  type DeliveryOptions,
+  type DeliveryResult,
+} from './deliveries';
 import { FaultList, type FaultSpec } from './faults';
 import { addOrders, updateOrder } from './orders';
 import { LeakyBuckets } from './rateLimit';
@@ -93,7 +99,12 @@ export async function startCommerceSimulator(options: SimulatorOptions = {}): Pr
           created_at: now,
           updated_at: now,
         },
-        orders: [], customers: [], webhooks: [], products: [], collections: [], nextOrderNumber: 1001,
+        orders: [],
+        customers: [],
+        webhooks: [],
+        products: [],
+        collections: [],
+        nextOrderNumber: 1001,
       };
       seedCatalog(state, shop);
       state.shops.set(domain, shop);

@@ -30,7 +30,10 @@ export function authorize(state: SimState, req: SimRequest): SimResponse {
   if (!app) return oauthError(400, 'invalid_request', 'Unknown client_id: no app is registered with that client id');
   const redirect = parseRedirect(req.query.get('redirect_uri'));
   if (!redirect) return oauthError(400, 'invalid_request', 'redirect_uri must be an absolute http(s) URL');
-  const requested = (req.query.get('scope') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const requested = (req.query.get('scope') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const online = req.query.getAll('grant_options[]').includes('per-user');
   const code = randomHex(16);
   state.codes.set(code, {

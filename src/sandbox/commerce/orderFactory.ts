@@ -77,17 +77,18 @@ export function buildOrder(state: SimState, shop: ShopState, partial: Partial<Si
   const id = partial.id ?? state.nextId();
   const number = partial.order_number ?? shop.nextOrderNumber;
   shop.nextOrderNumber = Math.max(shop.nextOrderNumber, number + 1);
-  const customer = partial.customer !== undefined
-    ? partial.customer
-    : partial.email === null
-      ? null
-      : partial.email !== undefined
-        ? shop.customers.find((c) => c.email === partial.email) ?? newCustomer(state, shop, partial.email, at)
-        : chooseCustomer(state, shop, at);
+  const customer =
+    partial.customer !== undefined
+      ? partial.customer
+      : partial.email === null
+        ? null
+        : partial.email !== undefined
+          ? (shop.customers.find((c) => c.email === partial.email) ?? newCustomer(state, shop, partial.email, at))
+          : chooseCustomer(state, shop, at);
   const items = partial.line_items ?? lineItems(state, shop);
   const subtotal = items.reduce((sum, li) => sum + toCents(li.price) * li.quantity, 0);
   const tax = Math.round(subtotal * 0.08);
-  const email = partial.email !== undefined ? partial.email : customer?.email ?? null;
+  const email = partial.email !== undefined ? partial.email : (customer?.email ?? null);
   const closed = state.random() < 0.15;
   return {
     id,

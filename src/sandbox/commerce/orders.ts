@@ -6,7 +6,14 @@ import { API_VERSION, isoSeconds, sameId, shopOrThrow, type ShopState, type SimO
 
 const STATUSES = new Set(['open', 'closed', 'cancelled', 'any']);
 const ORDER_FIELDS = new Set(['created_at', 'updated_at', 'processed_at', 'id']);
-const TIME_FILTERS = ['created_at_min', 'created_at_max', 'updated_at_min', 'updated_at_max', 'processed_at_min', 'processed_at_max'] as const;
+const TIME_FILTERS = [
+  'created_at_min',
+  'created_at_max',
+  'updated_at_min',
+  'updated_at_max',
+  'processed_at_min',
+  'processed_at_max',
+] as const;
 
 function statusOf(o: SimOrder): string {
   if (o.cancelled_at) return 'cancelled';

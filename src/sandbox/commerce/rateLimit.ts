@@ -17,7 +17,10 @@ export interface BucketVerdict {
 export class LeakyBuckets {
   private levels = new Map<string, { level: number; at: number }>();
 
-  constructor(private readonly options: BucketOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly options: BucketOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   take(key: string): BucketVerdict {
     const { size, leakPerSecond } = this.options;

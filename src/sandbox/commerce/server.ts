@@ -44,7 +44,9 @@ export async function startServer(
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const entry: RequestLogEntry = { method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), status: 0 };
     state.log.push(entry);
-    res.on('finish', () => { entry.status = res.statusCode; });
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+    });
     const body = await readBody(req, MAX_BODY_BYTES);
     const fault = faults.take(url.pathname);
     if (fault) return injectFault(res, fault);
@@ -94,12 +96,13 @@ export async function startServer(
 
   return {
     baseUrl,
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of held) clearTimeout(timer);
-      held.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of held) clearTimeout(timer);
+        held.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

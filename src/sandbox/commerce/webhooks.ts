@@ -5,13 +5,27 @@ import { API_VERSION, isoSeconds, sameId, type ShopState, type SimState, type Si
 export const SUBSCRIBABLE_TOPICS = new Set([
   'app/uninstalled',
   'app_subscriptions/update',
-  'orders/create', 'orders/updated', 'orders/paid', 'orders/cancelled', 'orders/fulfilled', 'orders/delete',
-  'products/create', 'products/update', 'products/delete',
-  'collections/create', 'collections/update', 'collections/delete',
-  'customers/create', 'customers/update', 'customers/delete',
-  'shop/update', 'themes/publish',
-  'subscription_contracts/create', 'subscription_contracts/update',
-  'subscription_billing_attempts/success', 'subscription_billing_attempts/failure',
+  'orders/create',
+  'orders/updated',
+  'orders/paid',
+  'orders/cancelled',
+  'orders/fulfilled',
+  'orders/delete',
+  'products/create',
+  'products/update',
+  'products/delete',
+  'collections/create',
+  'collections/update',
+  'collections/delete',
+  'customers/create',
+  'customers/update',
+  'customers/delete',
+  'shop/update',
+  'themes/publish',
+  'subscription_contracts/create',
+  'subscription_contracts/update',
+  'subscription_billing_attempts/success',
+  'subscription_billing_attempts/failure',
 ]);
 
 /** Privacy topics are set in the app's configuration, never through the API; the platform refuses them there. */
@@ -29,8 +43,9 @@ function ownWebhooks(shop: ShopState, clientId: string): StoredWebhook[] {
 export function listWebhooks(shop: ShopState, clientId: string, req: SimRequest): SimResponse {
   const topic = req.query.get('topic');
   const address = req.query.get('address');
-  const rows = ownWebhooks(shop, clientId)
-    .filter((w) => (topic === null || w.topic === topic) && (address === null || w.address === address));
+  const rows = ownWebhooks(shop, clientId).filter(
+    (w) => (topic === null || w.topic === topic) && (address === null || w.address === address),
+  );
   return json(200, { webhooks: rows.map(publicWebhook) });
 }
 
@@ -71,9 +86,10 @@ export function createWebhook(state: SimState, shop: ShopState, clientId: string
   if (!input) return json(400, { errors: { webhook: ['Required parameter missing or invalid'] } });
   const topic = input.topic;
   if (typeof topic !== 'string' || !SUBSCRIBABLE_TOPICS.has(topic)) {
-    const hint = typeof topic === 'string' && COMPLIANCE_TOPICS.has(topic)
-      ? 'Compliance topics are configured in the app settings, not through the API'
-      : 'Invalid topic specified';
+    const hint =
+      typeof topic === 'string' && COMPLIANCE_TOPICS.has(topic)
+        ? 'Compliance topics are configured in the app settings, not through the API'
+        : 'Invalid topic specified';
     return unprocessable('topic', hint);
   }
   const problem = addressProblem(input.address);

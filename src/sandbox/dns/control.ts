@@ -32,7 +32,7 @@ export function startDnsControl(zone: TxtZone): Promise<LoopbackServer> {
 function parseTxt(text: string | undefined): string[] | undefined {
   try {
     const body = JSON.parse(text ?? '') as { txt?: unknown };
-    return Array.isArray(body.txt) && body.txt.every((v) => typeof v === 'string') ? body.txt as string[] : undefined;
+    return Array.isArray(body.txt) && body.txt.every((v) => typeof v === 'string') ? (body.txt as string[]) : undefined;
   } catch {
     return undefined;
   }

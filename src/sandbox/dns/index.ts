@@ -66,12 +66,23 @@ export async function startDnsSandbox(options: { host?: string; control?: boolea
       const answer = zone.answer(question.name, question.type);
       response.header.rcode = answer.rcode;
       for (const data of answer.txt) {
-        response.answers.push({ name: question.name, type: DNS.Packet.TYPE.TXT, class: DNS.Packet.CLASS.IN, ttl: 60, data } as DNS.Packet.Resource);
+        response.answers.push({
+          name: question.name,
+          type: DNS.Packet.TYPE.TXT,
+          class: DNS.Packet.CLASS.IN,
+          ttl: 60,
+          data,
+        } as DNS.Packet.Resource);
       }
     }
-    const reply = () => { send(response).catch(() => undefined); };
+    const reply = () => {
+      send(response).catch(() => undefined);
+    };
     if (sandbox.delayMs <= 0) return reply();
-    const timer = setTimeout(() => { timers.delete(timer); reply(); }, sandbox.delayMs);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      reply();
+    }, sandbox.delayMs);
     timers.add(timer);
   };
 
@@ -95,8 +106,14 @@ export async function startDnsSandbox(options: { host?: string; control?: boolea
     removeTxt: (name) => zone.remove(name),
     clear: () => zone.clear(),
     queries: [],
-    fail: (kind, times = Number.POSITIVE_INFINITY) => { fault = kind; faultsLeft = times; },
-    heal: () => { fault = null; faultsLeft = 0; },
+    fail: (kind, times = Number.POSITIVE_INFINITY) => {
+      fault = kind;
+      faultsLeft = times;
+    },
+    heal: () => {
+      fault = null;
+      faultsLeft = 0;
+    },
     delayMs: 0,
     stop: async () => {
       for (const timer of timers) clearTimeout(timer);
@@ -121,7 +138,10 @@ async function bindBoth(host: string, handle: DNS.DnsHandler): Promise<{ udp: DN
     try {
       await new Promise<void>((resolve, reject) => {
         tcp.once('error', reject);
-        tcp.listen(udp.address().port, host, () => { tcp.off('error', reject); resolve(); });
+        tcp.listen(udp.address().port, host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
       });
       return { udp, tcp };
     } catch (err) {

@@ -32,7 +32,10 @@ export class TxtZone {
   private readonly records = new Map<string, string[][]>();
 
   set(name: string, values: TxtValue[]): void {
-    this.records.set(normaliseName(name), values.map((v) => (Array.isArray(v) ? [...v] : chunks(v))));
+    this.records.set(
+      normaliseName(name),
+      values.map((v) => (Array.isArray(v) ? [...v] : chunks(v))),
+    );
   }
 
   remove(name: string): void {

@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
 import { SOURCE_END, SOURCE_START } from '../../research/claims/prompt';
 
-export interface ExtractionRequest { topic: string; keyword: string | null; maxClaims: number; text: string }
-export interface SimulatedClaim { claim: string; quote: string; confidence: number }
+export interface ExtractionRequest {
+  topic: string;
+  keyword: string | null;
+  maxClaims: number;
+  text: string;
+}
+export interface SimulatedClaim {
+  claim: string;
+  quote: string;
+  confidence: number;
+}
 
 /** A quote no source text holds, for the dropped-quote rule. */
 export const FABRICATED_QUOTE = 'Independent auditors confirmed a 97% success rate across 12,000 installations in 2019.';

@@ -18,9 +18,10 @@ export function openAiError(message: string, type: string, code: string | null, 
 export function invalidRequest(body: unknown): string | undefined {
   const request = body as Partial<ChatRequest> | undefined;
   if (!request || typeof request !== 'object') return 'We could not parse the JSON body of your request.';
-  if (typeof request.model !== 'string' || !request.model) return "you must provide a model parameter";
+  if (typeof request.model !== 'string' || !request.model) return 'you must provide a model parameter';
   if (!Array.isArray(request.messages) || request.messages.length === 0) return "'messages' must be a non-empty array";
-  if (request.messages.some((m) => !m || typeof m.role !== 'string' || typeof m.content !== 'string')) return "each message needs a 'role' and a string 'content'";
+  if (request.messages.some((m) => !m || typeof m.role !== 'string' || typeof m.content !== 'string'))
+    return "each message needs a 'role' and a string 'content'";
   if (request.response_format?.type === 'json_object' && !request.messages.some((m) => /json/i.test(m.content))) {
     return "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.";
   }
@@ -33,7 +34,9 @@ export function completion(request: ChatRequest, fabricate: boolean) {
   const extraction = readExtractionRequest(user);
   let content = extraction
     ? JSON.stringify({ claims: simulatedClaims(extraction, fabricate) })
-    : request.response_format?.type === 'json_object' ? '{"claims":[]}' : 'This simulated model only extracts claims from a source text.';
+    : request.response_format?.type === 'json_object'
+      ? '{"claims":[]}'
+      : 'This simulated model only extracts claims from a source text.';
   let finish = 'stop';
   if (request.max_tokens && tokens(content) > request.max_tokens) {
     content = content.slice(0, request.max_tokens * 4);

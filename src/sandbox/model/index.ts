@@ -45,7 +45,9 @@ export async function startModelSimulator(options: { apiKey?: string } = {}): Pr
     failNext: (times, status) => failures.arm(times, status),
     malformedNext: (times) => malformed.arm(times, 200),
     answerNext: (content) => void scripted.push(content),
-    fabricateQuotes: (on) => { fabricate = on; },
+    fabricateQuotes: (on) => {
+      fabricate = on;
+    },
     delayMs: 0,
     stop: () => server.stop(),
   };
@@ -76,7 +78,8 @@ export async function startModelSimulator(options: { apiKey?: string } = {}): Pr
     const request = body as ChatRequest;
     sim.requests.push(request);
     const answer = completion(request, fabricate);
-    if (malformed.take() !== undefined) answer.choices[0].message.content = 'Here are the claims I found: the text mentions several numbers.';
+    if (malformed.take() !== undefined)
+      answer.choices[0].message.content = 'Here are the claims I found: the text mentions several numbers.';
     else if (scripted.length > 0) answer.choices[0].message.content = scripted.shift()!;
     sendRaw(res, 200, JSON.stringify(answer), { 'content-type': 'application/json', ...rateLimitHeaders(99) });
   }
@@ -91,12 +94,19 @@ function fail(res: ServerResponse, status: number): void {
     const body = openAiError('Rate limit reached for requests. Please try again in 1s.', 'requests', 'rate_limit_exceeded');
     return sendJson(res, 429, body, { ...rateLimitHeaders(0), 'retry-after': '1' });
   }
-  const message = status === 503 ? 'The engine is currently overloaded, please try again later' : 'The server had an error while processing your request.';
+  const message =
+    status === 503
+      ? 'The engine is currently overloaded, please try again later'
+      : 'The server had an error while processing your request.';
   sendJson(res, status, openAiError(message, status >= 500 ? 'server_error' : 'invalid_request_error', null));
 }
 
 function rateLimitHeaders(remaining: number): Record<string, string> {
-  return { 'x-ratelimit-limit-requests': '100', 'x-ratelimit-remaining-requests': String(remaining), 'x-ratelimit-reset-requests': '600ms' };
+  return {
+    'x-ratelimit-limit-requests': '100',
+    'x-ratelimit-remaining-requests': String(remaining),
+    'x-ratelimit-reset-requests': '600ms',
+  };
 }
 
 /** How the provider echoes a wrong key: its first and last characters only. */

@@ -47,14 +47,16 @@ export async function startPageServer(): Promise<PageServer> {
     const { pathname } = new URL(req.url ?? '/', loopback.origin);
     hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
     const page = pages.get(pathname);
-    if (!page) return sendRaw(res, 404, '<!doctype html><title>Not found</title><h1>Not found</h1>', { 'content-type': 'text/html; charset=utf-8' });
+    if (!page)
+      return sendRaw(res, 404, '<!doctype html><title>Not found</title><h1>Not found</h1>', { 'content-type': 'text/html; charset=utf-8' });
     await loopback.wait(page.delayMs ?? 0);
     if (page.redirectTo !== undefined) {
       const status = page.status && page.status >= 300 && page.status < 400 ? page.status : 302;
       return sendRaw(res, status, '', { location: page.redirectTo });
     }
     const status = page.status ?? 200;
-    const contentType = page.contentType ?? (page.html === undefined && page.text !== undefined ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8');
+    const contentType =
+      page.contentType ?? (page.html === undefined && page.text !== undefined ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8');
     const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
     if (page.bytes !== undefined) return streamFiller(res, status, headers, page.bytes);
     const source = page.html ?? page.text ?? '';
@@ -82,7 +84,8 @@ export async function startPageServer(): Promise<PageServer> {
 
 /** The page text in the charset its Content-Type or `<meta charset>` names (Latin-1 family or UTF-8). */
 function encode(source: string, contentType: string): Buffer {
-  const charset = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]*charset\s*=\s*["']?([\w.:-]+)/i.exec(source)?.[1] ?? 'utf-8';
+  const charset =
+    /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]*charset\s*=\s*["']?([\w.:-]+)/i.exec(source)?.[1] ?? 'utf-8';
   return /^(iso-8859-1|latin1|windows-1252|cp1252|us-ascii)$/i.test(charset) ? Buffer.from(source, 'latin1') : Buffer.from(source, 'utf8');
 }
 
@@ -104,7 +107,11 @@ async function streamFiller(res: ServerResponse, status: number, headers: Record
 
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
     res.on('drain', done);
     res.on('close', done);
   });

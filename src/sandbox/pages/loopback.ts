@@ -28,17 +28,25 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
   });
   const loopback: LoopbackServer = {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    wait: (ms) => new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(() => { waits.delete(timer); resolve(); }, ms);
-      waits.set(timer, resolve);
-    }),
-    stop: () => new Promise<void>((resolve) => {
-      for (const [timer, resolveWait] of waits) { clearTimeout(timer); resolveWait(); }
-      waits.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        if (ms <= 0) return resolve();
+        const timer = setTimeout(() => {
+          waits.delete(timer);
+          resolve();
+        }, ms);
+        waits.set(timer, resolve);
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const [timer, resolveWait] of waits) {
+          clearTimeout(timer);
+          resolveWait();
+        }
+        waits.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   return loopback;
 }

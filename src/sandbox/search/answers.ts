@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-export interface StoredResult { title: string; url: string; description?: string }
+export interface StoredResult {
+  title: string;
+  url: string;
+  description?: string;
+}
 
 /** A Brave-style error body (`type: ErrorResponse`). */
 export function errorBody(status: number, code: string, detail: string, meta: Record<string, unknown> = {}) {
@@ -11,7 +15,14 @@ export function errorBody(status: number, code: string, detail: string, meta: Re
 export function searchBody(q: string, results: StoredResult[]) {
   const body: Record<string, unknown> = {
     type: 'search',
-    query: { original: q, show_strict_warning: false, is_navigational: false, spellcheck_off: true, country: 'us', more_results_available: false },
+    query: {
+      original: q,
+      show_strict_warning: false,
+      is_navigational: false,
+      spellcheck_off: true,
+      country: 'us',
+      more_results_available: false,
+    },
     mixed: { type: 'mixed', main: results.map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
   };
   if (results.length > 0) {
@@ -32,7 +43,13 @@ function webResult(q: string, result: StoredResult) {
     language: 'en',
     family_friendly: true,
     profile: { name: url.hostname, url: url.origin, long_name: url.hostname, img: '' },
-    meta_url: { scheme: url.protocol.replace(':', ''), netloc: url.host, hostname: url.hostname, favicon: '', path: url.pathname === '/' ? '' : `› ${url.pathname.slice(1).replace(/\//g, ' › ')}` },
+    meta_url: {
+      scheme: url.protocol.replace(':', ''),
+      netloc: url.host,
+      hostname: url.hostname,
+      favicon: '',
+      path: url.pathname === '/' ? '' : `› ${url.pathname.slice(1).replace(/\//g, ' › ')}`,
+    },
   };
 }
 

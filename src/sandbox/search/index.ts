@@ -37,7 +37,11 @@ export async function startSearchSimulator(options: { apiKey?: string } = {}): P
   const sim: SearchSimulator = {
     url: '',
     apiKey,
-    setResults: (query, list) => void results.set(query === '*' ? '*' : normalise(query), list.map((r) => ({ ...r }))),
+    setResults: (query, list) =>
+      void results.set(
+        query === '*' ? '*' : normalise(query),
+        list.map((r) => ({ ...r })),
+      ),
     calls: [],
     failNext: (times, status) => failures.arm(times, status),
     malformedNext: (times) => malformed.arm(times, 200),
@@ -54,11 +58,16 @@ export async function startSearchSimulator(options: { apiKey?: string } = {}): P
     sim.calls.push({ q, count: requested });
     await loopback.wait(sim.delayMs);
     if (req.headers['x-subscription-token'] !== apiKey) {
-      return sendJson(res, 401, errorBody(401, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.', { component: 'authentication' }));
+      return sendJson(
+        res,
+        401,
+        errorBody(401, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.', { component: 'authentication' }),
+      );
     }
     const failure = failures.take();
     if (failure !== undefined) return fail(res, failure);
-    if (malformed.take() !== undefined) return sendRaw(res, 200, '{"type":"search","web":{"results":[{"title":"Cut', { 'content-type': 'application/json' });
+    if (malformed.take() !== undefined)
+      return sendRaw(res, 200, '{"type":"search","web":{"results":[{"title":"Cut', { 'content-type': 'application/json' });
     if (!q.trim() || !Number.isInteger(requested) || requested < 1) {
       return sendJson(res, 422, errorBody(422, 'VALIDATION', 'Unable to validate request parameter(s).', { component: 'validation' }));
     }
@@ -74,9 +83,15 @@ export async function startSearchSimulator(options: { apiKey?: string } = {}): P
 function fail(res: ServerResponse, status: number): void {
   if (status === 429) {
     const detail = 'Request rate limit exceeded for plan.';
-    return sendJson(res, 429, errorBody(429, 'RATE_LIMITED', detail, { plan: 'Free', rate_limit: 1, rate_current: 2, component: 'rate_limiter' }), {
-      ...rateLimitHeaders(0), 'retry-after': '1',
-    });
+    return sendJson(
+      res,
+      429,
+      errorBody(429, 'RATE_LIMITED', detail, { plan: 'Free', rate_limit: 1, rate_current: 2, component: 'rate_limiter' }),
+      {
+        ...rateLimitHeaders(0),
+        'retry-after': '1',
+      },
+    );
   }
   sendJson(res, status, errorBody(status, status >= 500 ? 'SERVER_ERROR' : 'REQUEST_FAILED', 'The request could not be served.'));
 }

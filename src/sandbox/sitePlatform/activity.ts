@@ -7,11 +7,15 @@ import type { SimRequest, SimResponse } from './http';
 import { siteData } from './siteData';
 import { iso, newId, type SimState } from './state';
 
-interface LoggedEvent { event: string; resourceOperation: string }
+interface LoggedEvent {
+  event: string;
+  resourceOperation: string;
+}
 
 function eventOf(method: string, family: string): LoggedEvent | undefined {
   if (family === 'publish' && method === 'POST') return { event: 'site_published', resourceOperation: 'PUBLISHED' };
-  if (family === 'custom_code' && (method === 'PUT' || method === 'DELETE')) return { event: 'site_custom_code_modified', resourceOperation: 'MODIFIED' };
+  if (family === 'custom_code' && (method === 'PUT' || method === 'DELETE'))
+    return { event: 'site_custom_code_modified', resourceOperation: 'MODIFIED' };
   if (family === 'collections' && method === 'POST') return { event: 'cms_collection', resourceOperation: 'CREATED' };
   return undefined;
 }
@@ -24,7 +28,12 @@ export function recordActivity(state: SimState, req: SimRequest, response: SimRe
   const now = iso(state.now());
   const u = state.user;
   siteData(state, site[1]).activity.push({
-    id: newId(), createdOn: now, lastUpdated: now, ...logged, resourceId: site[1], resourceName: site[2],
+    id: newId(),
+    createdOn: now,
+    lastUpdated: now,
+    ...logged,
+    resourceId: site[1],
+    resourceName: site[2],
     user: { id: u.id, displayName: `${u.firstName} ${u.lastName}` },
   });
 }

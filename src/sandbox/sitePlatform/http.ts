@@ -26,8 +26,7 @@ export function platformError(status: number, code: string, message: string, det
   return json(status, { code, message, externalReference: null, details });
 }
 
-export const notFound = (what = 'Requested resource'): SimResponse =>
-  platformError(404, 'resource_not_found', `${what} not found`);
+export const notFound = (what = 'Requested resource'): SimResponse => platformError(404, 'resource_not_found', `${what} not found`);
 
 /** A JSON body, `{}` when empty, or undefined when it does not parse. */
 export function jsonBody(req: SimRequest): unknown {

@@ -8,15 +8,49 @@
 import { FaultList, type FaultSpec } from './faults';
 import { MinuteWindows } from './rateLimit';
 import {
-  addCollection, addItems, addPage, addSite, issueToken, type CollectionInput, type ItemInput, type PageInput,
-  type SiteInput, type TokenInput,
+  addCollection,
+  addItems,
+  addPage,
+  addSite,
+  issueToken,
+  type CollectionInput,
+  type ItemInput,
+  type PageInput,
+  type SiteInput,
+  type TokenInput,
 } from './seed';
 import { startServer } from './server';
 import {
-  addAsset, addCommentThread, addComponent, addForm, addOrder, addSubmission, type AssetInput, type ComponentInput, type FormInput,
+  addAsset,
+  addCommentThread,
+  addComponent,
+  addForm,
+  addOrder,
+  addSubmission,
+  type AssetInput,
+  type ComponentInput,
+  type FormInput,
 } from './seedExtras';
-import { siteData, type SiteData, type SimAsset, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
-import { createState, type RequestLogEntry, type SimApp, type SimCollection, type SimItem, type SimPage, type SimSite, type SimUser } from './state';
+import {
+  siteData,
+  type SiteData,
+  type SimAsset,
+  type SimComment,
+  type SimComponent,
+  type SimForm,
+  type SimOrder,
+  type SimSubmission,
+} from './siteData';
+import {
+  createState,
+  type RequestLogEntry,
+  type SimApp,
+  type SimCollection,
+  type SimItem,
+  type SimPage,
+  type SimSite,
+  type SimUser,
+} from './state';
 
 export type { FaultSpec, FaultKind } from './faults';
 export type { CollectionInput, ItemInput, PageInput, SiteInput, TokenInput } from './seed';
@@ -91,7 +125,9 @@ export async function startSitePlatformSimulator(options: SimulatorOptions = {})
     item: (collectionId, itemId) => state.collections.get(collectionId)?.items.find((i) => i.id === itemId),
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
-    liftRateLimit: (lifted = true) => { windows.lifted = lifted; },
+    liftRateLimit: (lifted = true) => {
+      windows.lifted = lifted;
+    },
     requests: () => state.log.map((r) => ({ ...r })),
     stop: () => server.close(),
   };

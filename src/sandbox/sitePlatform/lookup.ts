@@ -6,8 +6,10 @@ import type { SimCollection, SimItem, SimPage, SimSite, SimState } from './state
 
 export type Found<T> = { ok: true; value: T } | { ok: false; response: SimResponse };
 
-const missing = (code: string, what: string): { ok: false; response: SimResponse } =>
-  ({ ok: false, response: platformError(404, code, `${what} not found`) });
+const missing = (code: string, what: string): { ok: false; response: SimResponse } => ({
+  ok: false,
+  response: platformError(404, code, `${what} not found`),
+});
 
 export function findSite(ctx: RouteContext, siteId: string): Found<SimSite> {
   const site = ctx.state.sites.get(siteId);
@@ -36,7 +38,10 @@ export const itemVariants = (collection: SimCollection, itemId: string): SimItem
 
 /** The CMS locale ids a list reads: the `cmsLocaleId` query (comma-separated) or the site's primary CMS locale. */
 export function listedCmsLocales(state: SimState, collection: SimCollection, query: string | null): string[] {
-  const requested = (query ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const requested = (query ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return requested.length > 0 ? requested : [state.sites.get(collection.siteId)!.locales.primary.cmsLocaleId];
 }
 

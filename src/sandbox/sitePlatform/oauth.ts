@@ -70,7 +70,8 @@ function appWithSecret(state: SimState, clientId: string, secret: string): SimAp
 
 export function exchangeCode(state: SimState, req: SimRequest): SimResponse {
   const parsed = parseWith(exchangeParams, params(req));
-  if (!parsed.ok) return oauthError(400, 'invalid_request', 'client_id, client_secret, code and grant_type=authorization_code are required');
+  if (!parsed.ok)
+    return oauthError(400, 'invalid_request', 'client_id, client_secret, code and grant_type=authorization_code are required');
   const p = parsed.value;
   const app = appWithSecret(state, p.client_id, p.client_secret);
   if (!app) return oauthError(401, 'invalid_client', 'Client credentials are invalid');

@@ -29,7 +29,11 @@ export function dispatch(routes: Route[], state: SimState, windows: MinuteWindow
   if (!auth.ok) return auth.response;
   const verdict = windows.take(auth.token.token, auth.token.rateLimit);
   if (!verdict.allowed) {
-    const limited = platformError(429, 'too_many_requests', `Rate limit exceeded. Please retry after ${verdict.retryAfterSeconds} seconds.`);
+    const limited = platformError(
+      429,
+      'too_many_requests',
+      `Rate limit exceeded. Please retry after ${verdict.retryAfterSeconds} seconds.`,
+    );
     return withHeaders(limited, verdict.headers);
   }
   if (route.scope && !hasScope(auth.token, route.scope)) return withHeaders(missingScope(route.scope), verdict.headers);

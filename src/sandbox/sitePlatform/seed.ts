@@ -1,7 +1,18 @@
 /** The programmatic side of the simulator: tests and the sandbox add sites, collections, items, pages and tokens. */
 import {
-  iso, newId, randomHex, slugify, type Plan, type SimCollection, type SimField, type SimItem, type SimLocale, type SimPage,
-  type SimSite, type SimState, type SimToken,
+  iso,
+  newId,
+  randomHex,
+  slugify,
+  type Plan,
+  type SimCollection,
+  type SimField,
+  type SimItem,
+  type SimLocale,
+  type SimPage,
+  type SimSite,
+  type SimState,
+  type SimToken,
 } from './state';
 import { siteData } from './siteData';
 
@@ -24,7 +35,15 @@ export interface SiteInput {
 }
 
 function locale(tag: string, primary: boolean): SimLocale {
-  return { id: newId(), cmsLocaleId: newId(), enabled: true, displayName: tag, ...(primary ? { redirect: true } : {}), subdirectory: primary ? '' : tag, tag };
+  return {
+    id: newId(),
+    cmsLocaleId: newId(),
+    enabled: true,
+    displayName: tag,
+    ...(primary ? { redirect: true } : {}),
+    subdirectory: primary ? '' : tag,
+    tag,
+  };
 }
 
 export function addSite(state: SimState, input: SiteInput): SimSite {
@@ -66,8 +85,13 @@ export function addCollection(state: SimState, siteId: string, input: Collection
   if (!state.sites.has(siteId)) throw new Error(`site platform simulator: no site ${siteId}`);
   const now = iso(state.now());
   const collection: SimCollection = {
-    id: input.id ?? newId(), siteId, displayName: input.displayName, singularName: input.singularName ?? input.displayName,
-    slug: input.slug ?? slugify(input.displayName), createdOn: now, lastUpdated: now,
+    id: input.id ?? newId(),
+    siteId,
+    displayName: input.displayName,
+    singularName: input.singularName ?? input.displayName,
+    slug: input.slug ?? slugify(input.displayName),
+    createdOn: now,
+    lastUpdated: now,
     fields: [
       field('name', 'PlainText', 'Name', true),
       field('slug', 'PlainText', 'Slug', true),
@@ -97,8 +121,13 @@ export function addItems(state: SimState, collectionId: string, items: ItemInput
     const n = collection.items.length + 1;
     const name = String(input.fieldData?.name ?? `${collection.singularName} ${n}`);
     const item: SimItem = {
-      id: newId(), cmsLocaleId: site.locales.primary.cmsLocaleId, createdOn: now, lastUpdated: now,
-      lastPublished: input.published ? now : null, isArchived: input.isArchived ?? false, isDraft: input.isDraft ?? false,
+      id: newId(),
+      cmsLocaleId: site.locales.primary.cmsLocaleId,
+      createdOn: now,
+      lastUpdated: now,
+      lastPublished: input.published ? now : null,
+      isArchived: input.isArchived ?? false,
+      isDraft: input.isDraft ?? false,
       fieldData: { ...input.fieldData, name, slug: String(input.fieldData?.slug ?? `${slugify(name)}-${n}`) },
     };
     collection.items.push(item);
@@ -120,8 +149,15 @@ export function addPage(state: SimState, siteId: string, input: PageInput): SimP
   if (!site) throw new Error(`site platform simulator: no site ${siteId}`);
   const now = iso(state.now());
   const page: SimPage = {
-    id: input.id ?? newId(), siteId, parentId: input.parentId ?? null, collectionId: null, createdOn: now, lastUpdated: now,
-    archived: false, draft: false, meta: new Map(),
+    id: input.id ?? newId(),
+    siteId,
+    parentId: input.parentId ?? null,
+    collectionId: null,
+    createdOn: now,
+    lastUpdated: now,
+    archived: false,
+    draft: false,
+    meta: new Map(),
   };
   page.meta.set(site.locales.primary.id, {
     title: input.title,
@@ -149,9 +185,14 @@ export function issueToken(state: SimState, input: TokenInput): string {
   const sites = siteIds.map((id) => state.sites.get(id)).filter((s) => s !== undefined);
   const token = randomHex(32);
   const record: SimToken = {
-    token, kind: 'site_token', scopes: [...input.scopes],
+    token,
+    kind: 'site_token',
+    scopes: [...input.scopes],
     rateLimit: input.rateLimitPerMinute ?? input.plan ?? (sites.some((s) => s.plan === 120) ? 120 : 60),
-    siteIds, workspaceIds: [...new Set(sites.map((s) => s.workspaceId))], createdOn: iso(state.now()), revoked: false,
+    siteIds,
+    workspaceIds: [...new Set(sites.map((s) => s.workspaceId))],
+    createdOn: iso(state.now()),
+    revoked: false,
   };
   state.tokens.set(token, record);
   return token;

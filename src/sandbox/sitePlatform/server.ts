@@ -34,9 +34,17 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const entry: RequestLogEntry = { method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), status: 0, at: state.now() };
+    const entry: RequestLogEntry = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search.slice(1),
+      status: 0,
+      at: state.now(),
+    };
     state.log.push(entry);
-    res.on('finish', () => { entry.status = res.statusCode; });
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+    });
     const body = await readBody(req, MAX_BODY_BYTES);
     const fault = faults.take(url.pathname);
     if (fault) return injectFault(res, fault);
@@ -79,12 +87,13 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
-    close: () => new Promise<void>((resolve) => {
-      for (const res of held) res.destroy();
-      held.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        held.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

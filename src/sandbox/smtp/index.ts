@@ -67,7 +67,10 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
 
   const later = (ms: number, run: () => void) => {
     if (ms <= 0) return run();
-    const timer = setTimeout(() => { timers.delete(timer); run(); }, ms);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
     timers.add(timer);
   };
 
@@ -139,7 +142,10 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
 
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, host, () => { server.server.off('error', reject); resolve(); });
+    server.listen(0, host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
   });
   server.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -158,20 +164,24 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
     greetingDelayMs: 0,
     dataDelayMs: 0,
     refuseNext: (stage, refusal, times = 1) => refusals.arm(stage, refusal, times),
-    waitForMessages: (count, timeoutMs = 10_000) => new Promise((resolve, reject) => {
-      const check = () => {
-        if (sandbox.messages.length < count) return;
-        cleanup();
-        resolve(sandbox.messages.slice());
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`the SMTP sandbox holds ${sandbox.messages.length} message(s), expected ${count}`));
-      }, timeoutMs);
-      const cleanup = () => { clearTimeout(timer); waiters.delete(check); };
-      waiters.add(check);
-      check();
-    }),
+    waitForMessages: (count, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (sandbox.messages.length < count) return;
+          cleanup();
+          resolve(sandbox.messages.slice());
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`the SMTP sandbox holds ${sandbox.messages.length} message(s), expected ${count}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
     reset: () => {
       sandbox.messages.length = 0;
       sandbox.connections = 0;

@@ -31,10 +31,14 @@ function parseEntity(source: string): Entity {
   const split = /\r?\n\r?\n/.exec(source);
   const head = split ? source.slice(0, split.index) : source;
   const body = split ? source.slice(split.index + split[0].length) : '';
-  const headers = head.replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/).filter(Boolean).map((line) => {
-    const colon = line.indexOf(':');
-    return { name: line.slice(0, colon).trim(), value: decodeWords(line.slice(colon + 1).trim()) };
-  });
+  const headers = head
+    .replace(/\r?\n(?=[ \t])/g, '')
+    .split(/\r?\n/)
+    .filter(Boolean)
+    .map((line) => {
+      const colon = line.indexOf(':');
+      return { name: line.slice(0, colon).trim(), value: decodeWords(line.slice(colon + 1).trim()) };
+    });
   return { headers, body };
 }
 
@@ -61,13 +65,19 @@ function splitParts(body: string, boundary: string): string[] {
   const delimiter = `--${boundary}`;
   const pieces = body.split(new RegExp(`\\r?\\n?${escapeRegExp(delimiter)}`));
   // pieces[0] is the preamble; the piece after the closing delimiter starts with "--".
-  return pieces.slice(1).filter((p) => !p.startsWith('--')).map((p) => p.replace(/^[ \t]*\r?\n/, ''));
+  return pieces
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => p.replace(/^[ \t]*\r?\n/, ''));
 }
 
 function decodeBody(body: string, encoding: string, charset: string): string {
-  const bytes = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
-    : encoding === 'quoted-printable' ? quotedPrintable(body)
-      : Buffer.from(body, 'latin1');
+  const bytes =
+    encoding === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+      : encoding === 'quoted-printable'
+        ? quotedPrintable(body)
+        : Buffer.from(body, 'latin1');
   return new TextDecoder(charset.toLowerCase(), { fatal: false }).decode(bytes).replace(/\r\n/g, '\n').replace(/\n$/, '');
 }
 

@@ -9,7 +9,9 @@ export interface SmtpRefusal {
   recipient?: string;
 }
 
-interface Armed extends SmtpRefusal { remaining: number }
+interface Armed extends SmtpRefusal {
+  remaining: number;
+}
 
 /** Refusals armed per stage, each for a number of uses; `take` hands out the next that applies. */
 export class RefusalQueue {

@@ -1,7 +1,10 @@
 /** doc2 Authentication 6: decrypted tokens live in memory for at most a minute. */
 export const CREDENTIAL_TTL_MS = 60_000;
 
-interface Entry<T> { value: T; expiresAt: number }
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
 
 /**
  * Resolved credentials per (account, project, site), 60 s. Busting drops every entry of the account, because a

@@ -12,29 +12,29 @@ export const CONNECT_OPTIONS =
 export const CONNECT = [
   'Owner or admin. Answers `authorize_url` at `<SITE_PLATFORM_AUTH_URL>/oauth/authorize` (authorization-code grant, no PKCE)',
   `with the scopes \`${REQUESTED_SCOPES.join(' ')}\`, redirect_uri \`<PUBLIC_APP_URL>${CALLBACK_PATH}\` and an HMAC-signed`,
-  '`state` valid 5 minutes (`state_expires_at`). Client: (a) `oauth_app_id` (or the reconnected connection\'s), (b) the',
-  'service-wide SITE_PLATFORM_CLIENT_ID/_SECRET when both are set, (c) the account\'s first registered client. Nothing is stored.',
+  "`state` valid 5 minutes (`state_expires_at`). Client: (a) `oauth_app_id` (or the reconnected connection's), (b) the",
+  "service-wide SITE_PLATFORM_CLIENT_ID/_SECRET when both are set, (c) the account's first registered client. Nothing is stored.",
 ].join('\n');
 
 export const CALLBACK = [
-  'Step 1: the `state` is the service\'s (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.',
+  "Step 1: the `state` is the service's (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.",
   'Step 2: the code is exchanged, the token introspected and the sites listed; the sealed token, the connection, its sites',
   'and (site_project_connect) the project binding are written in one transaction. Step 3: the row is re-read under the',
-  'account\'s scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.',
+  "account's scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.",
 ].join('\n');
 
 export const SITE_TOKEN =
-  'Owner or admin. The token (at least 20 characters) is validated with the platform (introspect, then sites) before it is stored sealed with `auth_kind: site_token`; it is never echoed. Without `project_id` it becomes (or refreshes) the account default; with it, the project\'s override.';
+  "Owner or admin. The token (at least 20 characters) is validated with the platform (introspect, then sites) before it is stored sealed with `auth_kind: site_token`; it is never echoed. Without `project_id` it becomes (or refreshes) the account default; with it, the project's override.";
 
 export const DISCONNECT =
-  'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform '
-  + '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner '
-  + 'revokes in the platform). Projects whose content source was the platform CMS, that resolved to this connection and that no '
-  + 'remaining connection reaches fall back to the native CMS (`reverted_project_ids`); a project the account default still '
-  + 'reaches stays. A later connect reaching their site restores them. Idempotent: a '
-  + 'disconnected connection is answered unchanged.';
+  'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform ' +
+  '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner ' +
+  'revokes in the platform). Projects whose content source was the platform CMS, that resolved to this connection and that no ' +
+  'remaining connection reaches fall back to the native CMS (`reverted_project_ids`); a project the account default still ' +
+  'reaches stays. A later connect reaching their site restores them. Idempotent: a ' +
+  'disconnected connection is answered unchanged.';
 
 export const GET_BINDING =
-  'The same resolution the operation runner and the MCP tools use: the override\'s own connection while it reaches the '
-  + 'site, then the account default when it reaches the site, then none. Several connections may share one site; each answers '
-  + 'with its own credentials, so `resolved.connection_id` is the connection whose token the runner sends.';
+  "The same resolution the operation runner and the MCP tools use: the override's own connection while it reaches the " +
+  'site, then the account default when it reaches the site, then none. Several connections may share one site; each answers ' +
+  'with its own credentials, so `resolved.connection_id` is the connection whose token the runner sends.';

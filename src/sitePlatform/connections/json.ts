@@ -52,16 +52,24 @@ export const siteSchema = z.object({
 });
 
 export const toSiteJson = (row: SiteRow): z.infer<typeof siteSchema> => ({
-  site_id: row.site_id, connection_id: row.connection_id, display_name: row.display_name, short_name: row.short_name,
-  custom_domains: row.custom_domains, locales: row.locales,
-  last_published_at: iso(row.last_published_at), last_publish_requested_at: iso(row.last_publish_requested_at),
+  site_id: row.site_id,
+  connection_id: row.connection_id,
+  display_name: row.display_name,
+  short_name: row.short_name,
+  custom_domains: row.custom_domains,
+  locales: row.locales,
+  last_published_at: iso(row.last_published_at),
+  last_publish_requested_at: iso(row.last_publish_requested_at),
 });
 
 export const oauthClientSchema = z.object({ id: z.string(), name: z.string().nullable(), client_id: z.string(), created_at: z.string() });
 
 /** Never the secret. */
 export const toOAuthClientJson = (row: OAuthClientRow): z.infer<typeof oauthClientSchema> => ({
-  id: row.id, name: row.name, client_id: row.client_id, created_at: iso(row.created_at)!,
+  id: row.id,
+  name: row.name,
+  client_id: row.client_id,
+  created_at: iso(row.created_at)!,
 });
 
 export const bindingSchema = z.object({
@@ -73,6 +81,9 @@ export const bindingSchema = z.object({
 });
 
 export const toBindingJson = (row: BindingRow): z.infer<typeof bindingSchema> => ({
-  project_id: row.project_id, override_mode: row.override_mode, connection_id: row.connection_id, site_id: row.site_id,
+  project_id: row.project_id,
+  override_mode: row.override_mode,
+  connection_id: row.connection_id,
+  site_id: row.site_id,
   updated_at: iso(row.updated_at)!,
 });

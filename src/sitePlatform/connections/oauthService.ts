@@ -31,7 +31,8 @@ export function requireConnectConfigured(deps: SitePlatformDeps): string {
 async function requireReconnectable(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<void> {
   const row = isUuid(connectionId) ? await findConnection(deps.db, accountId, connectionId) : undefined;
   if (!row) throw new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
-  if (row.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
+  if (row.disconnected_at)
+    throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
 }
 
 /**
@@ -49,13 +50,22 @@ export async function startConnect(deps: SitePlatformDeps, accountId: string, in
   if (input.intent === 'site_project_connect') await requireOwnProject(deps.db, accountId, input.project_id!);
   if (input.intent === 'site_reconnect') await requireReconnectable(deps, accountId, input.connection_id!);
   const client = await chooseOAuthClient(deps, accountId, { oauthAppId: input.oauth_app_id, reconnectId: input.connection_id });
-  const state = newState({
-    accountId, intent: input.intent, client: client.ref,
-    projectId: input.project_id, siteId: input.site_id, connectionId: input.connection_id,
-  }, nowOf(deps));
+  const state = newState(
+    {
+      accountId,
+      intent: input.intent,
+      client: client.ref,
+      projectId: input.project_id,
+      siteId: input.site_id,
+      connectionId: input.connection_id,
+    },
+    nowOf(deps),
+  );
   return {
     authorizeUrl: authorizeUrl({
-      authUrl: deps.config.SITE_PLATFORM_AUTH_URL, clientId: client.clientId, redirectUri: callbackUrl(publicAppUrl),
+      authUrl: deps.config.SITE_PLATFORM_AUTH_URL,
+      clientId: client.clientId,
+      redirectUri: callbackUrl(publicAppUrl),
       state: signState(stateKey(deps.secretHashKey), state),
     }),
     expiresAt: new Date(state.expiresAt * 1000),
@@ -77,18 +87,38 @@ export async function completeConnect(deps: SitePlatformDeps, input: { code: str
   await recheckTarget(deps, state);
 
   const { accessToken } = await exchangeAuthorizationCode({
-    apiUrl: deps.config.SITE_PLATFORM_API_URL, clientId: client.clientId, clientSecret: client.clientSecret,
-    code: input.code, redirectUri: callbackUrl(publicAppUrl), timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS,
+    apiUrl: deps.config.SITE_PLATFORM_API_URL,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    code: input.code,
+    redirectUri: callbackUrl(publicAppUrl),
+    timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS,
   }).catch((err: unknown) => {
     if (err instanceof ApiError && err.status < 500) {
-      throw new ApiError(400, 'invalid_oauth_code', 'the platform refused the authorization code (used, expired or for another client); start the connection again', { upstreamStatus: err.extra.upstreamStatus });
+      throw new ApiError(
+        400,
+        'invalid_oauth_code',
+        'the platform refused the authorization code (used, expired or for another client); start the connection again',
+        { upstreamStatus: err.extra.upstreamStatus },
+      );
     }
     throw err;
   });
-  const validated = await validateToken(deps, accessToken, true, () => new ApiError(502, 'platform_auth', 'the platform rejected the token it just issued'));
+  const validated = await validateToken(
+    deps,
+    accessToken,
+    true,
+    () => new ApiError(502, 'platform_auth', 'the platform rejected the token it just issued'),
+  );
   return persistGrant(deps, {
-    accountId: state.accountId, intent: state.intent, authKind: 'oauth', token: accessToken, ...validated,
+    accountId: state.accountId,
+    intent: state.intent,
+    authKind: 'oauth',
+    token: accessToken,
+    ...validated,
     oauthAppId: state.client.kind === 'account' ? state.client.id : null,
-    projectId: state.projectId, siteId: state.siteId, connectionId: state.connectionId,
+    projectId: state.projectId,
+    siteId: state.siteId,
+    connectionId: state.connectionId,
   });
 }

@@ -5,8 +5,19 @@ import { restoreReachableProjects } from './contentSourceFallback';
 import { bustCredentials } from './resolve';
 import type { Intent } from './state';
 import {
-  findActiveDefault, findActiveOverride, findConnection, lockAccount, saveBinding, setConnectionSites, updateConnection, insertConnection, upsertSites,
-  type AuthKind, type ConnectionFields, type ConnectionRow, type SiteFields,
+  findActiveDefault,
+  findActiveOverride,
+  findConnection,
+  lockAccount,
+  saveBinding,
+  setConnectionSites,
+  updateConnection,
+  insertConnection,
+  upsertSites,
+  type AuthKind,
+  type ConnectionFields,
+  type ConnectionRow,
+  type SiteFields,
 } from './store';
 import { siteTokenCipher } from './tokens';
 
@@ -26,13 +37,16 @@ export interface ValidatedGrant {
 }
 
 const toSiteFields = (site: Site): SiteFields => ({
-  site_id: site.id, display_name: site.displayName, short_name: site.shortName,
+  site_id: site.id,
+  display_name: site.displayName,
+  short_name: site.shortName,
   custom_domains: site.customDomains.map(({ id, url }) => ({ id, url })),
   locales: site.locales as unknown as Record<string, unknown>,
   last_published_at: site.lastPublished ? new Date(site.lastPublished) : null,
 });
 
-const connectionNotFound = () => new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
+const connectionNotFound = () =>
+  new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
 
 /** Inserts the row, or refreshes the one the intent names (same row, token refreshed). */
 async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGrant, fields: ConnectionFields): Promise<ConnectionRow> {
@@ -41,7 +55,8 @@ async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGran
   if (grant.intent === 'site_reconnect') {
     existing = grant.connectionId ? await findConnection(trx, accountId, grant.connectionId) : undefined;
     if (!existing) throw connectionNotFound();
-    if (existing.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
+    if (existing.disconnected_at)
+      throw new ApiError(409, 'site_platform_connection_disconnected', 'a disconnected connection cannot be reconnected; connect again');
   } else if (grant.intent === 'site_project_connect') {
     existing = await findActiveOverride(trx, accountId, grant.projectId!);
   } else {
@@ -50,7 +65,12 @@ async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGran
   if (!existing) return insertConnection(trx, accountId, fields);
   const { purpose: _keep, project_id: _same, ...refresh } = fields;
   const now = trx.fn.now() as unknown as Date;
-  return (await updateConnection(trx, accountId, existing.id, { ...refresh, last_introspected_at: now, last_synced_at: now, installed_at: now }))!;
+  return (await updateConnection(trx, accountId, existing.id, {
+    ...refresh,
+    last_introspected_at: now,
+    last_synced_at: now,
+    installed_at: now,
+  }))!;
 }
 
 /**
@@ -61,11 +81,14 @@ async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGran
 export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant): Promise<ConnectionRow> {
   // The bound site must be one the grant reaches; any other id (another account's site included) names nothing.
   if (grant.siteId && !grant.sites.some((s) => s.id === grant.siteId)) {
-    throw new ApiError(400, 'invalid_reference', '`site_id` is not one of the sites this grant can reach', { details: { field: 'site_id' } });
+    throw new ApiError(400, 'invalid_reference', '`site_id` is not one of the sites this grant can reach', {
+      details: { field: 'site_id' },
+    });
   }
   const sealed = siteTokenCipher(deps.config).encrypt(grant.token);
   const fields: ConnectionFields = {
-    access_token_enc: sealed, auth_kind: grant.authKind,
+    access_token_enc: sealed,
+    auth_kind: grant.authKind,
     purpose: grant.intent === 'site_project_connect' ? 'project_override' : 'account_default',
     project_id: grant.intent === 'site_project_connect' ? grant.projectId! : null,
     scope: grant.introspection.scopes.join(','),
@@ -78,7 +101,12 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
     await lockAccount(trx, grant.accountId);
     const row = await writeConnection(trx, grant, fields);
     await upsertSites(trx, grant.accountId, row.id, grant.sites.map(toSiteFields));
-    await setConnectionSites(trx, grant.accountId, row.id, grant.sites.map((site) => site.id));
+    await setConnectionSites(
+      trx,
+      grant.accountId,
+      row.id,
+      grant.sites.map((site) => site.id),
+    );
     if (grant.intent === 'site_project_connect') {
       const siteId = grant.siteId ?? grant.sites[0]?.id ?? null;
       await saveBinding(trx, grant.accountId, grant.projectId!, { override_mode: 'override', connection_id: row.id, site_id: siteId });
@@ -105,7 +133,8 @@ async function runFollowUps(deps: SitePlatformDeps, accountId: string): Promise<
   }
   try {
     const restored = await restoreReachableProjects(deps, accountId);
-    if (restored.length) deps.logger.info({ accountId, projects: restored.length }, 'site platform projects restored to the platform CMS after connect');
+    if (restored.length)
+      deps.logger.info({ accountId, projects: restored.length }, 'site platform projects restored to the platform CMS after connect');
   } catch (err) {
     deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform project restore failed after connect');
   }

@@ -5,7 +5,11 @@ import type { SitePlatformDeps } from './deps';
 export const platformClient = (deps: SitePlatformDeps, token: string): SitePlatformClient =>
   createSitePlatformClient({ apiUrl: deps.config.SITE_PLATFORM_API_URL, token, timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS });
 
-export interface Validation { introspection: TokenIntrospection; sites: Site[]; authorizedUserEmail: string | null }
+export interface Validation {
+  introspection: TokenIntrospection;
+  sites: Site[];
+  authorizedUserEmail: string | null;
+}
 
 /**
  * Reads what a fresh token grants: introspection, its sites and, for OAuth, the authorizing user's email. A
@@ -17,7 +21,12 @@ export async function validateToken(deps: SitePlatformDeps, token: string, oauth
     const introspection = await client.introspect();
     const sites = await client.listSites();
     // The email is informative only: an older grant without authorized_user:read still connects.
-    const authorizedUserEmail = oauth ? await client.authorizedBy().then((u) => u.email, () => null) : null;
+    const authorizedUserEmail = oauth
+      ? await client.authorizedBy().then(
+          (u) => u.email,
+          () => null,
+        )
+      : null;
     return { introspection, sites, authorizedUserEmail };
   } catch (err) {
     if (err instanceof ApiError && (err.code === 'platform_auth' || err.status === 403)) throw rejected();

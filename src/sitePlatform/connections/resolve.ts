@@ -2,7 +2,15 @@ import { isUuid } from '../../http/ids';
 import { CredentialCache } from './cache';
 import { nowOf, type SitePlatformDeps } from './deps';
 import {
-  connectionReaches, findActiveDefault, findBinding, findConnection, liveConnectionsReaching, rewrapToken, type AuthKind, type ConnectionRow, type SiteRow,
+  connectionReaches,
+  findActiveDefault,
+  findBinding,
+  findConnection,
+  liveConnectionsReaching,
+  rewrapToken,
+  type AuthKind,
+  type ConnectionRow,
+  type SiteRow,
 } from './store';
 import { openSealed } from './tokens';
 
@@ -33,12 +41,21 @@ export const bustCredentials = (accountId: string) => {
 const live = (row: ConnectionRow | undefined): row is ConnectionRow => !!row && !row.disconnected_at && !!row.access_token_enc;
 
 /** The row when it is usable for the target: live, and reaching the site when one is named. */
-async function usable(deps: SitePlatformDeps, accountId: string, row: ConnectionRow | undefined, siteId: string | null): Promise<ConnectionRow | undefined> {
+async function usable(
+  deps: SitePlatformDeps,
+  accountId: string,
+  row: ConnectionRow | undefined,
+  siteId: string | null,
+): Promise<ConnectionRow | undefined> {
   if (!live(row)) return undefined;
-  return !siteId || await connectionReaches(deps.db, accountId, row.id, siteId) ? row : undefined;
+  return !siteId || (await connectionReaches(deps.db, accountId, row.id, siteId)) ? row : undefined;
 }
 
-export interface PickedConnection { row: ConnectionRow; siteId: string | null; source: ResolutionSource }
+export interface PickedConnection {
+  row: ConnectionRow;
+  siteId: string | null;
+  source: ResolutionSource;
+}
 
 /**
  * The connection the rules pick (doc2 Resolution rule), before any decryption. Override first (its own connection,
@@ -47,7 +64,12 @@ export interface PickedConnection { row: ConnectionRow; siteId: string | null; s
  * (no project) whose site the default does not reach falls back to a live connection holding that site; a project
  * never borrows another project's override.
  */
-export async function pickConnection(deps: SitePlatformDeps, accountId: string, projectId?: string, siteId?: string): Promise<PickedConnection | null> {
+export async function pickConnection(
+  deps: SitePlatformDeps,
+  accountId: string,
+  projectId?: string,
+  siteId?: string,
+): Promise<PickedConnection | null> {
   const binding = projectId && isUuid(projectId) ? await findBinding(deps.db, accountId, projectId) : undefined;
   if (binding?.override_mode === 'disabled') return null;
   const target = siteId ?? binding?.site_id ?? null;
@@ -71,7 +93,11 @@ export async function pickConnection(deps: SitePlatformDeps, accountId: string, 
  * the account default, then none (null). Cached 60 s per (account, project, site). A token still sealed under
  * the previous key is re-sealed under the current one and written back.
  */
-export async function resolveCredentials(deps: SitePlatformDeps, accountId: string, target: { projectId?: string; siteId?: string } = {}): Promise<ResolvedCredentials | null> {
+export async function resolveCredentials(
+  deps: SitePlatformDeps,
+  accountId: string,
+  target: { projectId?: string; siteId?: string } = {},
+): Promise<ResolvedCredentials | null> {
   const now = nowOf(deps);
   const cached = credentialCache.get(accountId, target.projectId, target.siteId, now);
   if (cached !== undefined) return cached;
@@ -83,8 +109,13 @@ export async function resolveCredentials(deps: SitePlatformDeps, accountId: stri
     const { plaintext, resealed } = openSealed(deps.config, envelope);
     if (resealed) await rewrapToken(deps.db, accountId, picked.row.id, envelope, resealed);
     resolved = {
-      connectionId: picked.row.id, authKind: picked.row.auth_kind, scope: picked.row.scope,
-      rateLimitPerMinute: picked.row.rate_limit_per_minute, siteId: picked.siteId, source: picked.source, token: plaintext,
+      connectionId: picked.row.id,
+      authKind: picked.row.auth_kind,
+      scope: picked.row.scope,
+      rateLimitPerMinute: picked.row.rate_limit_per_minute,
+      siteId: picked.siteId,
+      source: picked.source,
+      token: plaintext,
     };
   }
   credentialCache.set(accountId, target.projectId, target.siteId, resolved, now);

@@ -7,9 +7,19 @@ import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceF
 import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';
 import { openSealed } from './tokens';
-import { findBinding, findConnection, findSite, saveBinding, updateConnection, type BindingFields, type BindingRow, type ConnectionRow } from './store';
+import {
+  findBinding,
+  findConnection,
+  findSite,
+  saveBinding,
+  updateConnection,
+  type BindingFields,
+  type BindingRow,
+  type ConnectionRow,
+} from './store';
 
-export const connectionNotFound = () => new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
+export const connectionNotFound = () =>
+  new ApiError(404, 'site_platform_connection_not_found', 'no site platform connection with this id in your account');
 
 export async function requireConnection(deps: SitePlatformDeps, accountId: string, id: string): Promise<ConnectionRow> {
   const row = isUuid(id) ? await findConnection(deps.db, accountId, id) : undefined;
@@ -30,12 +40,18 @@ async function revoke(deps: SitePlatformDeps, accountId: string, row: Connection
     const accessToken = openSealed(deps.config, row.access_token_enc).plaintext;
     const client = await chooseOAuthClient(deps, accountId, { oauthAppId: row.oauth_app_id ?? undefined });
     await revokeAuthorization({
-      authUrl: deps.config.SITE_PLATFORM_AUTH_URL, clientId: client.clientId, clientSecret: client.clientSecret,
-      accessToken, timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS,
+      authUrl: deps.config.SITE_PLATFORM_AUTH_URL,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      accessToken,
+      timeoutMs: deps.config.SITE_PLATFORM_TIMEOUT_MS,
     });
     return 'revoked';
   } catch (err) {
-    deps.logger.warn({ accountId, connectionId: row.id, code: err instanceof ApiError ? err.code : (err as Error).name }, 'site platform token revocation failed on disconnect');
+    deps.logger.warn(
+      { accountId, connectionId: row.id, code: err instanceof ApiError ? err.code : (err as Error).name },
+      'site platform token revocation failed on disconnect',
+    );
     return 'failed';
   }
 }
@@ -46,7 +62,11 @@ async function revoke(deps: SitePlatformDeps, accountId: string, row: Connection
  * and that no remaining connection reaches fall back to the native CMS (restored by a later connect). Disconnecting a disconnected
  * connection answers it unchanged.
  */
-export async function disconnect(deps: SitePlatformDeps, accountId: string, id: string): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
+export async function disconnect(
+  deps: SitePlatformDeps,
+  accountId: string,
+  id: string,
+): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
   const row = await requireConnection(deps, accountId, id);
   if (row.disconnected_at) return { connection: row, revocation: 'not_applicable', revertedProjectIds: [] };
   const resolvedHere = await projectsResolvingTo(deps, accountId, id);
@@ -65,12 +85,18 @@ export async function disconnect(deps: SitePlatformDeps, accountId: string, id: 
 export async function setBinding(deps: SitePlatformDeps, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
   await requireOwnProject(deps.db, accountId, projectId);
   if (fields.override_mode === 'override' && !fields.connection_id) {
-    throw new ApiError(400, 'validation_failed', '`connection_id` is required when override_mode is override', { errors: [{ path: 'body.connection_id', message: 'is required for override' }] });
+    throw new ApiError(400, 'validation_failed', '`connection_id` is required when override_mode is override', {
+      errors: [{ path: 'body.connection_id', message: 'is required for override' }],
+    });
   }
   if (fields.connection_id) {
     const connection = isUuid(fields.connection_id) ? await findConnection(deps.db, accountId, fields.connection_id) : undefined;
-    if (!connection) throw new ApiError(400, 'invalid_reference', '`connection_id` names no site platform connection in your account', { details: { field: 'connection_id' } });
-    if (connection.disconnected_at) throw new ApiError(409, 'site_platform_connection_disconnected', 'the connection is disconnected; reconnect it or pick another');
+    if (!connection)
+      throw new ApiError(400, 'invalid_reference', '`connection_id` names no site platform connection in your account', {
+        details: { field: 'connection_id' },
+      });
+    if (connection.disconnected_at)
+      throw new ApiError(409, 'site_platform_connection_disconnected', 'the connection is disconnected; reconnect it or pick another');
   }
   if (fields.site_id && !(await findSite(deps.db, accountId, fields.site_id))) {
     throw new ApiError(400, 'invalid_reference', '`site_id` names no site in your account', { details: { field: 'site_id' } });

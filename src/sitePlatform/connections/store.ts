@@ -67,14 +67,26 @@ const sites = (db: Knex, accountId: string) => db('site_platform_sites').where({
 
 // OAuth clients
 
-export async function insertOAuthClient(db: Knex, accountId: string, fields: Pick<OAuthClientRow, 'name' | 'client_id' | 'client_secret_enc'>): Promise<OAuthClientRow | undefined> {
-  const [row] = await db('site_platform_oauth_clients').insert({ account_id: accountId, ...fields })
-    .onConflict(['account_id', 'client_id']).ignore().returning('*');
+export async function insertOAuthClient(
+  db: Knex,
+  accountId: string,
+  fields: Pick<OAuthClientRow, 'name' | 'client_id' | 'client_secret_enc'>,
+): Promise<OAuthClientRow | undefined> {
+  const [row] = await db('site_platform_oauth_clients')
+    .insert({ account_id: accountId, ...fields })
+    .onConflict(['account_id', 'client_id'])
+    .ignore()
+    .returning('*');
   return row;
 }
 
 export async function listOAuthClients(db: Knex, accountId: string): Promise<OAuthClientRow[]> {
-  return clients(db, accountId).select('*').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return clients(db, accountId)
+    .select('*')
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
 }
 
 export async function findOAuthClient(db: Knex, accountId: string, id: string): Promise<OAuthClientRow | undefined> {
@@ -88,7 +100,12 @@ export async function rewrapClientSecret(db: Knex, accountId: string, id: string
 // Connections
 
 export async function listConnections(db: Knex, accountId: string): Promise<ConnectionRow[]> {
-  return connections(db, accountId).select('*').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return connections(db, accountId)
+    .select('*')
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
 }
 
 export async function findConnection(db: Knex, accountId: string, id: string): Promise<ConnectionRow | undefined> {
@@ -100,8 +117,11 @@ export async function findActiveDefault(db: Knex, accountId: string): Promise<Co
 }
 
 export async function findActiveOverride(db: Knex, accountId: string, projectId: string): Promise<ConnectionRow | undefined> {
-  return connections(db, accountId).where({ purpose: 'project_override', project_id: projectId }).whereNull('disconnected_at')
-    .orderBy('created_at', 'desc').first();
+  return connections(db, accountId)
+    .where({ purpose: 'project_override', project_id: projectId })
+    .whereNull('disconnected_at')
+    .orderBy('created_at', 'desc')
+    .first();
 }
 
 /**
@@ -112,19 +132,37 @@ export async function lockAccount(trx: Knex, accountId: string): Promise<void> {
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`site_platform_connect:${accountId}`]);
 }
 
-export type ConnectionFields = Pick<ConnectionRow,
-  'access_token_enc' | 'auth_kind' | 'purpose' | 'project_id' | 'scope' | 'authorized_user_email' | 'workspace_id'
-  | 'rate_limit_per_minute' | 'oauth_app_id'>;
+export type ConnectionFields = Pick<
+  ConnectionRow,
+  | 'access_token_enc'
+  | 'auth_kind'
+  | 'purpose'
+  | 'project_id'
+  | 'scope'
+  | 'authorized_user_email'
+  | 'workspace_id'
+  | 'rate_limit_per_minute'
+  | 'oauth_app_id'
+>;
 
 export async function insertConnection(trx: Knex, accountId: string, fields: ConnectionFields): Promise<ConnectionRow> {
   const now = trx.fn.now();
   const [row] = await trx('site_platform_connections')
-    .insert({ account_id: accountId, ...fields, installed_at: now, last_introspected_at: now, last_synced_at: now }).returning('*');
+    .insert({ account_id: accountId, ...fields, installed_at: now, last_introspected_at: now, last_synced_at: now })
+    .returning('*');
   return row;
 }
 
-export async function updateConnection(db: Knex, accountId: string, id: string, fields: Partial<ConnectionRow>): Promise<ConnectionRow | undefined> {
-  const [row] = await connections(db, accountId).where({ id }).update({ ...fields, updated_at: db.fn.now() }).returning('*');
+export async function updateConnection(
+  db: Knex,
+  accountId: string,
+  id: string,
+  fields: Partial<ConnectionRow>,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await connections(db, accountId)
+    .where({ id })
+    .update({ ...fields, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -140,28 +178,50 @@ export type SiteFields = Pick<SiteRow, 'site_id' | 'display_name' | 'short_name'
 /** One row per (account, site): a reconnect or another connection of the account sharing the site takes it over. */
 export async function upsertSites(trx: Knex, accountId: string, connectionId: string, list: SiteFields[]): Promise<void> {
   for (const site of list) {
-    const fields = { ...site, connection_id: connectionId, custom_domains: JSON.stringify(site.custom_domains), locales: JSON.stringify(site.locales) };
-    await trx('site_platform_sites').insert({ account_id: accountId, ...fields })
-      .onConflict(['account_id', 'site_id']).merge({ ...fields, updated_at: trx.fn.now() });
+    const fields = {
+      ...site,
+      connection_id: connectionId,
+      custom_domains: JSON.stringify(site.custom_domains),
+      locales: JSON.stringify(site.locales),
+    };
+    await trx('site_platform_sites')
+      .insert({ account_id: accountId, ...fields })
+      .onConflict(['account_id', 'site_id'])
+      .merge({ ...fields, updated_at: trx.fn.now() });
   }
 }
 
 /** Records exactly which sites a connection's grant reaches now (a reconnect may drop some). */
 export async function setConnectionSites(trx: Knex, accountId: string, connectionId: string, siteIds: string[]): Promise<void> {
-  await trx('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId }).whereNotIn('site_id', siteIds).delete();
+  await trx('site_platform_connection_sites')
+    .where({ account_id: accountId, connection_id: connectionId })
+    .whereNotIn('site_id', siteIds)
+    .delete();
   if (siteIds.length === 0) return;
-  await trx('site_platform_connection_sites').insert(siteIds.map((siteId) => ({ account_id: accountId, connection_id: connectionId, site_id: siteId })))
-    .onConflict(['connection_id', 'site_id']).ignore();
+  await trx('site_platform_connection_sites')
+    .insert(siteIds.map((siteId) => ({ account_id: accountId, connection_id: connectionId, site_id: siteId })))
+    .onConflict(['connection_id', 'site_id'])
+    .ignore();
 }
 
 export async function connectionReaches(db: Knex, accountId: string, connectionId: string, siteId: string): Promise<boolean> {
-  return !!await db('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId, site_id: siteId }).first('site_id');
+  return !!(await db('site_platform_connection_sites')
+    .where({ account_id: accountId, connection_id: connectionId, site_id: siteId })
+    .first('site_id'));
 }
 
 /** The sites a connection reaches, as the account's site rows. */
 export async function listSitesOfConnection(db: Knex, accountId: string, connectionId: string): Promise<SiteRow[]> {
-  return sites(db, accountId).whereIn('site_id', db('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId }).select('site_id'))
-    .select('*').orderBy([{ column: 'display_name', order: 'asc' }, { column: 'site_id', order: 'asc' }]);
+  return sites(db, accountId)
+    .whereIn(
+      'site_id',
+      db('site_platform_connection_sites').where({ account_id: accountId, connection_id: connectionId }).select('site_id'),
+    )
+    .select('*')
+    .orderBy([
+      { column: 'display_name', order: 'asc' },
+      { column: 'site_id', order: 'asc' },
+    ]);
 }
 
 /**
@@ -173,13 +233,19 @@ export async function liveConnectionsReaching(db: Knex, accountId: string, siteI
     .join('site_platform_connection_sites as cs', 'cs.connection_id', 'c.id')
     .leftJoin('site_platform_sites as s', (j) => j.on('s.account_id', 'c.account_id').andOn('s.site_id', 'cs.site_id'))
     .where({ 'c.account_id': accountId, 'cs.account_id': accountId, 'cs.site_id': siteId })
-    .whereNull('c.disconnected_at').whereNotNull('c.access_token_enc')
+    .whereNull('c.disconnected_at')
+    .whereNotNull('c.access_token_enc')
     .orderByRaw('(s.connection_id = c.id) desc nulls last, c.created_at asc, c.id asc')
     .select('c.*');
 }
 
 export async function listSites(db: Knex, accountId: string): Promise<SiteRow[]> {
-  return sites(db, accountId).select('*').orderBy([{ column: 'display_name', order: 'asc' }, { column: 'site_id', order: 'asc' }]);
+  return sites(db, accountId)
+    .select('*')
+    .orderBy([
+      { column: 'display_name', order: 'asc' },
+      { column: 'site_id', order: 'asc' },
+    ]);
 }
 
 export async function findSite(db: Knex, accountId: string, siteId: string): Promise<SiteRow | undefined> {

@@ -34,22 +34,31 @@ export function toQuery(action: string, args: Record<string, unknown>): URLSearc
 /**
  * One call of the agent operation route over HTTP, for an MCP server running apart from the API (the API's own /mcp
  * route runs tools in process instead): a read is GET with the parameters as query, a write POST with a JSON body. */
-export async function callAgentOperation(target: AgentRouteTarget, op: OperationDef, args: Record<string, unknown>): Promise<AgentRouteResponse> {
+export async function callAgentOperation(
+  target: AgentRouteTarget,
+  op: OperationDef,
+  args: Record<string, unknown>,
+): Promise<AgentRouteResponse> {
   const doFetch = target.fetch ?? fetch;
   const base = target.apiBaseUrl.replace(/\/+$/, '');
   const headers: Record<string, string> = { authorization: `Bearer ${target.agentKey}`, accept: 'application/json' };
   const signal = AbortSignal.timeout(target.timeoutMs ?? 120_000);
-  const res = routeVerb(op) === 'GET'
-    ? await doFetch(`${base}${AGENT_OPS_PATH}?${toQuery(op.name, args)}`, { method: 'GET', headers, signal })
-    : await doFetch(`${base}${AGENT_OPS_PATH}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...args, action: op.name }),
-      signal,
-    });
+  const res =
+    routeVerb(op) === 'GET'
+      ? await doFetch(`${base}${AGENT_OPS_PATH}?${toQuery(op.name, args)}`, { method: 'GET', headers, signal })
+      : await doFetch(`${base}${AGENT_OPS_PATH}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...args, action: op.name }),
+          signal,
+        });
   const text = await res.text();
   let body: unknown = text;
-  try { body = text ? JSON.parse(text) : null; } catch { /* a non-JSON body is passed on as text */ }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* a non-JSON body is passed on as text */
+  }
   return { status: res.status, body };
 }
 

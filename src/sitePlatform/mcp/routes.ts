@@ -13,30 +13,46 @@ export const MCP_PATH = '/mcp';
  */
 export function sitePlatformMcpRoutes(): RouteDef[] {
   return [
-    route({
-      method: 'post', path: MCP_PATH, operationId: 'sitePlatformMcp', tags: ['site-platform'], auth: { kind: 'agent', readOnlyMayPost: true }, rawBody: true,
-      summary: 'MCP (Streamable HTTP, stateless): one platform_<action> tool per site-platform operation.',
-      description: docs.MCP,
-      responses: { 200: { description: 'A JSON-RPC response' }, 202: { description: 'A notification was accepted' } },
-    }, async ({ ctx, deps, auth, rawBody, requestId }): Promise<RouteResult> => {
-      if (auth.kind !== 'agent') throw new Error('MCP route without an agent key');
-      const server = createSitePlatformMcpServer({ invoke: inProcessInvoker(deps, auth, requestId), readOnly: auth.readOnly });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(ctx.headers)) if (typeof value === 'string') headers.set(name, value);
-        const request = new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body: new Uint8Array(rawBody) });
-        const response = await transport.handleRequest(request);
-        const text = await response.text();
-        const out: Record<string, string> = {};
-        response.headers.forEach((value, name) => { out[name] = value; });
-        let body: unknown = undefined;
-        if (text) { try { body = JSON.parse(text); } catch { body = text; } }
-        return { status: response.status, body, headers: out };
-      } finally {
-        await server.close();
-      }
-    }),
+    route(
+      {
+        method: 'post',
+        path: MCP_PATH,
+        operationId: 'sitePlatformMcp',
+        tags: ['site-platform'],
+        auth: { kind: 'agent', readOnlyMayPost: true },
+        rawBody: true,
+        summary: 'MCP (Streamable HTTP, stateless): one platform_<action> tool per site-platform operation.',
+        description: docs.MCP,
+        responses: { 200: { description: 'A JSON-RPC response' }, 202: { description: 'A notification was accepted' } },
+      },
+      async ({ ctx, deps, auth, rawBody, requestId }): Promise<RouteResult> => {
+        if (auth.kind !== 'agent') throw new Error('MCP route without an agent key');
+        const server = createSitePlatformMcpServer({ invoke: inProcessInvoker(deps, auth, requestId), readOnly: auth.readOnly });
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await server.connect(transport);
+        try {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(ctx.headers)) if (typeof value === 'string') headers.set(name, value);
+          const request = new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body: new Uint8Array(rawBody) });
+          const response = await transport.handleRequest(request);
+          const text = await response.text();
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => {
+            out[name] = value;
+          });
+          let body: unknown = undefined;
+          if (text) {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = text;
+            }
+          }
+          return { status: response.status, body, headers: out };
+        } finally {
+          await server.close();
+        }
+      },
+    ),
   ];
 }

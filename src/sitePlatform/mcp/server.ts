@@ -9,12 +9,13 @@ export type SitePlatformMcpOptions = {
   readOnly: boolean;
   /** Defaults to the full registry; tests may pass a subset. */
   operations?: readonly OperationDef[];
-} & (
+} &
   /** In process (the /mcp route). */
-  | { invoke: OperationInvoker }
-  /** Over HTTP to an agent operation route elsewhere. */
-  | AgentRouteTarget
-);
+  (
+    | { invoke: OperationInvoker }
+    /** Over HTTP to an agent operation route elsewhere. */
+    | AgentRouteTarget
+  );
 
 /** Tools visible to a key: a tool is read or write by its route verb alone. */
 export const visibleOperations = (ops: readonly OperationDef[], readOnly: boolean): OperationDef[] =>
@@ -32,14 +33,18 @@ export function createSitePlatformMcpServer(opts: SitePlatformMcpOptions): McpSe
   const invoke = 'invoke' in opts ? opts.invoke : remoteInvoker(opts);
   const server = new McpServer({ name: 'workyard-site-platform', version: '1.0.0' });
   for (const op of visibleOperations(opts.operations ?? OPERATIONS, opts.readOnly)) {
-    server.registerTool(toolName(op), {
-      description: toolDescription(op),
-      inputSchema: toolInputSchema(op),
-      annotations: { readOnlyHint: op.kind === 'read', destructiveHint: op.kind === 'write' && op.confirmGated },
-    }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      const res = await invoke(op, args);
-      return toResult(res.status, res.body);
-    });
+    server.registerTool(
+      toolName(op),
+      {
+        description: toolDescription(op),
+        inputSchema: toolInputSchema(op),
+        annotations: { readOnlyHint: op.kind === 'read', destructiveHint: op.kind === 'write' && op.confirmGated },
+      },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        const res = await invoke(op, args);
+        return toResult(res.status, res.body);
+      },
+    );
   }
   return server;
 }

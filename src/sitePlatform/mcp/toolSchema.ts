@@ -4,8 +4,8 @@ import type { OperationDef } from '../registry';
 export const toolName = (op: Pick<OperationDef, 'name'>): string => `platform_${op.name}`;
 
 const routing = {
-  project_id: z.string().min(1).optional().describe('Pins the call to this project\'s site binding; optional'),
-  site_id: z.string().min(1).optional().describe('The target site; must be one of the account\'s sites'),
+  project_id: z.string().min(1).optional().describe("Pins the call to this project's site binding; optional"),
+  site_id: z.string().min(1).optional().describe("The target site; must be one of the account's sites"),
 };
 
 /** The operation's own parameters plus the route's project_id/site_id; an operation's own site_id (required) wins. */

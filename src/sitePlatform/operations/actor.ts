@@ -15,7 +15,7 @@ const MAX_LABEL_LENGTH = 512;
  */
 export async function actorOf(db: Knex, auth: AuthContext, label: string | undefined): Promise<string> {
   if (auth.kind === 'agent') {
-    return `agent:${await agentKeyName(db, auth.accountId, auth.keyId) ?? auth.keyId}`;
+    return `agent:${(await agentKeyName(db, auth.accountId, auth.keyId)) ?? auth.keyId}`;
   }
   if (auth.kind === 'session') return `user:${auth.userId}`;
   if (auth.kind === 'agentSecret' && label && label.length <= MAX_LABEL_LENGTH && WORKFLOW_LABEL.test(label)) return label;

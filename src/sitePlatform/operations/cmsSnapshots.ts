@@ -13,17 +13,28 @@ const CACHED_READS: Record<string, SnapshotKind> = {
   cms_item_list_live: 'items',
 };
 
-export interface SnapshotInfo { kind: SnapshotKind; cached: boolean; fetched_at: string }
+export interface SnapshotInfo {
+  kind: SnapshotKind;
+  cached: boolean;
+  fetched_at: string;
+}
 
-interface Key extends SnapshotKey { kind: SnapshotKind }
+interface Key extends SnapshotKey {
+  kind: SnapshotKind;
+}
 
 function keyOf(accountId: string, op: OperationDef, params: Record<string, unknown>): Key | undefined {
   const kind = CACHED_READS[op.name];
   if (!kind || typeof params.site_id !== 'string') return undefined;
   const { site_id: _s, collection_id, ...rest } = params;
-  const sorted = Object.keys(rest).filter((k) => rest[k] !== undefined).sort().map((k) => [k, rest[k]]);
+  const sorted = Object.keys(rest)
+    .filter((k) => rest[k] !== undefined)
+    .sort()
+    .map((k) => [k, rest[k]]);
   return {
-    account_id: accountId, site_id: params.site_id, kind,
+    account_id: accountId,
+    site_id: params.site_id,
+    kind,
     collection_id: typeof collection_id === 'string' ? collection_id : '',
     variant: JSON.stringify([op.name, sorted]),
   };
@@ -34,7 +45,11 @@ function keyOf(accountId: string, op: OperationDef, params: Record<string, unkno
  * are (`snapshot` undefined). Storing also drops the site's expired rows, so the table stays bounded per site.
  */
 export async function snapshotRead(
-  db: Knex, accountId: string, op: OperationDef, params: Record<string, unknown>, fetch: () => Promise<unknown>,
+  db: Knex,
+  accountId: string,
+  op: OperationDef,
+  params: Record<string, unknown>,
+  fetch: () => Promise<unknown>,
 ): Promise<{ result: unknown; snapshot?: SnapshotInfo }> {
   const key = keyOf(accountId, op, params);
   if (!key) return { result: await fetch() };

@@ -16,7 +16,13 @@ export const writeUnconfirmed = (target: string) =>
  * the window. Not acquired → 409 write_locked. When the window closed before `fn` finished, another writer may have
  * run too, so the outcome is reported as 409 write_unconfirmed whatever `fn` answered.
  */
-export async function withTargetLock<T>(db: Knex, accountId: string, target: string, fn: () => Promise<T>, windowMs = LOCK_WINDOW_MS): Promise<T> {
+export async function withTargetLock<T>(
+  db: Knex,
+  accountId: string,
+  target: string,
+  fn: () => Promise<T>,
+  windowMs = LOCK_WINDOW_MS,
+): Promise<T> {
   const holder = randomUUID();
   const expiresAt = await takeWriteLock(db, accountId, target, holder, windowMs);
   if (!expiresAt) throw writeLocked(target);

@@ -14,8 +14,10 @@ export async function claimPublish(db: Knex, accountId: string, siteId: string):
   const previous = await store.publishClaimStamp(db, siteId);
   const stamp = await store.claimPublishMinute(db, siteId, PUBLISH_COOLDOWN_SECONDS);
   if (stamp === null) {
-    const wait = await store.secondsUntilPublishFree(db, siteId, PUBLISH_COOLDOWN_SECONDS) ?? PUBLISH_COOLDOWN_SECONDS;
-    throw new ApiError(429, 'publish_cooldown', `the site was published less than ${PUBLISH_COOLDOWN_SECONDS} seconds ago`, { retryAfterSeconds: wait });
+    const wait = (await store.secondsUntilPublishFree(db, siteId, PUBLISH_COOLDOWN_SECONDS)) ?? PUBLISH_COOLDOWN_SECONDS;
+    throw new ApiError(429, 'publish_cooldown', `the site was published less than ${PUBLISH_COOLDOWN_SECONDS} seconds ago`, {
+      retryAfterSeconds: wait,
+    });
   }
   const ownPrevious = await store.lastPublishRequestedStamp(db, accountId, siteId);
   await store.setLastPublishRequested(db, accountId, siteId, stamp);

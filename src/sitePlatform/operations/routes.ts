@@ -14,49 +14,83 @@ const projectParams = z.object({ projectId: z.string() });
 const POST_BODY_LIMIT = 14 * 1024 * 1024;
 
 export function sitePlatformOperationRoutes(): RouteDef[] {
-  const agent = (method: 'get' | 'post') => route({
-    method, path: AGENT_OPS_PATH, operationId: `sitePlatformAgentOp${method === 'get' ? 'Read' : 'Write'}`,
-    summary: method === 'get' ? 'Run a site platform read operation' : 'Run a site platform write operation',
-    description: docs.AGENT_OP,
-    tags: ['site-platform'], auth: { kind: 'agent' },
-    ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
-    responses: docs.RESULT, errors: docs.ERRORS,
-  }, async ({ query, body, auth, deps, ctx }) => {
-    if (auth.kind !== 'agent') throw new Error('agent route without an agent key');
-    const input = (ctx.method === 'GET' ? query : body) ?? {};
-    return runAgentOperation(deps, auth, { method: ctx.method, input, idempotencyKey: ctx.get('idempotency-key') || undefined });
-  });
+  const agent = (method: 'get' | 'post') =>
+    route(
+      {
+        method,
+        path: AGENT_OPS_PATH,
+        operationId: `sitePlatformAgentOp${method === 'get' ? 'Read' : 'Write'}`,
+        summary: method === 'get' ? 'Run a site platform read operation' : 'Run a site platform write operation',
+        description: docs.AGENT_OP,
+        tags: ['site-platform'],
+        auth: { kind: 'agent' },
+        ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
+        responses: docs.RESULT,
+        errors: docs.ERRORS,
+      },
+      async ({ query, body, auth, deps, ctx }) => {
+        if (auth.kind !== 'agent') throw new Error('agent route without an agent key');
+        const input = (ctx.method === 'GET' ? query : body) ?? {};
+        return runAgentOperation(deps, auth, { method: ctx.method, input, idempotencyKey: ctx.get('idempotency-key') || undefined });
+      },
+    );
 
-  const builder = (method: 'get' | 'post') => route({
-    method, path: BUILDER_PATH, operationId: `sitePlatformBuilderOp${method === 'get' ? 'Read' : 'Write'}`,
-    summary: method === 'get' ? 'Run a site platform read operation for a project' : 'Run a site platform write operation for a project',
-    description: docs.BUILDER_OP,
-    tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
-    ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
-    responses: docs.RESULT, errors: docs.ERRORS,
-  }, async ({ params, query, body, auth, deps, ctx }) => {
-    const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
-    const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
-    const key = ctx.get('idempotency-key') || undefined;
-    return dispatch({
-      deps, accountId, projectId: params.projectId, method: ctx.method, input,
-      actor: () => actorOf(deps.db, auth, ctx.get('x-agent-actor-label') || undefined),
-      slotRoute: key ? `POST ${ctx.path}` : null, idempotencyKey: key, rawRequest: { projectId: params.projectId, body },
-    });
-  });
+  const builder = (method: 'get' | 'post') =>
+    route(
+      {
+        method,
+        path: BUILDER_PATH,
+        operationId: `sitePlatformBuilderOp${method === 'get' ? 'Read' : 'Write'}`,
+        summary:
+          method === 'get' ? 'Run a site platform read operation for a project' : 'Run a site platform write operation for a project',
+        description: docs.BUILDER_OP,
+        tags: ['site-platform'],
+        auth: { kind: 'sessionOrAgentSecret' },
+        params: projectParams,
+        ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
+        responses: docs.RESULT,
+        errors: docs.ERRORS,
+      },
+      async ({ params, query, body, auth, deps, ctx }) => {
+        const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
+        const input = inputOf(ctx.method, (query ?? {}) as Record<string, unknown>, body as Record<string, unknown> | undefined);
+        const key = ctx.get('idempotency-key') || undefined;
+        return dispatch({
+          deps,
+          accountId,
+          projectId: params.projectId,
+          method: ctx.method,
+          input,
+          actor: () => actorOf(deps.db, auth, ctx.get('x-agent-actor-label') || undefined),
+          slotRoute: key ? `POST ${ctx.path}` : null,
+          idempotencyKey: key,
+          rawRequest: { projectId: params.projectId, body },
+        });
+      },
+    );
 
   return [
-    agent('get'), agent('post'), builder('get'), builder('post'),
-    route({
-      method: 'get', path: '/api/builder/site-platform/{projectId}/cms-capabilities', operationId: 'sitePlatformCmsCapabilities',
-      summary: 'Read a project\'s CMS capabilities',
-      tags: ['site-platform'], auth: { kind: 'sessionOrAgentSecret' }, params: projectParams,
-      responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
-      description: docs.CMS_CAPABILITIES,
-      errors: [docs.BUILDER_PROJECT_NOT_FOUND],
-    }, async ({ params, auth, deps, ctx }) => {
-      const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
-      return { status: 200, body: await cmsCapabilities(deps, accountId, params.projectId) };
-    }),
+    agent('get'),
+    agent('post'),
+    builder('get'),
+    builder('post'),
+    route(
+      {
+        method: 'get',
+        path: '/api/builder/site-platform/{projectId}/cms-capabilities',
+        operationId: 'sitePlatformCmsCapabilities',
+        summary: "Read a project's CMS capabilities",
+        tags: ['site-platform'],
+        auth: { kind: 'sessionOrAgentSecret' },
+        params: projectParams,
+        responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
+        description: docs.CMS_CAPABILITIES,
+        errors: [docs.BUILDER_PROJECT_NOT_FOUND],
+      },
+      async ({ params, auth, deps, ctx }) => {
+        const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
+        return { status: 200, body: await cmsCapabilities(deps, accountId, params.projectId) };
+      },
+    ),
   ];
 }

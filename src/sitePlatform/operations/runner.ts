@@ -25,9 +25,18 @@ export interface OperationRequest {
   actor: () => Promise<string>;
 }
 
-export interface OperationResult { action: string; result: unknown; snapshot?: SnapshotInfo }
+export interface OperationResult {
+  action: string;
+  result: unknown;
+  snapshot?: SnapshotInfo;
+}
 
-const notConnected = () => new ApiError(412, 'site_platform_not_connected', 'no site platform connection resolves for this account, project and site; connect first');
+const notConnected = () =>
+  new ApiError(
+    412,
+    'site_platform_not_connected',
+    'no site platform connection resolves for this account, project and site; connect first',
+  );
 
 /** Looks the action up and checks the verb before anything else: a wrong verb never runs. */
 export function operationFor(action: unknown, method: string): OperationDef {
@@ -68,17 +77,31 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
   const secondary = secondaryLocaleIds(site);
 
   const gate = checkGates(op, {
-    grantedScopes: creds.scope ?? '', authKind: creds.authKind, confirm: params.confirm, localeId: params.localeId,
-    siteHasSecondaryLocale: secondary.length > 0, method: req.method,
+    grantedScopes: creds.scope ?? '',
+    authKind: creds.authKind,
+    confirm: params.confirm,
+    localeId: params.localeId,
+    siteHasSecondaryLocale: secondary.length > 0,
+    method: req.method,
   });
   if (gate) throw gate;
   if (op.localeGated && !secondary.includes(params.localeId as string)) {
-    throw new ApiError(412, 'secondary_locale_required', `localeId must name one of the site's secondary locales (${secondary.join(', ')})`);
+    throw new ApiError(
+      412,
+      'secondary_locale_required',
+      `localeId must name one of the site's secondary locales (${secondary.join(', ')})`,
+    );
   }
   const valid = validate(op, params);
   const composite = compositeFor(op.name, op.platform);
   const call = composite
-    ? () => composite({ client: clientFor(deps.config, creds.connectionId, creds.token), params: valid, config: deps.config, accountId: req.accountId })
+    ? () =>
+        composite({
+          client: clientFor(deps.config, creds.connectionId, creds.token),
+          params: valid,
+          config: deps.config,
+          accountId: req.accountId,
+        })
     : () => callPlatform(deps, op, valid, creds);
   const target = op.lockTarget ? String(valid[op.lockTarget]) : null;
   let result: unknown;
@@ -102,7 +125,7 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
     if (invalidatesSnapshots(op) && siteId) {
       await markSnapshotsStale(deps.db, siteId, typeof valid.collection_id === 'string' ? valid.collection_id : undefined);
     }
-    await auditWrite(deps.db, req.accountId, op.name, await req.actor(), target ?? (siteId ?? null));
+    await auditWrite(deps.db, req.accountId, op.name, await req.actor(), target ?? siteId ?? null);
   }
   return snapshot ? { action: op.name, result, snapshot } : { action: op.name, result };
 }
@@ -111,7 +134,12 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
 // where the platform's path names it.
 const SERVICE_PARAMS = new Set(['confirm', 'with_bindings', 'site_id']);
 
-async function callPlatform(deps: SitePlatformDeps, op: OperationDef, params: Record<string, unknown>, creds: ResolvedCredentials): Promise<unknown> {
+async function callPlatform(
+  deps: SitePlatformDeps,
+  op: OperationDef,
+  params: Record<string, unknown>,
+  creds: ResolvedCredentials,
+): Promise<unknown> {
   const platform = op.platform!;
   const inPath = new Set([...platform.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
   const rest = Object.fromEntries(Object.entries(params).filter(([k, v]) => !inPath.has(k) && !SERVICE_PARAMS.has(k) && v !== undefined));
@@ -124,7 +152,10 @@ async function callPlatform(deps: SitePlatformDeps, op: OperationDef, params: Re
   }
   const client = clientFor(deps.config, creds.connectionId, creds.token);
   const res = await client.request({
-    method: platform.method, base: apiBaseFor(op, params) ?? 'v2', path: platformPath(op, params)!, query,
+    method: platform.method,
+    base: apiBaseFor(op, params) ?? 'v2',
+    path: platformPath(op, params)!,
+    query,
     body: sendsBody ? others : undefined,
   });
   return res.body ?? null;
@@ -133,15 +164,24 @@ async function callPlatform(deps: SitePlatformDeps, op: OperationDef, params: Re
 async function runServiceAction(deps: SitePlatformDeps, op: OperationDef, req: OperationRequest): Promise<OperationResult> {
   const projectId = req.projectId ?? req.params.project_id;
   const params: Record<string, unknown> = { ...req.params, project_id: projectId };
-  const gate = checkGates(op, { grantedScopes: '', authKind: 'oauth', confirm: params.confirm, siteHasSecondaryLocale: false, method: req.method });
+  const gate = checkGates(op, {
+    grantedScopes: '',
+    authKind: 'oauth',
+    confirm: params.confirm,
+    siteHasSecondaryLocale: false,
+    method: req.method,
+  });
   if (gate) throw gate;
   const valid = validate(op, params) as { project_id: string; provider: 'native' | 'site_platform'; site_id?: string };
   await requireOwnProject(deps.db, req.accountId, valid.project_id);
   if (valid.provider === 'site_platform') {
     await requireOwnSite(deps.db, req.accountId, valid.site_id!);
-    if (!await resolveCredentials(deps, req.accountId, { projectId: valid.project_id, siteId: valid.site_id })) throw notConnected();
+    if (!(await resolveCredentials(deps, req.accountId, { projectId: valid.project_id, siteId: valid.site_id }))) throw notConnected();
   }
   await setContentSource(deps.db, req.accountId, valid.project_id, valid.provider, valid.site_id ?? null);
   await auditWrite(deps.db, req.accountId, op.name, await req.actor(), valid.project_id);
-  return { action: op.name, result: { project_id: valid.project_id, provider: valid.provider, site_id: valid.provider === 'native' ? null : valid.site_id } };
+  return {
+    action: op.name,
+    result: { project_id: valid.project_id, provider: valid.provider, site_id: valid.provider === 'native' ? null : valid.site_id },
+  };
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../../http/errors';
 import { siteRowCache } from '../connections/resolve';
 import { findSite, type SiteRow } from '../connections/store';
 
-export const siteNotFound = () => new ApiError(404, 'site_not_found', 'no site with this id among your account\'s sites');
+export const siteNotFound = () => new ApiError(404, 'site_not_found', "no site with this id among your account's sites");
 
 /**
  * The account's row for a platform site id; another account's site behaves as missing (404). Found rows are kept
@@ -19,7 +19,10 @@ export async function requireOwnSite(db: Knex, accountId: string, siteId: string
   return row;
 }
 
-interface LocaleLike { id?: unknown; cmsLocaleId?: unknown }
+interface LocaleLike {
+  id?: unknown;
+  cmsLocaleId?: unknown;
+}
 
 /** Ids (locale and CMS locale) of the site's secondary locales, from the locale object stored on its row. */
 export function secondaryLocaleIds(site: Pick<SiteRow, 'locales'> | undefined): string[] {

@@ -26,9 +26,20 @@ function call(method: PlatformMethod, path: string, o: Options): PlatformCall {
   return c;
 }
 
-function build(name: string, family: Family, kind: 'read' | 'write', platform: PlatformCall | null, params: Params, o: Options): OperationDef {
+function build(
+  name: string,
+  family: Family,
+  kind: 'read' | 'write',
+  platform: PlatformCall | null,
+  params: Params,
+  o: Options,
+): OperationDef {
   return {
-    name, family, kind, platform, params,
+    name,
+    family,
+    kind,
+    platform,
+    params,
     scopes: o.scopes ?? [],
     confirmGated: o.confirm ?? false,
     requiresOAuth: o.oauth ?? false,

@@ -37,8 +37,11 @@ export function checkGates(op: GateOp, ctx: GateContext): ApiError | null {
   }
   if (op.localeGated) {
     if (!ctx.siteHasSecondaryLocale) {
-      return new ApiError(412, 'secondary_locale_required',
-        `the site has no secondary locale; ${op.name} writes only a secondary locale, and primary-locale body text is edited in the platform's designer`);
+      return new ApiError(
+        412,
+        'secondary_locale_required',
+        `the site has no secondary locale; ${op.name} writes only a secondary locale, and primary-locale body text is edited in the platform's designer`,
+      );
     }
     if (typeof ctx.localeId !== 'string' || ctx.localeId === '') {
       return new ApiError(412, 'secondary_locale_required', `${op.name} needs localeId naming one of the site's secondary locales`);

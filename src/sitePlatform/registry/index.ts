@@ -24,7 +24,13 @@
  */
 import { cmsOperations } from './operations/cms';
 import { assetOperations } from './operations/assets';
-import { googleTagOperations, pageCustomCodeOperations, scriptOperations, serviceSnippetOperations, siteCustomCodeOperations } from './operations/customCode';
+import {
+  googleTagOperations,
+  pageCustomCodeOperations,
+  scriptOperations,
+  serviceSnippetOperations,
+  siteCustomCodeOperations,
+} from './operations/customCode';
 import { inventoryOperations, orderOperations, productOperations, skuOperations } from './operations/ecommerce';
 import { commentOperations, formOperations } from './operations/formsAndComments';
 import { componentOperations, pageOperations } from './operations/pages';
@@ -34,12 +40,28 @@ import { siteOperations, tokenOperations, webhookOperations } from './operations
 import type { OperationDef } from './types';
 
 export const OPERATIONS: readonly OperationDef[] = Object.freeze([
-  ...tokenOperations, ...siteOperations, ...webhookOperations,
-  ...pageOperations, ...pageCustomCodeOperations, ...componentOperations,
-  ...scriptOperations, ...siteCustomCodeOperations, ...serviceSnippetOperations, ...googleTagOperations,
-  ...cmsOperations, ...assetOperations, ...formOperations, ...commentOperations,
-  ...productOperations, ...skuOperations, ...orderOperations, ...inventoryOperations,
-  ...redirectOperations, ...robotsOperations, ...wellKnownOperations, ...llmsTxtOperations,
+  ...tokenOperations,
+  ...siteOperations,
+  ...webhookOperations,
+  ...pageOperations,
+  ...pageCustomCodeOperations,
+  ...componentOperations,
+  ...scriptOperations,
+  ...siteCustomCodeOperations,
+  ...serviceSnippetOperations,
+  ...googleTagOperations,
+  ...cmsOperations,
+  ...assetOperations,
+  ...formOperations,
+  ...commentOperations,
+  ...productOperations,
+  ...skuOperations,
+  ...orderOperations,
+  ...inventoryOperations,
+  ...redirectOperations,
+  ...robotsOperations,
+  ...wellKnownOperations,
+  ...llmsTxtOperations,
   ...serviceOperations,
 ]);
 

@@ -1,6 +1,7 @@
 // Older grants carry the singular page:read / page:write; they satisfy pages:* and the reverse (spec, Versioning 4).
 const ALIASES: Record<string, string> = {
-  'page:read': 'pages:read', 'page:write': 'pages:write',
+  'page:read': 'pages:read',
+  'page:write': 'pages:write',
 };
 
 const canonical = (scope: string): string => ALIASES[scope] ?? scope;
@@ -8,7 +9,12 @@ const canonical = (scope: string): string => ALIASES[scope] ?? scope;
 /** Splits a granted scope string as the platform returns it (space- or comma-separated). */
 export function parseScopes(granted: string | readonly string[]): Set<string> {
   const list = typeof granted === 'string' ? granted.split(/[\s,]+/) : granted;
-  return new Set(list.map((s) => s.trim()).filter(Boolean).map(canonical));
+  return new Set(
+    list
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(canonical),
+  );
 }
 
 /** True when the granted scope string includes `required`, counting the page/pages aliases as one scope. */

@@ -1,9 +1,29 @@
 import type { z } from 'zod';
 
 export type Family =
-  | 'site' | 'page' | 'component' | 'cms' | 'asset' | 'script' | 'site_customcode'
-  | 'service_snippet' | 'google_tag' | 'form' | 'comment' | 'product' | 'order' | 'sku' | 'inventory' | 'redirect'
-  | 'robots' | 'wellknown' | 'llms_txt' | 'webhook' | 'token' | 'activity_log_list' | 'service';
+  | 'site'
+  | 'page'
+  | 'component'
+  | 'cms'
+  | 'asset'
+  | 'script'
+  | 'site_customcode'
+  | 'service_snippet'
+  | 'google_tag'
+  | 'form'
+  | 'comment'
+  | 'product'
+  | 'order'
+  | 'sku'
+  | 'inventory'
+  | 'redirect'
+  | 'robots'
+  | 'wellknown'
+  | 'llms_txt'
+  | 'webhook'
+  | 'token'
+  | 'activity_log_list'
+  | 'service';
 
 export type OperationKind = 'read' | 'write';
 export type ApiBase = 'v2' | 'beta';

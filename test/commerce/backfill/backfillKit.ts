@@ -7,8 +7,16 @@ import type { SimOrder } from '../../../src/sandbox/commerce';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
-import { commerceOrderBackfillContract, type OrderBackfillInput, type OrderBackfillSummary } from '../../../workflows/commerceOrderBackfill.contract';
-import { commerceShopBackfillContract, type ShopBackfillInput, type ShopBackfillResult } from '../../../workflows/commerceShopBackfill.contract';
+import {
+  commerceOrderBackfillContract,
+  type OrderBackfillInput,
+  type OrderBackfillSummary,
+} from '../../../workflows/commerceOrderBackfill.contract';
+import {
+  commerceShopBackfillContract,
+  type ShopBackfillInput,
+  type ShopBackfillResult,
+} from '../../../workflows/commerceShopBackfill.contract';
 
 export interface BackfillWorker {
   worker: Worker;
@@ -23,7 +31,10 @@ export async function startBackfillWorker(world: CommerceWorld, taskQueue: strin
   const { deps, bundle, temporalAddress } = harness();
   const config = { ...deps.config, COMMERCE_SHOP_URL_TEMPLATE: world.sim.shopUrlTemplate };
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
-    address: temporalAddress, namespace: deps.temporal.namespace, taskQueue, bundle,
+    address: temporalAddress,
+    namespace: deps.temporal.namespace,
+    taskQueue,
+    bundle,
     activities: createActivities({ config, db: deps.db, logger: deps.logger }),
   });
   const running = worker.run();
@@ -48,7 +59,7 @@ const connected: string[] = [];
 
 /** A new account with its app registered and one shop connected through the simulator (OAuth end to end). */
 export async function newConnectedShop(world: CommerceWorld, account?: TestAccount): Promise<ConnectedShop> {
-  const owner = account ?? await newAccount('Backfill Co');
+  const owner = account ?? (await newAccount('Backfill Co'));
   if (!account) await registerApp(world, owner);
   const { shopDomain, connection } = await connectShop(world, owner);
   connected.push(connection.id);
@@ -67,16 +78,21 @@ export async function retireConnectedShops(): Promise<void> {
 /** Runs the sweep on the task queue and waits for its summary. */
 export async function runSweep(taskQueue: string, input: OrderBackfillInput = {}, timeoutMs = 60_000): Promise<OrderBackfillSummary> {
   const { client } = harness();
-  return client.withDeadline(Date.now() + timeoutMs, () => client.workflow.execute(commerceOrderBackfillContract.workflowType, {
-    taskQueue, workflowId: `test-order-backfill:${randomUUID()}`, args: [input],
-  }));
+  return client.withDeadline(Date.now() + timeoutMs, () =>
+    client.workflow.execute(commerceOrderBackfillContract.workflowType, {
+      taskQueue,
+      workflowId: `test-order-backfill:${randomUUID()}`,
+      args: [input],
+    }),
+  );
 }
 
 /** Runs one connection's backfill directly (its own workflow id), waiting for the end of its last run. */
 export async function runShopBackfill(taskQueue: string, shop: ConnectedShop, options: Partial<ShopBackfillInput> = {}) {
   const { client } = harness();
   const handle = await client.workflow.start(commerceShopBackfillContract.workflowType, {
-    taskQueue, workflowId: `test-shop-backfill:${shop.connectionId}:${randomUUID()}`,
+    taskQueue,
+    workflowId: `test-shop-backfill:${shop.connectionId}:${randomUUID()}`,
     args: [{ accountId: shop.accountId, connectionId: shop.connectionId, shopDomain: shop.shopDomain, ...options }],
   });
   const result: ShopBackfillResult = await client.withDeadline(Date.now() + 60_000, () => handle.result());
@@ -93,7 +109,8 @@ export async function loggedCount(connectionId: string): Promise<number> {
 
 /** The orders-listing requests the simulator saw for the shop, with their query parameters. */
 export function orderListings(world: CommerceWorld, shopDomain: string): URLSearchParams[] {
-  return world.sim.requests()
+  return world.sim
+    .requests()
     .filter((r) => r.method === 'GET' && r.path === `/${shopDomain}/admin/api/2025-04/orders.json`)
     .map((r) => new URLSearchParams(r.query));
 }

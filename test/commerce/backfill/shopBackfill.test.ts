@@ -4,8 +4,18 @@ import { Worker } from '@temporalio/worker';
 import { harness } from '../../helpers/harness';
 import { contactByEmail, outbox } from '../webhooks/receiverKit';
 import {
-  ago, HOUR, loggedCount, newConnectedShop, orderAt, orderListings, retireConnectedShops, runShopBackfill, startBackfillWorker, startCommerceWorld,
-  type BackfillWorker, type CommerceWorld,
+  ago,
+  HOUR,
+  loggedCount,
+  newConnectedShop,
+  orderAt,
+  orderListings,
+  retireConnectedShops,
+  runShopBackfill,
+  startBackfillWorker,
+  startCommerceWorld,
+  type BackfillWorker,
+  type CommerceWorld,
 } from './backfillKit';
 
 describe('commerce order backfill of one shop', () => {
@@ -26,7 +36,9 @@ describe('commerce order backfill of one shop', () => {
     const shop = await newConnectedShop(world);
     const email = `buyer-${randomUUID()}@example.test`;
     const [tooOld, inWindow, recent] = world.sim.addOrders(shop.shopDomain, [
-      orderAt(ago(50 * HOUR), { email }), orderAt(ago(47 * HOUR), { email }), orderAt(ago(2 * HOUR), { email }),
+      orderAt(ago(50 * HOUR), { email }),
+      orderAt(ago(47 * HOUR), { email }),
+      orderAt(ago(2 * HOUR), { email }),
     ]);
     const [guest] = world.sim.addOrders(shop.shopDomain, [orderAt(ago(HOUR), { email: null, customer: null })]);
 
@@ -42,15 +54,22 @@ describe('commerce order backfill of one shop', () => {
     assert.equal(listing.get('order'), 'updated_at asc');
 
     const rows = await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId }).orderBy('order_updated_at');
-    assert.deepEqual(rows.map((r) => r.order_id), [inWindow.id, recent.id, guest.id].map(String), 'the order updated 50 h ago is outside the window');
+    assert.deepEqual(
+      rows.map((r) => r.order_id),
+      [inWindow.id, recent.id, guest.id].map(String),
+      'the order updated 50 h ago is outside the window',
+    );
     assert.ok(!rows.some((r) => r.order_id === String(tooOld.id)));
     assert.ok(rows.every((r) => r.last_topic === 'orders/updated'));
     const guestRow = rows.find((r) => r.order_id === String(guest.id));
     assert.deepEqual([guestRow.customer_email, guestRow.crm_contact_id], [null, null], 'a guest order is logged without a contact');
     const contact = await contactByEmail(shop.accountId, email);
     assert.ok(rows.filter((r) => r.order_id !== String(guest.id)).every((r) => r.crm_contact_id === contact.id));
-    assert.deepEqual([contact.commerce_order_count, Number(contact.commerce_total_spent_cents)],
-      [2, [inWindow, recent].reduce((sum, o) => sum + Math.round(Number(o.total_price) * 100), 0)], 'rollups count the two orders in the window');
+    assert.deepEqual(
+      [contact.commerce_order_count, Number(contact.commerce_total_spent_cents)],
+      [2, [inWindow, recent].reduce((sum, o) => sum + Math.round(Number(o.total_price) * 100), 0)],
+      'rollups count the two orders in the window',
+    );
 
     const triggers = (await outbox(shop.accountId)).map((t) => t.trigger);
     assert.deepEqual(triggers, ['commerce.order.updated', 'commerce.order.updated', 'commerce.order.updated']);
@@ -64,7 +83,11 @@ describe('commerce order backfill of one shop', () => {
 
     const { result: second } = await runShopBackfill(taskQueue, shop);
     const listing = orderListings(world, shop.shopDomain).at(-1)!;
-    assert.equal(listing.get('updated_at_min'), new Date(newest.updated_at).toISOString(), 'the window starts at the newest logged updated_at');
+    assert.equal(
+      listing.get('updated_at_min'),
+      new Date(newest.updated_at).toISOString(),
+      'the window starts at the newest logged updated_at',
+    );
     assert.deepEqual([second.fetched, second.ingested, second.unchanged], [2, 1, 1], 'the newest logged order comes back and is skipped');
     const ids = (await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId })).map((r) => r.order_id).sort();
     assert.deepEqual(ids, [first.id, newest.id, newer.id].map(String).sort());

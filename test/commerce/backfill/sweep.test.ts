@@ -12,7 +12,17 @@ import type { OrderBackfillSummary } from '../../../workflows/commerceOrderBackf
 import { harness } from '../../helpers/harness';
 import { callAt } from '../../helpers/http';
 import {
-  loggedCount, newConnectedShop, resultOf, retireConnectedShops, runShopBackfill, runSweep, startBackfillWorker, startCommerceWorld, type BackfillWorker, type CommerceWorld, type ConnectedShop,
+  loggedCount,
+  newConnectedShop,
+  resultOf,
+  retireConnectedShops,
+  runShopBackfill,
+  runSweep,
+  startBackfillWorker,
+  startCommerceWorld,
+  type BackfillWorker,
+  type CommerceWorld,
+  type ConnectedShop,
 } from './backfillKit';
 import { commerceShopBackfillContract } from '../../../workflows/commerceShopBackfill.contract';
 
@@ -39,7 +49,7 @@ describe('commerce-order-backfill sweep', () => {
     await harness().db('commerce_connections').where({ id: shop.connectionId }).update({ admin_token_enc: sealed });
   }
 
-  it('one connection failing does not stop the others and is reported once in its account\'s inbox', async () => {
+  it("one connection failing does not stop the others and is reported once in its account's inbox", async () => {
     const healthy = await newConnectedShop(world);
     const revoked = await newConnectedShop(world);
     const flaky = await newConnectedShop(world);
@@ -53,8 +63,15 @@ describe('commerce-order-backfill sweep', () => {
     const failed = resultOf(summary, revoked);
     assert.equal(failed?.status, 'failed');
     assert.equal('error' in failed! && failed.error?.code, 'commerce_unauthorized');
-    assert.deepEqual(['status', 'ingested'].map((k) => (resultOf(summary, healthy) as any)[k]), ['done', 4]);
-    assert.deepEqual(['status', 'ingested'].map((k) => (resultOf(summary, flaky) as any)[k]), ['done', 3], 'a platform 5xx is retried');
+    assert.deepEqual(
+      ['status', 'ingested'].map((k) => (resultOf(summary, healthy) as any)[k]),
+      ['done', 4],
+    );
+    assert.deepEqual(
+      ['status', 'ingested'].map((k) => (resultOf(summary, flaky) as any)[k]),
+      ['done', 3],
+      'a platform 5xx is retried',
+    );
     assert.ok(summary.failed >= 1 && !summary.partial);
     assert.deepEqual([await loggedCount(healthy.connectionId), await loggedCount(revoked.connectionId)], [4, 0]);
 
@@ -69,7 +86,7 @@ describe('commerce-order-backfill sweep', () => {
     assert.equal((await inboxItems(revoked)).length, 1, 'the open item is not raised twice');
   });
 
-  it('each shop runs as commerce-order-backfill:<account>:<connection> with the account\'s search attributes', async () => {
+  it("each shop runs as commerce-order-backfill:<account>:<connection> with the account's search attributes", async () => {
     const shop = await newConnectedShop(world);
     world.sim.addOrders(shop.shopDomain, 2);
     await runSweep(taskQueue);
@@ -77,7 +94,11 @@ describe('commerce-order-backfill sweep', () => {
     assert.equal(run.type, 'commerceShopBackfill');
     assert.equal(run.status.name, 'COMPLETED');
     assert.deepEqual(
-      [run.typedSearchAttributes.get(AccountIdKey), run.typedSearchAttributes.get(JobKindKey), run.typedSearchAttributes.get(ConnectionIdKey)],
+      [
+        run.typedSearchAttributes.get(AccountIdKey),
+        run.typedSearchAttributes.get(JobKindKey),
+        run.typedSearchAttributes.get(ConnectionIdKey),
+      ],
       [shop.accountId, 'commerce-order-backfill', shop.connectionId],
     );
   });
@@ -87,7 +108,8 @@ describe('commerce-order-backfill sweep', () => {
     const { client } = harness();
     // The same workflow id, open on a queue no worker polls: the sweep's child cannot start beside it.
     const blocker = await client.workflow.start(commerceShopBackfillContract.workflowType, {
-      taskQueue: `nobody-${randomUUID()}`, workflowId: `commerce-order-backfill:${shop.accountId}:${shop.connectionId}`,
+      taskQueue: `nobody-${randomUUID()}`,
+      workflowId: `commerce-order-backfill:${shop.accountId}:${shop.connectionId}`,
       args: [{ accountId: shop.accountId, connectionId: shop.connectionId, shopDomain: shop.shopDomain }],
     });
     try {
@@ -129,7 +151,10 @@ describe('commerce-order-backfill sweep', () => {
       const { client } = harness();
       const handle = client.workflow.getHandle(res.body.id);
       const summary: OrderBackfillSummary = await client.withDeadline(Date.now() + 30_000, () => handle.result());
-      assert.deepEqual(['status', 'ingested'].map((k) => (resultOf(summary, shop) as any)[k]), ['done', 3]);
+      assert.deepEqual(
+        ['status', 'ingested'].map((k) => (resultOf(summary, shop) as any)[k]),
+        ['done', 3],
+      );
       const run = await handle.describe();
       assert.deepEqual([run.type, run.typedSearchAttributes.get(AccountIdKey)], ['commerceOrderBackfill', SYSTEM_ACCOUNT]);
     } finally {

@@ -18,7 +18,9 @@ describe('commerce project bindings', () => {
     defaultId = (await connectShop(world, account)).connection.id;
     overrideId = (await connectShop(world, account)).connection.id;
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const put = (projectId: string, body: unknown, who = account) =>
     world.app.call('PUT', `/api/commerce/projects/${projectId}/settings`, { token: who.ownerToken, body });
@@ -42,7 +44,10 @@ describe('commerce project bindings', () => {
 
     const saved = await put(projectId, { override_mode: 'override', connection_id: overrideId, storefront_api_version: '2025-04' });
     assert.equal(saved.status, 200);
-    assert.deepEqual([saved.body.override_mode, saved.body.connection_id, saved.body.storefront_api_version, saved.body.configured], ['override', overrideId, '2025-04', true]);
+    assert.deepEqual(
+      [saved.body.override_mode, saved.body.connection_id, saved.body.storefront_api_version, saved.body.configured],
+      ['override', overrideId, '2025-04', true],
+    );
     const over = await resolved(projectId);
     assert.deepEqual([over.body.mode, over.body.connection.id, over.body.reason], ['override', overrideId, null]);
 
@@ -69,7 +74,11 @@ describe('commerce project bindings', () => {
 
   it('an account without a connected default resolves inherit to none', async () => {
     const lonely = await newAccount();
-    assert.deepEqual((await resolved(await newProjectId(lonely.accountId), lonely)).body, { mode: 'inherit', connection: null, reason: 'no_default_connection' });
+    assert.deepEqual((await resolved(await newProjectId(lonely.accountId), lonely)).body, {
+      mode: 'inherit',
+      connection: null,
+      reason: 'no_default_connection',
+    });
   });
 
   it('override needs a connection_id; inherit and disabled take none; versions are YYYY-MM; unknown fields are refused', async () => {
@@ -107,7 +116,7 @@ describe('commerce project bindings', () => {
     assert.equal((await harness().db('project_commerce_settings').where({ project_id: projectId })).length, 0);
   });
 
-  it('another account\'s project id answers 404 project_not_found on every settings route and changes nothing', async () => {
+  it("another account's project id answers 404 project_not_found on every settings route and changes nothing", async () => {
     const projectId = await newProjectId(account.accountId);
     await put(projectId, { override_mode: 'override', connection_id: overrideId });
     const stranger = await newAccount();
@@ -118,7 +127,10 @@ describe('commerce project bindings', () => {
     ];
     for (const res of attempts) assert.deepEqual([res.status, res.body.code], [404, 'project_not_found'], res.text);
     const rows = await harness().db('project_commerce_settings').where({ project_id: projectId });
-    assert.deepEqual(rows.map((r) => [r.account_id, r.override_mode, r.connection_id]), [[account.accountId, 'override', overrideId]]);
+    assert.deepEqual(
+      rows.map((r) => [r.account_id, r.override_mode, r.connection_id]),
+      [[account.accountId, 'override', overrideId]],
+    );
     assert.equal((await resolved(projectId)).body.connection.id, overrideId);
     await assert.rejects(resolveProjectConnection(harness().db, stranger.accountId, projectId), { status: 404, code: 'project_not_found' });
   });
@@ -129,7 +141,8 @@ describe('commerce project bindings', () => {
       await put(projectId, { override_mode: 'inherit' }),
       await world.app.call('GET', `/api/commerce/projects/${projectId}/settings`, { token: account.ownerToken }),
       await resolved(projectId),
-    ]) assert.deepEqual([res.status, res.body.code], [404, 'project_not_found'], res.text);
+    ])
+      assert.deepEqual([res.status, res.body.code], [404, 'project_not_found'], res.text);
     assert.equal((await harness().db('project_commerce_settings').where({ project_id: projectId })).length, 0);
   });
 
@@ -145,7 +158,15 @@ describe('commerce project bindings', () => {
   it('a member may read bindings but not change them', async () => {
     const member = await newUser(account.accountId, 'member');
     const projectId = await newProjectId(account.accountId);
-    assert.equal((await world.app.call('PUT', `/api/commerce/projects/${projectId}/settings`, { token: member.token, body: { override_mode: 'disabled' } })).status, 403);
+    assert.equal(
+      (
+        await world.app.call('PUT', `/api/commerce/projects/${projectId}/settings`, {
+          token: member.token,
+          body: { override_mode: 'disabled' },
+        })
+      ).status,
+      403,
+    );
     assert.equal((await world.app.call('GET', `/api/commerce/projects/${projectId}/connection`, { token: member.token })).status, 200);
   });
 });

@@ -29,13 +29,16 @@ describe('commerce app registration', () => {
   it('registering again replaces the app (one per account)', async () => {
     const account = await newAccount();
     await call('PUT', '/api/commerce/app', { token: account.ownerToken, body: { client_id: 'cid_old', client_secret: secret } });
-    const res = await call('PUT', '/api/commerce/app', { token: account.ownerToken, body: { client_id: 'cid_new', client_secret: 'csec_new_9876' } });
+    const res = await call('PUT', '/api/commerce/app', {
+      token: account.ownerToken,
+      body: { client_id: 'cid_new', client_secret: 'csec_new_9876' },
+    });
     assert.equal(res.body.client_id, 'cid_new');
     assert.equal(res.body.client_secret_hint, '9876');
     assert.equal((await harness().db('app_registrations').where({ account_id: account.accountId })).length, 1);
   });
 
-  it('an account without a registration answers 404 commerce_app_not_registered; another account\'s app is never visible', async () => {
+  it("an account without a registration answers 404 commerce_app_not_registered; another account's app is never visible", async () => {
     const other = await newAccount();
     await call('PUT', '/api/commerce/app', { token: other.ownerToken, body: { client_id: 'cid_other', client_secret: secret } });
     const account = await newAccount();
@@ -50,13 +53,21 @@ describe('commerce app registration', () => {
     const put = await call('PUT', '/api/commerce/app', { token: member.token, body: { client_id: 'cid', client_secret: secret } });
     assert.equal(put.status, 403);
     const admin = await newUser(account.accountId, 'admin');
-    assert.equal((await call('PUT', '/api/commerce/app', { token: admin.token, body: { client_id: 'cid', client_secret: secret } })).status, 200);
+    assert.equal(
+      (await call('PUT', '/api/commerce/app', { token: admin.token, body: { client_id: 'cid', client_secret: secret } })).status,
+      200,
+    );
     assert.equal((await call('GET', '/api/commerce/app', { token: member.token })).status, 200);
   });
 
   it('missing, blank, spaced or unknown fields answer 400 and store nothing', async () => {
     const account = await newAccount();
-    for (const body of [{ client_id: 'cid' }, { client_id: '', client_secret: secret }, { client_id: 'c id', client_secret: secret }, { client_id: 'cid', client_secret: secret, extra: 1 }]) {
+    for (const body of [
+      { client_id: 'cid' },
+      { client_id: '', client_secret: secret },
+      { client_id: 'c id', client_secret: secret },
+      { client_id: 'cid', client_secret: secret, extra: 1 },
+    ]) {
       const res = await call('PUT', '/api/commerce/app', { token: account.ownerToken, body });
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'validation_failed');

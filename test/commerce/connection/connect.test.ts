@@ -7,8 +7,12 @@ import { authorizeShop, connectShop, newShopDomain, openCallback, registerApp, s
 
 describe('commerce connect (OAuth against the simulator)', () => {
   let world: CommerceWorld;
-  before(async () => { world = await startCommerceWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startCommerceWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('the callback exchanges the code and stores the token sealed, never in plaintext', async () => {
     const account = await newAccount();
@@ -46,17 +50,27 @@ describe('commerce connect (OAuth against the simulator)', () => {
 
 describe('commerce connect start', () => {
   let world: CommerceWorld;
-  before(async () => { world = await startCommerceWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startCommerceWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('answers the shop authorize URL with the 9 scopes comma-separated, the callback redirect, a signed state and no per-user grant', async () => {
     const account = await newAccount();
     const app = await registerApp(world, account);
-    const res = await world.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: 'acme.commerce.test' } });
+    const res = await world.app.call('POST', '/api/commerce/connect', {
+      token: account.ownerToken,
+      body: { shop_domain: 'acme.commerce.test' },
+    });
     assert.equal(res.status, 200);
     const url: string = res.body.authorize_url;
     assert.ok(url.startsWith(`${world.sim.baseUrl}/acme.commerce.test/admin/oauth/authorize?`), url);
-    assert.match(url, /[?&]scope=read_products,write_products,read_orders,read_customers,write_customers,read_content,write_content,read_themes,write_themes(&|$)/);
+    assert.match(
+      url,
+      /[?&]scope=read_products,write_products,read_orders,read_customers,write_customers,read_content,write_content,read_themes,write_themes(&|$)/,
+    );
     const query = new URL(url).searchParams;
     assert.equal(query.get('client_id'), app.clientId);
     assert.equal(query.get('redirect_uri'), `${harness().deps.config.PUBLIC_APP_URL}/api/oauth/commerce/callback`);
@@ -68,7 +82,10 @@ describe('commerce connect start', () => {
 
   it('an account without an app registration answers 409 commerce_app_not_registered', async () => {
     const account = await newAccount();
-    const res = await world.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: 'acme.commerce.test' } });
+    const res = await world.app.call('POST', '/api/commerce/connect', {
+      token: account.ownerToken,
+      body: { shop_domain: 'acme.commerce.test' },
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'commerce_app_not_registered');
   });
@@ -76,13 +93,23 @@ describe('commerce connect start', () => {
   it('a shop domain with a scheme, path, port or bad label answers 400; case and spaces are normalised', async () => {
     const account = await newAccount();
     await registerApp(world, account);
-    for (const bad of ['https://acme.commerce.test', 'acme.commerce.test/admin', 'acme.commerce.test:443', 'acme', 'ac_me.commerce.test', '']) {
+    for (const bad of [
+      'https://acme.commerce.test',
+      'acme.commerce.test/admin',
+      'acme.commerce.test:443',
+      'acme',
+      'ac_me.commerce.test',
+      '',
+    ]) {
       const res = await world.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: bad } });
       assert.equal(res.status, 400, bad);
       assert.equal(res.body.code, 'validation_failed');
       assert.equal(res.body.errors[0].path, 'body.shop_domain');
     }
-    const ok = await world.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: '  Acme.Commerce.TEST ' } });
+    const ok = await world.app.call('POST', '/api/commerce/connect', {
+      token: account.ownerToken,
+      body: { shop_domain: '  Acme.Commerce.TEST ' },
+    });
     assert.equal(ok.status, 200);
     assert.ok(ok.body.authorize_url.includes('/acme.commerce.test/admin/oauth/authorize'));
   });
@@ -97,7 +124,10 @@ describe('commerce connect start', () => {
         assert.equal(res.status, 400, outside);
         assert.equal(res.body.code, 'shop_domain_not_allowed');
       }
-      const inside = await guarded.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: 'acme.commerce.test' } });
+      const inside = await guarded.app.call('POST', '/api/commerce/connect', {
+        token: account.ownerToken,
+        body: { shop_domain: 'acme.commerce.test' },
+      });
       assert.equal(inside.status, 200, inside.text);
     } finally {
       await guarded.app.close();
@@ -118,7 +148,10 @@ describe('commerce connect start', () => {
     try {
       const account = await newAccount();
       await registerApp(bare, account);
-      const res = await bare.app.call('POST', '/api/commerce/connect', { token: account.ownerToken, body: { shop_domain: 'acme.commerce.test' } });
+      const res = await bare.app.call('POST', '/api/commerce/connect', {
+        token: account.ownerToken,
+        body: { shop_domain: 'acme.commerce.test' },
+      });
       assert.equal(res.status, 503);
       assert.equal(res.body.code, 'commerce_not_configured');
     } finally {
@@ -129,8 +162,12 @@ describe('commerce connect start', () => {
 
 describe('commerce connections on connect and reconnect', () => {
   let world: CommerceWorld;
-  before(async () => { world = await startCommerceWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startCommerceWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('the first shop becomes the account default, a second one a project override', async () => {
     const account = await newAccount();
@@ -191,6 +228,13 @@ describe('commerce connections on connect and reconnect', () => {
     await registerApp(world, account, ['read_orders', 'write_products']);
     const { connection } = await connectShop(world, account);
     assert.deepEqual(connection.scopes, ['read_orders', 'write_products']);
-    assert.deepEqual(connection.missing_scopes, ['read_customers', 'write_customers', 'read_content', 'write_content', 'read_themes', 'write_themes']);
+    assert.deepEqual(connection.missing_scopes, [
+      'read_customers',
+      'write_customers',
+      'read_content',
+      'write_content',
+      'read_themes',
+      'write_themes',
+    ]);
   });
 });

@@ -14,7 +14,9 @@ describe('commerce connections', () => {
     stranger = await newAccount();
     await registerApp(world, account);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const as = (who: TestAccount) => ({ token: who.ownerToken });
 
@@ -40,10 +42,15 @@ describe('commerce connections', () => {
     assert.equal(res.body.webhook_subscriptions.length, 14);
   });
 
-  it('another account\'s connection, a missing one and a malformed id answer 404 on every connection route', async () => {
+  it("another account's connection, a missing one and a malformed id answer 404 on every connection route", async () => {
     const { connection } = await connectShop(world, account);
     for (const id of [connection.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      for (const [method, path] of [['GET', ''], ['POST', '/disconnect'], ['POST', '/verify'], ['POST', '/webhooks']]) {
+      for (const [method, path] of [
+        ['GET', ''],
+        ['POST', '/disconnect'],
+        ['POST', '/verify'],
+        ['POST', '/webhooks'],
+      ]) {
         const res = await world.app.call(method, `/api/commerce/connections/${id}${path}`, as(id === connection.id ? stranger : account));
         assert.equal(res.status, 404, `${method} ${path} ${id}`);
         assert.equal(res.body.code, 'commerce_connection_not_found');
@@ -51,10 +58,10 @@ describe('commerce connections', () => {
     }
     assert.equal((await world.app.call('GET', '/api/commerce/connections', as(stranger))).body.total, 0);
     const row = await harness().db('commerce_connections').where({ id: connection.id }).first();
-    assert.equal(row.disconnected_at, null, 'the stranger\'s disconnect changed nothing');
+    assert.equal(row.disconnected_at, null, "the stranger's disconnect changed nothing");
   });
 
-  it('disconnect deletes the shop\'s webhooks, deactivates subscriptions, drops the token; again changes nothing', async () => {
+  it("disconnect deletes the shop's webhooks, deactivates subscriptions, drops the token; again changes nothing", async () => {
     const { connection, shopDomain } = await connectShop(world, account);
     const res = await world.app.call('POST', `/api/commerce/connections/${connection.id}/disconnect`, as(account));
     assert.equal(res.status, 200);
@@ -78,7 +85,10 @@ describe('commerce connections', () => {
     const { connection } = await connectShop(world, account);
     const member = await newUser(account.accountId, 'member');
     assert.equal((await world.app.call('GET', `/api/commerce/connections/${connection.id}`, { token: member.token })).status, 200);
-    assert.equal((await world.app.call('POST', `/api/commerce/connections/${connection.id}/disconnect`, { token: member.token })).status, 403);
+    assert.equal(
+      (await world.app.call('POST', `/api/commerce/connections/${connection.id}/disconnect`, { token: member.token })).status,
+      403,
+    );
   });
 
   it('verify reads the shop live and refreshes its name', async () => {
@@ -111,7 +121,11 @@ describe('commerce connections', () => {
       const hooks = world.sim.webhooks(shopDomain);
       assert.equal(hooks.length, 11);
       assert.ok(hooks.every((w) => w.address === 'https://new-host.example/api/webhooks/commerce'));
-      assert.ok(res.body.connection.webhook_subscriptions.every((s: { endpoint_url: string }) => s.endpoint_url === 'https://new-host.example/api/webhooks/commerce'));
+      assert.ok(
+        res.body.connection.webhook_subscriptions.every(
+          (s: { endpoint_url: string }) => s.endpoint_url === 'https://new-host.example/api/webhooks/commerce',
+        ),
+      );
     } finally {
       await moved.close();
     }

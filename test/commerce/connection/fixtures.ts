@@ -13,23 +13,33 @@ export interface CommerceWorld {
 }
 
 export async function startCommerceWorld(config: Partial<Config> = {}, sim?: CommerceSimulator): Promise<CommerceWorld> {
-  const simulator = sim ?? await startCommerceSimulator();
+  const simulator = sim ?? (await startCommerceSimulator());
   const app = await startPrivateApp([], { config: { COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, ...config } });
   return {
-    sim: simulator, app,
-    close: async () => { await app.close(); if (!sim) await simulator.stop(); },
+    sim: simulator,
+    app,
+    close: async () => {
+      await app.close();
+      if (!sim) await simulator.stop();
+    },
   };
 }
 
 export const newShopDomain = () => `shop-${randomBytes(4).toString('hex')}.commerce.test`;
 
-export interface RegisteredApp { clientId: string; clientSecret: string }
+export interface RegisteredApp {
+  clientId: string;
+  clientSecret: string;
+}
 
 /** Registers an app on the simulator and on the account (PUT /api/commerce/app). */
 export async function registerApp(world: CommerceWorld, account: TestAccount, scopes?: string[]): Promise<RegisteredApp> {
   const app = { clientId: `cid_${randomBytes(6).toString('hex')}`, clientSecret: `csec_${randomBytes(16).toString('hex')}` };
   world.sim.addApp({ ...app, scopes });
-  const res = await world.app.call('PUT', '/api/commerce/app', { token: account.ownerToken, body: { client_id: app.clientId, client_secret: app.clientSecret } });
+  const res = await world.app.call('PUT', '/api/commerce/app', {
+    token: account.ownerToken,
+    body: { client_id: app.clientId, client_secret: app.clientSecret },
+  });
   if (res.status !== 200) throw new Error(`app registration failed: ${res.status} ${res.text}`);
   return app;
 }
@@ -45,7 +55,11 @@ export async function openCallback(url: URL, accept = 'application/json') {
   const res = await fetch(url, { headers: { accept } });
   const text = await res.text();
   let body: any;
-  try { body = JSON.parse(text); } catch { body = undefined; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   return { status: res.status, body, text, headers: res.headers };
 }
 

@@ -14,8 +14,12 @@ import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from
  */
 describe('commerce app client_secret is stored in plaintext on purpose', () => {
   let world: CommerceWorld;
-  before(async () => { world = await startCommerceWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startCommerceWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('deliveries verify against the stored secret; the same secret stored encrypted makes them fail with 401', async () => {
     const account = await newAccount();
@@ -26,13 +30,19 @@ describe('commerce app client_secret is stored in plaintext on purpose', () => {
     const stored = await harness().db('app_registrations').where({ account_id: account.accountId, provider: 'commerce' }).first();
     assert.equal(stored.client_secret, app.clientSecret);
     const ok = await world.sim.deliver(shopDomain, 'products/update', payload, { retrySchedule: [] });
-    assert.deepEqual(ok.attempts.map((a) => a.status), [200]);
+    assert.deepEqual(
+      ok.attempts.map((a) => a.status),
+      [200],
+    );
 
     const encrypted = createTokenCipher(harness().deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY).encrypt(app.clientSecret);
     await harness().db('app_registrations').where({ id: stored.id }).update({ client_secret: encrypted });
     try {
       const refused = await world.sim.deliver(shopDomain, 'products/update', payload, { retrySchedule: [] });
-      assert.deepEqual(refused.attempts.map((a) => a.status), [401]);
+      assert.deepEqual(
+        refused.attempts.map((a) => a.status),
+        [401],
+      );
 
       // The same at the verification function: the platform signs with the plaintext secret.
       const body = Buffer.from(JSON.stringify(payload));

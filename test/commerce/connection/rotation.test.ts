@@ -9,8 +9,12 @@ describe('commerce token key rotation', () => {
   const keyA = randomBytes(32).toString('base64');
   const keyB = randomBytes(32).toString('base64');
   let beforeRotation: CommerceWorld;
-  before(async () => { beforeRotation = await startCommerceWorld({ COMMERCE_TOKEN_ENCRYPTION_KEY: keyA }); });
-  after(async () => { await beforeRotation.close(); });
+  before(async () => {
+    beforeRotation = await startCommerceWorld({ COMMERCE_TOKEN_ENCRYPTION_KEY: keyA });
+  });
+  after(async () => {
+    await beforeRotation.close();
+  });
 
   const rowOf = (id: string) => harness().db('commerce_connections').where({ id }).first();
 
@@ -21,7 +25,10 @@ describe('commerce token key rotation', () => {
     const sealedA = (await rowOf(connection.id)).admin_token_enc;
     const token = createTokenCipher(keyA).decrypt(sealedA).plaintext;
 
-    const rotated = await startCommerceWorld({ COMMERCE_TOKEN_ENCRYPTION_KEY: keyB, COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA }, beforeRotation.sim);
+    const rotated = await startCommerceWorld(
+      { COMMERCE_TOKEN_ENCRYPTION_KEY: keyB, COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA },
+      beforeRotation.sim,
+    );
     try {
       const res = await rotated.app.call('POST', `/api/commerce/connections/${connection.id}/verify`, { token: account.ownerToken });
       assert.equal(res.status, 200, res.text);
@@ -37,7 +44,10 @@ describe('commerce token key rotation', () => {
     // With the old key removed, the re-wrapped row keeps working.
     const afterRemoval = await startCommerceWorld({ COMMERCE_TOKEN_ENCRYPTION_KEY: keyB }, beforeRotation.sim);
     try {
-      assert.equal((await afterRemoval.app.call('POST', `/api/commerce/connections/${connection.id}/verify`, { token: account.ownerToken })).status, 200);
+      assert.equal(
+        (await afterRemoval.app.call('POST', `/api/commerce/connections/${connection.id}/verify`, { token: account.ownerToken })).status,
+        200,
+      );
     } finally {
       await afterRemoval.close();
     }
@@ -47,7 +57,10 @@ describe('commerce token key rotation', () => {
     const account = await newAccount();
     await registerApp(beforeRotation, account);
     const { connection } = await connectShop(beforeRotation, account);
-    const lost = await startCommerceWorld({ COMMERCE_TOKEN_ENCRYPTION_KEY: keyB, COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: undefined }, beforeRotation.sim);
+    const lost = await startCommerceWorld(
+      { COMMERCE_TOKEN_ENCRYPTION_KEY: keyB, COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS: undefined },
+      beforeRotation.sim,
+    );
     try {
       const res = await lost.app.call('POST', `/api/commerce/connections/${connection.id}/verify`, { token: account.ownerToken });
       assert.equal(res.status, 503);

@@ -11,7 +11,8 @@ describe('commerce ingestion: ids beyond 2^53', () => {
   it('an orders/create delivery with such ids is logged under its exact id, and customers/redact finds it by them', async () => {
     const shop = await newShop();
     const raw = JSON.stringify(pii('big@example.test', 1, { id: 1, customer: { id: 2, email: 'big@example.test' } }))
-      .replace('"id":1,', `"id":${ORDER},`).replace('"customer":{"id":2,', `"customer":{"id":${CUSTOMER},`);
+      .replace('"id":1,', `"id":${ORDER},`)
+      .replace('"customer":{"id":2,', `"customer":{"id":${CUSTOMER},`);
     assert.ok(raw.includes(`"id":${ORDER},`) && raw.includes(`"id":${CUSTOMER},`));
     const record = await deliverAndProcess(shop, 'orders/create', raw);
     assert.equal(record.outcome, 'processed', JSON.stringify(record));
@@ -19,9 +20,15 @@ describe('commerce ingestion: ids beyond 2^53', () => {
     assert.ok(row, 'logged under the exact id');
     assert.equal(String(row.raw_payload.customer.id), CUSTOMER, 'the payload keeps the customer id exactly');
 
-    await deliverAndProcess(shop, 'customers/redact',
-      `{"shop_id":954889,"shop_domain":"${shop.shopDomain}","customer":{"id":${CUSTOMER},"email":"renamed@example.test"},"orders_to_redact":[${ORDER}]}`);
-    const request = await harness().db('commerce_compliance_requests').where({ account_id: shop.accountId, topic: 'customers/redact' }).first();
+    await deliverAndProcess(
+      shop,
+      'customers/redact',
+      `{"shop_id":954889,"shop_domain":"${shop.shopDomain}","customer":{"id":${CUSTOMER},"email":"renamed@example.test"},"orders_to_redact":[${ORDER}]}`,
+    );
+    const request = await harness()
+      .db('commerce_compliance_requests')
+      .where({ account_id: shop.accountId, topic: 'customers/redact' })
+      .first();
     assert.equal(request.customer_id, CUSTOMER, 'the request keeps the customer id exactly');
     await fulfilled(request.id);
     const [scrubbed] = await orderLog(shop, ORDER);

@@ -3,7 +3,15 @@ import { callbackHmac } from '../../../src/commerce/oauth/callbackHmac';
 import { newState, signState, stateKey } from '../../../src/commerce/oauth/state';
 import { harness } from '../../helpers/harness';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
-import { authorizeShop, newShopDomain, openCallback, registerApp, startCommerceWorld, type CommerceWorld, type RegisteredApp } from '../connection/fixtures';
+import {
+  authorizeShop,
+  newShopDomain,
+  openCallback,
+  registerApp,
+  startCommerceWorld,
+  type CommerceWorld,
+  type RegisteredApp,
+} from '../connection/fixtures';
 
 /** Re-signs a callback query with the app secret after changing it, as only the platform could. */
 function resign(url: URL, secret: string, change: Record<string, string>): URL {
@@ -23,7 +31,9 @@ describe('commerce OAuth callback verification', () => {
     account = await newAccount();
     app = await registerApp(world, account);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const connectionsOf = (accountId: string) => harness().db('commerce_connections').where({ account_id: accountId });
 

@@ -23,7 +23,9 @@ describe('commerce OAuth state (unit)', () => {
   it('a state with an altered payload or signature is refused', () => {
     const token = signState(key, newState(accountId, 'acme.commerce.test'));
     const [payload, signature] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: '00000000-0000-0000-0000-000000000000' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: '00000000-0000-0000-0000-000000000000' }),
+    ).toString('base64url');
     assert.equal(readState(key, `${forged}.${signature}`), null);
     assert.equal(readState(key, `${payload}.${signature.slice(0, -2)}AA`), null);
     assert.equal(readState(key, `${payload}.`), null);

@@ -5,15 +5,22 @@ import { fulfilled, pii, requestPrivacy } from './privacyKit';
 
 /** Rule: customers/redact anonymises the customer's stored data — the order triggers in the workflow outbox included. */
 describe('privacy: customers/redact and the order triggers', () => {
-  it('the customer\'s order triggers lose the email; another customer\'s keep theirs', async () => {
+  it("the customer's order triggers lose the email; another customer's keep theirs", async () => {
     const shop = await newShop();
     const mine = pii('trig@example.test', 9901);
     const theirs = pii('other-trig@example.test', 9902);
     for (const order of [mine, theirs]) await deliverAndProcess(shop, 'orders/create', order);
-    const triggers = () => harness().db('workflow_trigger_outbox').where({ account_id: shop.accountId }).whereLike('trigger', 'commerce.order.%');
-    assert.ok((await triggers()).some((t) => t.payload.customer_email === 'trig@example.test'), 'the setup wrote the email');
+    const triggers = () =>
+      harness().db('workflow_trigger_outbox').where({ account_id: shop.accountId }).whereLike('trigger', 'commerce.order.%');
+    assert.ok(
+      (await triggers()).some((t) => t.payload.customer_email === 'trig@example.test'),
+      'the setup wrote the email',
+    );
 
-    const request = await requestPrivacy(shop, 'customers/redact', { customer: { id: 9901, email: 'trig@example.test' }, orders_to_redact: [mine.id] });
+    const request = await requestPrivacy(shop, 'customers/redact', {
+      customer: { id: 9901, email: 'trig@example.test' },
+      orders_to_redact: [mine.id],
+    });
     await fulfilled(request.id);
 
     const after = await triggers();

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { orderIdsOf, scrubOrderPayload, withoutSecrets } from '../../../src/commerce/privacy/scrub';
 
 const order = {
-  id: 820982911946154500, name: '#1001', email: 'jon@example.test', total_price: '199.65', currency: 'EUR', token: 't', order_status_url: 'https://x/y?key=z',
+  id: 820982911946154500,
+  name: '#1001',
+  email: 'jon@example.test',
+  total_price: '199.65',
+  currency: 'EUR',
+  token: 't',
+  order_status_url: 'https://x/y?key=z',
   customer: { id: 1, email: 'jon@example.test', first_name: 'Jon' },
   shipping_address: { name: 'Jon Snow', address1: 'The Wall' },
   line_items: [{ id: 1, name: 'Cloak', price: '10.00', properties: [{ name: 'Monogram', value: 'JS' }] }],
@@ -13,7 +19,10 @@ const order = {
 describe('privacy: order payload scrubbing', () => {
   it('removes personal data at every depth and keeps ids, names of things, totals and refunds', () => {
     assert.deepEqual(scrubOrderPayload(order), {
-      id: 820982911946154500, name: '#1001', total_price: '199.65', currency: 'EUR',
+      id: 820982911946154500,
+      name: '#1001',
+      total_price: '199.65',
+      currency: 'EUR',
       line_items: [{ id: 1, name: 'Cloak', price: '10.00' }],
       fulfillments: [{ id: 9 }],
       refunds: [{ id: 5, transactions: [{ amount: '5.00', kind: 'refund', status: 'success' }] }],
@@ -27,7 +36,7 @@ describe('privacy: order payload scrubbing', () => {
     assert.deepEqual(order, copy);
   });
 
-  it('a data package keeps the customer\'s data but never the order\'s bearer secrets', () => {
+  it("a data package keeps the customer's data but never the order's bearer secrets", () => {
     const packaged = withoutSecrets(order) as Record<string, unknown>;
     assert.equal(packaged.email, 'jon@example.test');
     assert.equal('token' in packaged, false);

@@ -8,7 +8,9 @@ describe('privacy: shop/redact', () => {
     const shop = await newShop({ subscriptions: ['orders/create', 'app/uninstalled'] });
     const orders = [pii('a@example.test', 1), pii('b@example.test', 2), pii('c@example.test', 3)];
     for (const order of orders) await deliverAndProcess(shop, 'orders/create', order);
-    await harness().db('commerce_connections').where({ id: shop.connectionId })
+    await harness()
+      .db('commerce_connections')
+      .where({ id: shop.connectionId })
       .update({ admin_token_enc: 'v1:a:b:c', storefront_token_enc: 'v1:d:e:f', webhook_secret_enc: 'v1:g:h:i', revalidation_token: 'rv' });
     const contactBefore = await harness().db('crm_contacts').where({ account_id: shop.accountId, email: 'a@example.test' }).first();
 
@@ -32,14 +34,16 @@ describe('privacy: shop/redact', () => {
       assert.equal(row.crm_contact_id, null, 'the backlink goes, as in customers/redact');
     }
     const contactAfter = await harness().db('crm_contacts').where({ id: contactBefore.id }).first();
-    assert.equal(contactAfter, undefined, 'a contact made only from the shop\'s orders is deleted');
+    assert.equal(contactAfter, undefined, "a contact made only from the shop's orders is deleted");
   });
 
   it('a shop installed again after the request stays connected; its older orders are still scrubbed', async () => {
     const shop = await newShop();
     const order = pii('d@example.test', 4);
     await deliverAndProcess(shop, 'orders/create', order);
-    await harness().db('commerce_connections').where({ id: shop.connectionId })
+    await harness()
+      .db('commerce_connections')
+      .where({ id: shop.connectionId })
       .update({ admin_token_enc: 'v1:a:b:c', installed_at: new Date(Date.now() + 3_600_000) });
     const request = await requestPrivacy(shop, 'shop/redact', {});
     await fulfilled(request.id);

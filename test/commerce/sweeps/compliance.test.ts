@@ -9,11 +9,18 @@ const OVERDUE = 'commerce_privacy_request_overdue';
 /** A privacy request logged `daysAgo` days ago whose workflow never ran (as after a lost start). */
 async function loggedRequest(shop: TestShop, topic: string, daysAgo: number): Promise<string> {
   const { db } = harness();
-  const [row] = await db('commerce_compliance_requests').insert({
-    account_id: shop.accountId, connection_id: shop.connectionId, topic, shop_domain: shop.shopDomain,
-    customer_id: '42', customer_email: 'late@example.test', raw_payload: JSON.stringify({ customer: { id: 42, email: 'late@example.test' } }),
-    created_at: db.raw('now() - make_interval(days => ?)', [daysAgo]),
-  }).returning('id');
+  const [row] = await db('commerce_compliance_requests')
+    .insert({
+      account_id: shop.accountId,
+      connection_id: shop.connectionId,
+      topic,
+      shop_domain: shop.shopDomain,
+      customer_id: '42',
+      customer_email: 'late@example.test',
+      raw_payload: JSON.stringify({ customer: { id: 42, email: 'late@example.test' } }),
+      created_at: db.raw('now() - make_interval(days => ?)', [daysAgo]),
+    })
+    .returning('id');
   return row.id;
 }
 
@@ -25,7 +32,12 @@ describe('commerce-compliance-sweep', () => {
     const id = await loggedRequest(shop, 'customers/data_request', 2);
     const summary = await runSweep(commerceComplianceSweepContract);
     assert.ok(summary.started >= 1);
-    await eventually(() => requestRow(id), (r) => Boolean(r.fulfilled_at), 15_000, 'the request fulfilled');
+    await eventually(
+      () => requestRow(id),
+      (r) => Boolean(r.fulfilled_at),
+      15_000,
+      'the request fulfilled',
+    );
     assert.equal((await inboxItems(shop.accountId, 'commerce_privacy_data_request')).length, 1);
     assert.equal((await inboxItems(shop.accountId, OVERDUE)).length, 0, 'two days old: no alert');
   });
@@ -38,7 +50,10 @@ describe('commerce-compliance-sweep', () => {
     assert.ok(summary.alerted >= 1);
     const [alert, ...more] = await inboxItems(shop.accountId, OVERDUE);
     assert.equal(more.length, 0, 'the 29-day-old request is not alerted');
-    assert.deepEqual([alert.urgency, alert.dedup_key, alert.body.compliance_request_id], ['urgent', `commerce:privacy-overdue:${overdue}`, overdue]);
+    assert.deepEqual(
+      [alert.urgency, alert.dedup_key, alert.body.compliance_request_id],
+      ['urgent', `commerce:privacy-overdue:${overdue}`, overdue],
+    );
     assert.ok((await requestRow(overdue)).alerted_at instanceof Date);
     assert.equal((await requestRow(young)).alerted_at, null);
     await runSweep(commerceComplianceSweepContract);
@@ -50,7 +65,10 @@ describe('commerce-compliance-sweep', () => {
     const id = await loggedRequest(shop, 'customers/unknown_topic', 40);
     await runSweep(commerceComplianceSweepContract);
     const handle = harness().client.workflow.getHandle(`commerce-privacy:${id}`);
-    assert.deepEqual(await harness().client.withDeadline(Date.now() + 15_000, () => handle.result()), { status: 'unsupported_topic', topic: 'customers/unknown_topic' });
+    assert.deepEqual(await harness().client.withDeadline(Date.now() + 15_000, () => handle.result()), {
+      status: 'unsupported_topic',
+      topic: 'customers/unknown_topic',
+    });
     const firstRun = (await handle.describe()).runId;
 
     const second = await runSweep(commerceComplianceSweepContract);

@@ -9,8 +9,12 @@ async function deliveryAged(shop: { accountId: string; connectionId: string }, h
   const { db } = harness();
   const webhookId = randomUUID();
   await db('commerce_webhook_deliveries').insert({
-    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'orders/create',
-    outcome: processed ? 'processed' : null, processed_at: processed ? db.fn.now() : null,
+    account_id: shop.accountId,
+    connection_id: shop.connectionId,
+    webhook_id: webhookId,
+    topic: 'orders/create',
+    outcome: processed ? 'processed' : null,
+    processed_at: processed ? db.fn.now() : null,
     dispatched_at: db.fn.now(), // handed to Temporal (the relay leaves it alone), processed or still waiting there
     received_at: db.raw('now() - make_interval(hours => ?)', [hoursAgo]),
   });
@@ -18,7 +22,9 @@ async function deliveryAged(shop: { accountId: string; connectionId: string }, h
 }
 
 const remaining = async (connectionId: string) =>
-  (await harness().db('commerce_webhook_deliveries').where({ connection_id: connectionId }).select('webhook_id')).map((r) => r.webhook_id).sort();
+  (await harness().db('commerce_webhook_deliveries').where({ connection_id: connectionId }).select('webhook_id'))
+    .map((r) => r.webhook_id)
+    .sort();
 
 describe('commerce-delivery-purge sweep', () => {
   it('deletes delivery records older than 7 days and keeps the younger ones', async () => {

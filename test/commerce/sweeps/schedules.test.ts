@@ -17,10 +17,14 @@ const EXPECTED = {
 
 describe('commerce sweep schedules', () => {
   let app: CronApp;
-  before(async () => { app = await startCronApp(); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startCronApp();
+  });
+  after(async () => {
+    await app.close();
+  });
 
-  it('the schedule table has each sweep with the spec\'s cron and overlap SKIP', () => {
+  it("the schedule table has each sweep with the spec's cron and overlap SKIP", () => {
     for (const [name, [cron, workflowType]] of Object.entries(EXPECTED)) {
       const entries = SCHEDULES.filter((e) => e.name === name);
       assert.equal(entries.length, 1, name);
@@ -53,8 +57,16 @@ describe('commerce sweep schedules', () => {
     // Work for every branch: a silent shop with missing scopes, a delivery record to purge, a request to (re)start.
     const shop = await newShop();
     await age(shop.connectionId, 100, null);
-    await db('commerce_webhook_deliveries').insert({ account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: 'old', topic: 'orders/create', received_at: db.raw(`now() - interval '8 days'`) });
-    const [request] = await db('commerce_compliance_requests').insert({ account_id: shop.accountId, connection_id: shop.connectionId, topic: 'shop/redact', shop_domain: shop.shopDomain }).returning('id');
+    await db('commerce_webhook_deliveries').insert({
+      account_id: shop.accountId,
+      connection_id: shop.connectionId,
+      webhook_id: 'old',
+      topic: 'orders/create',
+      received_at: db.raw(`now() - interval '8 days'`),
+    });
+    const [request] = await db('commerce_compliance_requests')
+      .insert({ account_id: shop.accountId, connection_id: shop.connectionId, topic: 'shop/redact', shop_domain: shop.shopDomain })
+      .returning('id');
     const ids: string[] = [];
     for (const name of Object.keys(EXPECTED)) ids.push((await app.call(name)).body.id);
     ids.push(`commerce-privacy:${request.id}`); // started by the compliance sweep, so read after it

@@ -6,7 +6,8 @@ import { inboxItems, runSweep } from './sweepKit';
 import { commerceScopeDriftContract } from '../../../workflows/commerceScopeDrift.contract';
 
 const KIND = 'commerce_reconnect_suggested';
-const setScope = (connectionId: string, scope: string | null) => harness().db('commerce_connections').where({ id: connectionId }).update({ scope });
+const setScope = (connectionId: string, scope: string | null) =>
+  harness().db('commerce_connections').where({ id: connectionId }).update({ scope });
 
 describe('commerce-scope-drift sweep', () => {
   it('a connected shop missing requested scopes gets a reconnect suggestion naming them', async () => {

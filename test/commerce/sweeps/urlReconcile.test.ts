@@ -29,8 +29,15 @@ describe('commerce-webhook-url-reconcile sweep', () => {
     await registerApp(world, account);
     // The sweep runs on a worker whose platform client talks to the simulator; PUBLIC_APP_URL is the harness app's.
     worker = await createWorker({
-      address: temporalAddress, namespace: deps.temporal.namespace, taskQueue, bundle,
-      activities: createActivities({ config: { ...deps.config, COMMERCE_SHOP_URL_TEMPLATE: world.sim.shopUrlTemplate }, db: deps.db, logger: deps.logger }),
+      address: temporalAddress,
+      namespace: deps.temporal.namespace,
+      taskQueue,
+      bundle,
+      activities: createActivities({
+        config: { ...deps.config, COMMERCE_SHOP_URL_TEMPLATE: world.sim.shopUrlTemplate },
+        db: deps.db,
+        logger: deps.logger,
+      }),
     });
     running = worker.worker.run();
   });
@@ -43,7 +50,11 @@ describe('commerce-webhook-url-reconcile sweep', () => {
 
   async function sweep(input: Record<string, unknown> = {}) {
     const { client } = harness();
-    const handle = await client.workflow.start(commerceWebhookUrlReconcileContract.workflowType, { taskQueue, workflowId: `test-url-reconcile-${randomUUID()}`, args: [input] });
+    const handle = await client.workflow.start(commerceWebhookUrlReconcileContract.workflowType, {
+      taskQueue,
+      workflowId: `test-url-reconcile-${randomUUID()}`,
+      args: [input],
+    });
     return client.withDeadline(Date.now() + 30_000, () => handle.result());
   }
 
@@ -62,12 +73,19 @@ describe('commerce-webhook-url-reconcile sweep', () => {
     assert.ok(subs.every((s) => s.endpoint_url === currentUrl() && s.is_active));
 
     const again = await sweep();
-    assert.equal(again.connections.find((c: { connection_id: string }) => c.connection_id === connection.id), undefined, 'nothing left to move');
+    assert.equal(
+      again.connections.find((c: { connection_id: string }) => c.connection_id === connection.id),
+      undefined,
+      'nothing left to move',
+    );
   });
 
   it('a shop that cannot be re-registered gets one inbox item, however often the sweep fails on it, and the others still move', async () => {
     const broken = await newShop({ subscriptions: ['orders/create'] }); // no stored token: the platform cannot be called
-    await harness().db('commerce_webhook_subscriptions').where({ connection_id: broken.connectionId }).update({ endpoint_url: `${OLD_URL}/api/webhooks/commerce` });
+    await harness()
+      .db('commerce_webhook_subscriptions')
+      .where({ connection_id: broken.connectionId })
+      .update({ endpoint_url: `${OLD_URL}/api/webhooks/commerce` });
     const { connection, shopDomain } = await connectShop(world, account);
     const summary = await sweep();
     const entry = summary.connections.find((c: { connection_id: string }) => c.connection_id === broken.connectionId);
@@ -92,7 +110,10 @@ describe('commerce-webhook-url-reconcile sweep', () => {
     assert.ok(item.body.failed_topics.length > 0);
     assert.ok(item.body.failed_topics.every((f: { code: string }) => f.code === 'commerce_unavailable'));
     await sweep();
-    assert.ok(world.sim.webhooks(shopDomain).every((w) => w.address === currentUrl()), 'the next run completes the move');
+    assert.ok(
+      world.sim.webhooks(shopDomain).every((w) => w.address === currentUrl()),
+      'the next run completes the move',
+    );
   });
 
   it('a run out of budget stops cleanly and answers partial: true', async () => {

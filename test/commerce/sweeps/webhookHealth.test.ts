@@ -21,8 +21,13 @@ describe('commerce-webhook-health sweep', () => {
       assert.equal(items[0].body.connection_id, shop.connectionId);
       assert.equal(items[0].body.active_subscriptions, 2);
     }
-    const flagged = summary.connections.filter((c: { connection_id: string }) => [silent.connectionId, never.connectionId].includes(c.connection_id));
-    assert.deepEqual(flagged.map((c: { status: string }) => c.status), ['silent', 'silent']);
+    const flagged = summary.connections.filter((c: { connection_id: string }) =>
+      [silent.connectionId, never.connectionId].includes(c.connection_id),
+    );
+    assert.deepEqual(
+      flagged.map((c: { status: string }) => c.status),
+      ['silent', 'silent'],
+    );
     assert.equal(summary.partial, false);
   });
 
@@ -40,7 +45,9 @@ describe('commerce-webhook-health sweep', () => {
   it('leaves alone a shop with one delivery in the last 72 hours, a shop installed under 72 hours ago and a disconnected shop', async () => {
     const lively = await newShop({ subscriptions: topics });
     await age(lively.connectionId, 100, 80);
-    await harness().db('commerce_webhook_subscriptions').where({ connection_id: lively.connectionId, topic: 'orders/updated' })
+    await harness()
+      .db('commerce_webhook_subscriptions')
+      .where({ connection_id: lively.connectionId, topic: 'orders/updated' })
       .update({ last_received_at: harness().db.raw(`now() - interval '71 hours'`) });
     const fresh = await newShop();
     await age(fresh.connectionId, 70, null);

@@ -14,18 +14,31 @@ async function runThroughWorkflow(shop: TestShop, deliveries: Array<[string, unk
   for (const [topic, payload] of deliveries) {
     const webhookId = randomUUID();
     await db('commerce_webhook_deliveries').insert({
-      account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic, payload: JSON.stringify(payload), dispatched_at: new Date(),
+      account_id: shop.accountId,
+      connection_id: shop.connectionId,
+      webhook_id: webhookId,
+      topic,
+      payload: JSON.stringify(payload),
+      dispatched_at: new Date(),
     });
     ids.push(webhookId);
   }
   const input: CommerceShopInput = { accountId: shop.accountId, connectionId: shop.connectionId, pending: ids, maxDeliveriesPerRun };
   await client.workflow.start(commerceShopContract.workflowType, {
-    workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],
+    workflowId: commerceShopWorkflowId(shop.connectionId),
+    taskQueue,
+    args: [input],
     typedSearchAttributes: jobSearchAttributes('commerce-shop', shop.accountId, { ConnectionId: shop.connectionId }),
   });
   await eventually(
-    () => db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).whereNull('processed_at').count<{ count: string }[]>('* as count'),
-    (rows) => Number(rows[0].count) === 0, 30_000, 'every delivery processed',
+    () =>
+      db('commerce_webhook_deliveries')
+        .where({ connection_id: shop.connectionId })
+        .whereNull('processed_at')
+        .count<{ count: string }[]>('* as count'),
+    (rows) => Number(rows[0].count) === 0,
+    30_000,
+    'every delivery processed',
   );
   return ids;
 }
@@ -44,14 +57,32 @@ async function endState(shop: TestShop, ids: string[]) {
       const d = byId.get(id);
       return [d.topic, d.outcome, d.error_code, d.processed_at !== null, d.payload === null];
     }),
-    log: logs.map((r) => [r.order_id, Number(r.total_amount_cents), r.currency, r.customer_email, r.order_updated_at?.toISOString(), r.last_topic,
-      r.first_order, r.crm_contact_id ? emailOf.get(r.crm_contact_id) : null]),
-    rollups: contacts.map((c) => [c.email.toLowerCase(), Number(c.commerce_total_spent_cents), c.commerce_order_count, c.commerce_first_order_at?.toISOString(),
-      c.commerce_first_order_id, c.commerce_last_order_at?.toISOString()]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
-    triggers: triggers.map((t) => {
-      const p = typeof t.payload === 'string' ? JSON.parse(t.payload) : t.payload;
-      return `${t.trigger} ${p.order_id} ${p.order_updated_at} ${p.total_amount_cents} ${p.first_order}`;
-    }).sort(),
+    log: logs.map((r) => [
+      r.order_id,
+      Number(r.total_amount_cents),
+      r.currency,
+      r.customer_email,
+      r.order_updated_at?.toISOString(),
+      r.last_topic,
+      r.first_order,
+      r.crm_contact_id ? emailOf.get(r.crm_contact_id) : null,
+    ]),
+    rollups: contacts
+      .map((c) => [
+        c.email.toLowerCase(),
+        Number(c.commerce_total_spent_cents),
+        c.commerce_order_count,
+        c.commerce_first_order_at?.toISOString(),
+        c.commerce_first_order_id,
+        c.commerce_last_order_at?.toISOString(),
+      ])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    triggers: triggers
+      .map((t) => {
+        const p = typeof t.payload === 'string' ? JSON.parse(t.payload) : t.payload;
+        return `${t.trigger} ${p.order_id} ${p.order_updated_at} ${p.total_amount_cents} ${p.first_order}`;
+      })
+      .sort(),
   };
 }
 
@@ -89,14 +120,34 @@ describe('order deliveries batched by topic in the shop workflow', () => {
     const expected = await endState(oneByOne, oneByOneIds);
 
     assert.deepEqual(got, expected);
-    assert.deepEqual(got.deliveries.map(([, outcome, code, processedAt, cleared]) => [outcome, code, processedAt, cleared]), [
-      ...Array(7).fill(['processed', null, true, true]), ['failed', 'invalid_order_payload', true, true],
-      ...Array(2).fill(['processed', null, true, true]), ['processed', null, true, true], ...Array(2).fill(['processed', null, true, true]),
-    ]);
+    assert.deepEqual(
+      got.deliveries.map(([, outcome, code, processedAt, cleared]) => [outcome, code, processedAt, cleared]),
+      [
+        ...Array(7).fill(['processed', null, true, true]),
+        ['failed', 'invalid_order_payload', true, true],
+        ...Array(2).fill(['processed', null, true, true]),
+        ['processed', null, true, true],
+        ...Array(2).fill(['processed', null, true, true]),
+      ],
+    );
     const count = (prefix: string) => got.triggers.filter((t) => t.startsWith(prefix)).length;
     assert.equal(count('commerce.order.created '), 4, 'one created trigger per order');
     assert.equal(count('commerce.order.updated '), 4, 'one updated trigger per applied version (a@5, b@10, c@8, a@20)');
-    assert.deepEqual(got.log.map((r) => [r[0], r[1]]), [[String(a), 4000], [String(b), 1200], [String(c), 600], [String(d), 700]]);
-    assert.deepEqual(got.rollups.map((r) => [r[0], r[1], r[2]]), [[x, 5200, 2], [y, 1300, 2]]);
+    assert.deepEqual(
+      got.log.map((r) => [r[0], r[1]]),
+      [
+        [String(a), 4000],
+        [String(b), 1200],
+        [String(c), 600],
+        [String(d), 700],
+      ],
+    );
+    assert.deepEqual(
+      got.rollups.map((r) => [r[0], r[1], r[2]]),
+      [
+        [x, 5200, 2],
+        [y, 1300, 2],
+      ],
+    );
   });
 });

@@ -20,13 +20,15 @@ async function withoutRelay<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const undispatched = async (shop: TestShop) => (await harness().db('commerce_webhook_deliveries')
-  .where({ connection_id: shop.connectionId }).whereNull('dispatched_at')).length;
+const undispatched = async (shop: TestShop) =>
+  (await harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).whereNull('dispatched_at')).length;
 
-const invalidations = async (shop: TestShop) => (await harness().db('commerce_cache_invalidations').where({ connection_id: shop.connectionId })).length;
+const invalidations = async (shop: TestShop) =>
+  (await harness().db('commerce_cache_invalidations').where({ connection_id: shop.connectionId })).length;
 
 /** A Temporal client whose every call fails (nothing listens on port 1). */
-const unreachableClient = () => new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: harness().deps.temporal.namespace });
+const unreachableClient = () =>
+  new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: harness().deps.temporal.namespace });
 
 describe('commerce webhook outbox: group commit and relay', () => {
   it('concurrent deliveries are group-committed: all answer 200, one record each, and copies in the same batch are duplicates', async function () {
@@ -44,10 +46,15 @@ describe('commerce webhook outbox: group commit and relay', () => {
     assert.equal(records.length, ids.length, 'one record per webhook id');
     const statements = new Set(records.map((r: any) => r.received_at.getTime())).size;
     assert.ok(statements < ids.length, `concurrent rows share insert statements (${statements} statements for ${ids.length} rows)`);
-    await eventually(() => invalidations(shop), (n) => n === ids.length, 20_000, 'every delivery processed once');
+    await eventually(
+      () => invalidations(shop),
+      (n) => n === ids.length,
+      20_000,
+      'every delivery processed once',
+    );
   });
 
-  it('the receiver\'s 200 does not call Temporal: an app whose Temporal client fails still accepts and records the delivery', async () => {
+  it("the receiver's 200 does not call Temporal: an app whose Temporal client fails still accepts and records the delivery", async () => {
     const shop = await newShop();
     await withoutRelay(async () => {
       const broken = unreachableClient();
@@ -67,7 +74,12 @@ describe('commerce webhook outbox: group commit and relay', () => {
         await broken.connection.close().catch(() => undefined);
       }
     });
-    await eventually(() => undispatched(shop), (n) => n === 0, 10_000, 'the relay to hand it over once running again');
+    await eventually(
+      () => undispatched(shop),
+      (n) => n === 0,
+      10_000,
+      'the relay to hand it over once running again',
+    );
   });
 
   it('Temporal unreachable: deliveries still answer 200, stay queued through failing relay passes, and flow once a relay reaches Temporal', async function () {
@@ -108,9 +120,11 @@ describe('commerce webhook outbox: group commit and relay', () => {
       assert.equal(await undispatched(shop), 4);
       // The crashed relay had signalled the first two but its commit never happened.
       await client.workflow.signalWithStart(commerceShopContract.workflowType, {
-        workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue,
+        workflowId: commerceShopWorkflowId(shop.connectionId),
+        taskQueue,
         args: [{ accountId: shop.accountId, connectionId: shop.connectionId }],
-        signal: deliveriesSignal, signalArgs: [{ webhookIds: ids.slice(0, 2) }],
+        signal: deliveriesSignal,
+        signalArgs: [{ webhookIds: ids.slice(0, 2) }],
       });
       await processed(shop, ids[1]);
       assert.equal(await undispatched(shop), 4, 'still undispatched: the crashed relay did not commit');
@@ -120,7 +134,12 @@ describe('commerce webhook outbox: group commit and relay', () => {
       assert.ok(pass.dispatched >= 4, JSON.stringify(pass));
       for (const id of ids) await processed(shop, id);
       const handle = client.workflow.getHandle(commerceShopWorkflowId(shop.connectionId));
-      const progress = await eventually(() => handle.query(progressQuery), (p) => p.done === 4, 10_000, 'four deliveries processed');
+      const progress = await eventually(
+        () => handle.query(progressQuery),
+        (p) => p.done === 4,
+        10_000,
+        'four deliveries processed',
+      );
       assert.equal(progress.done, 4, 'the re-sent ids were not processed twice');
       assert.equal(await invalidations(shop), 4, 'each delivery handled once');
     });
@@ -135,6 +154,10 @@ async function startBrokenTemporalApp(broken: Client) {
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -8,7 +8,16 @@ import { commerceShopWorkflowId } from '../../../workflows/commerceShop.contract
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
 import {
-  contactByEmail, deliver, deliverOk, deliveryRecords, newShop, orderLog, orderPayload, processed, sign, type TestShop,
+  contactByEmail,
+  deliver,
+  deliverOk,
+  deliveryRecords,
+  newShop,
+  orderLog,
+  orderPayload,
+  processed,
+  sign,
+  type TestShop,
 } from './receiverKit';
 
 /** How many deliveries the shop's workflow was handed (webhook ids in the `deliveries` signals of its current run). */
@@ -22,13 +31,15 @@ async function handedOver(shop: TestShop): Promise<number> {
 
 // Non-ASCII text and JSON-escaped slashes: a re-serialised body differs in bytes from what the platform signed.
 const rawOrder = (id: number, email: string) =>
-  `{"id":${id},"order_number":7001,"email":"${email}","created_at":"2026-11-02T08:00:00Z","updated_at":"2026-11-02T08:00:00Z",`
-  + `"currency":"EUR","total_price":"12.50","current_total_price":"12.50","note":"Crème brûlée ☕ für Zoë",`
-  + `"landing_site":"https:\\/\\/shop.example\\/products\\/tea","customer":{"first_name":"Zoë","last_name":"Ørsted"}}`;
+  `{"id":${id},"order_number":7001,"email":"${email}","created_at":"2026-11-02T08:00:00Z","updated_at":"2026-11-02T08:00:00Z",` +
+  `"currency":"EUR","total_price":"12.50","current_total_price":"12.50","note":"Crème brûlée ☕ für Zoë",` +
+  `"landing_site":"https:\\/\\/shop.example\\/products\\/tea","customer":{"first_name":"Zoë","last_name":"Ørsted"}}`;
 
 describe('commerce webhook receiver', () => {
   let shop: TestShop;
-  before(async () => { shop = await newShop({ subscriptions: ['orders/create'] }); });
+  before(async () => {
+    shop = await newShop({ subscriptions: ['orders/create'] });
+  });
 
   it('a verified delivery answers 200 and is processed: signed over the exact bytes, with non-ASCII text and escaped slashes', async () => {
     const email = `zoe-${Date.now()}@example.test`;
@@ -75,7 +86,7 @@ describe('commerce webhook receiver', () => {
     assert.equal((await orderLog(shop, 880002)).length, 0);
   });
 
-  it('a shop\'s own stored webhook secret also verifies (and the app client_secret still does)', async () => {
+  it("a shop's own stored webhook secret also verifies (and the app client_secret still does)", async () => {
     const cipher = createTokenCipher(harness().deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY);
     const own = await newShop({ webhookSecretEnc: cipher.encrypt('per-shop-secret') });
     await processed(own, await deliverOk(own, 'products/update', { id: 1 }, { secret: 'per-shop-secret' }));
@@ -84,7 +95,11 @@ describe('commerce webhook receiver', () => {
   });
 
   it('a verified delivery without a topic or webhook id answers 400 webhook_headers_missing', async () => {
-    const variants: Array<Record<string, string>> = [{ 'x-commerce-topic': '' }, { 'x-commerce-webhook-id': '' }, { 'x-commerce-topic': 'not a topic' }];
+    const variants: Array<Record<string, string>> = [
+      { 'x-commerce-topic': '' },
+      { 'x-commerce-webhook-id': '' },
+      { 'x-commerce-topic': 'not a topic' },
+    ];
     for (const headers of variants) {
       const res = await deliver(shop, 'orders/create', '{}', { headers });
       assert.equal(res.status, 400, res.text);
@@ -107,7 +122,9 @@ describe('commerce webhook receiver', () => {
 
   describe('beyond the in-memory window', () => {
     let replica: PrivateApp;
-    before(async () => { replica = await startPrivateApp([]); });
+    before(async () => {
+      replica = await startPrivateApp([]);
+    });
     after(async () => replica.close());
 
     it('a duplicate reaching a second replica (its own, empty memory) is dropped by the durable record', async () => {
@@ -125,8 +142,13 @@ describe('commerce webhook receiver', () => {
       const dup = await newShop();
       const body = JSON.stringify(orderPayload());
       const webhookId = 'race-1';
-      const answers = await Promise.all([0, 1, 2, 3].map((i) => deliver(dup, 'orders/create', body, { webhookId, baseUrl: i % 2 ? replica.baseUrl : undefined })));
-      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200]);
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map((i) => deliver(dup, 'orders/create', body, { webhookId, baseUrl: i % 2 ? replica.baseUrl : undefined })),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 200],
+      );
       assert.equal(answers.filter((a) => !a.body.duplicate).length, 1, 'exactly one copy is accepted as new');
       await processed(dup, webhookId);
       assert.equal(await handedOver(dup), 1);
@@ -158,7 +180,7 @@ describe('commerce webhook receiver', () => {
     assert.equal(record.outcome, 'ignored');
   });
 
-  it('last_received_at is stamped on the shop\'s subscription to the topic', async () => {
+  it("last_received_at is stamped on the shop's subscription to the topic", async () => {
     const stamped = await newShop({ subscriptions: ['orders/create', 'orders/updated'] });
     await deliverOk(stamped, 'orders/create', orderPayload());
     const subs = await harness().db('commerce_webhook_subscriptions').where({ connection_id: stamped.connectionId }).orderBy('topic');
@@ -181,7 +203,9 @@ describe('commerce webhook receiver', () => {
     try {
       const down = await newShop();
       const started = Date.now();
-      const res = await deliver(down, 'orders/create', JSON.stringify(orderPayload()), { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      const res = await deliver(down, 'orders/create', JSON.stringify(orderPayload()), {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, { received: true, duplicate: false });
       assert.ok(Date.now() - started < 2_000, 'the 200 never waited on Temporal');
@@ -194,4 +218,3 @@ describe('commerce webhook receiver', () => {
     }
   });
 });
-

@@ -16,22 +16,40 @@ export interface TestShop {
 }
 
 /** An account's commerce app and one connected shop, written directly (the receiver only reads them). */
-export async function newShop(options: { account?: TestAccount; subscriptions?: string[]; installedAt?: Date; webhookSecretEnc?: string } = {}): Promise<TestShop> {
+export async function newShop(
+  options: { account?: TestAccount; subscriptions?: string[]; installedAt?: Date; webhookSecretEnc?: string } = {},
+): Promise<TestShop> {
   const { db } = harness();
-  const account = options.account ?? await newAccount('Shop Co');
+  const account = options.account ?? (await newAccount('Shop Co'));
   const clientSecret = `shpss_${randomBytes(16).toString('hex')}`;
   await db('app_registrations')
-    .insert({ account_id: account.accountId, provider: 'commerce', client_id: `client-${randomBytes(4).toString('hex')}`, client_secret: clientSecret })
-    .onConflict(['account_id', 'provider']).ignore();
+    .insert({
+      account_id: account.accountId,
+      provider: 'commerce',
+      client_id: `client-${randomBytes(4).toString('hex')}`,
+      client_secret: clientSecret,
+    })
+    .onConflict(['account_id', 'provider'])
+    .ignore();
   const app = await db('app_registrations').where({ account_id: account.accountId, provider: 'commerce' }).first();
   const shopDomain = `shop-${randomBytes(5).toString('hex')}.commerce.test`;
-  const [connection] = await db('commerce_connections').insert({
-    account_id: account.accountId, shop_domain: shopDomain, shop_name: 'Test shop', scope: 'read_orders',
-    installed_at: options.installedAt ?? new Date(Date.now() - 86_400_000), webhook_secret_enc: options.webhookSecretEnc ?? null,
-  }).returning('id');
+  const [connection] = await db('commerce_connections')
+    .insert({
+      account_id: account.accountId,
+      shop_domain: shopDomain,
+      shop_name: 'Test shop',
+      scope: 'read_orders',
+      installed_at: options.installedAt ?? new Date(Date.now() - 86_400_000),
+      webhook_secret_enc: options.webhookSecretEnc ?? null,
+    })
+    .returning('id');
   for (const topic of options.subscriptions ?? []) {
     await db('commerce_webhook_subscriptions').insert({
-      account_id: account.accountId, connection_id: connection.id, topic, endpoint_url: `${harness().baseUrl}/api/webhooks/commerce`, api_version: '2025-04',
+      account_id: account.accountId,
+      connection_id: connection.id,
+      topic,
+      endpoint_url: `${harness().baseUrl}/api/webhooks/commerce`,
+      api_version: '2025-04',
     });
   }
   return { account, accountId: account.accountId, connectionId: connection.id, shopDomain, clientSecret: app.client_secret };
@@ -51,7 +69,12 @@ export interface DeliverOptions {
 }
 
 /** Posts one delivery, signed over the exact bytes sent (a string body goes out verbatim). */
-export async function deliver(shop: TestShop, topic: string, body: unknown, options: DeliverOptions = {}): Promise<CallResult & { webhookId: string }> {
+export async function deliver(
+  shop: TestShop,
+  topic: string,
+  body: unknown,
+  options: DeliverOptions = {},
+): Promise<CallResult & { webhookId: string }> {
   const raw = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
   const webhookId = options.webhookId ?? randomUUID();
   const res = await callAt(options.baseUrl ?? harness().baseUrl, 'POST', '/api/webhooks/commerce', {
@@ -90,13 +113,23 @@ export async function deliveryRecords(shop: TestShop): Promise<DeliveryRecord[]>
 /** Waits (bounded) until the shop's workflow has processed this delivery, and answers its record. */
 export async function processed(shop: TestShop, webhookId: string, timeoutMs = 15_000): Promise<DeliveryRecord> {
   return eventually(
-    () => harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId, webhook_id: webhookId }).first() as Promise<DeliveryRecord | undefined>,
-    (row) => Boolean(row?.processed_at), timeoutMs, `delivery ${webhookId} to be processed`,
+    () =>
+      harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId, webhook_id: webhookId }).first() as Promise<
+        DeliveryRecord | undefined
+      >,
+    (row) => Boolean(row?.processed_at),
+    timeoutMs,
+    `delivery ${webhookId} to be processed`,
   ) as Promise<DeliveryRecord>;
 }
 
 /** Delivers, asserts 200 and waits until it is processed. */
-export async function deliverAndProcess(shop: TestShop, topic: string, body: unknown, options: DeliverOptions = {}): Promise<DeliveryRecord> {
+export async function deliverAndProcess(
+  shop: TestShop,
+  topic: string,
+  body: unknown,
+  options: DeliverOptions = {},
+): Promise<DeliveryRecord> {
   return processed(shop, await deliverOk(shop, topic, body, options));
 }
 
@@ -108,9 +141,18 @@ export function orderPayload(overrides: Record<string, unknown> = {}): Record<st
   const number = ++orderSeq;
   const created = '2026-11-01T10:00:00Z';
   return {
-    id, admin_graphql_api_id: `gid://commerce/Order/${id}`, name: `#${number}`, order_number: number,
-    email: `buyer-${randomBytes(4).toString('hex')}@example.test`, created_at: created, updated_at: created,
-    currency: 'EUR', total_price: '25.00', current_total_price: '25.00', financial_status: 'paid', refunds: [],
+    id,
+    admin_graphql_api_id: `gid://commerce/Order/${id}`,
+    name: `#${number}`,
+    order_number: number,
+    email: `buyer-${randomBytes(4).toString('hex')}@example.test`,
+    created_at: created,
+    updated_at: created,
+    currency: 'EUR',
+    total_price: '25.00',
+    current_total_price: '25.00',
+    financial_status: 'paid',
+    refunds: [],
     customer: { id: id + 1, first_name: 'Grace', last_name: 'Hopper' },
     ...overrides,
   };
@@ -121,9 +163,15 @@ export async function contactByEmail(accountId: string, email: string) {
 }
 
 export async function orderLog(shop: TestShop, orderId: string | number) {
-  return harness().db('commerce_orders_log').where({ connection_id: shop.connectionId, order_id: String(orderId) });
+  return harness()
+    .db('commerce_orders_log')
+    .where({ connection_id: shop.connectionId, order_id: String(orderId) });
 }
 
 export async function outbox(accountId: string, triggerPrefix = 'commerce.') {
-  return harness().db('workflow_trigger_outbox').where({ account_id: accountId }).whereLike('trigger', `${triggerPrefix}%`).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return harness()
+    .db('workflow_trigger_outbox')
+    .where({ account_id: accountId })
+    .whereLike('trigger', `${triggerPrefix}%`)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }

@@ -16,9 +16,15 @@ describe('in-memory dedup set of the receiver', () => {
   it('expired keys are dropped as new ones arrive, and the size bound evicts the oldest first', () => {
     let now = 0;
     const recent = new RecentDeliveries({ now: () => now, windowMs: 1_000, maxEntries: 3 });
-    for (const key of ['a', 'b', 'c']) { recent.add(key); now += 100; }
+    for (const key of ['a', 'b', 'c']) {
+      recent.add(key);
+      now += 100;
+    }
     recent.add('d');
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => recent.has(k)), [false, true, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((k) => recent.has(k)),
+      [false, true, true, true],
+    );
     now = 5_000;
     recent.add('e');
     assert.equal(recent.size, 1);

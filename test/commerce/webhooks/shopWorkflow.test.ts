@@ -13,7 +13,12 @@ import { deliverAndProcess, eventually, newShop, type TestShop } from './receive
 async function productDelivery(shop: TestShop, id: number): Promise<string> {
   const webhookId = randomUUID();
   await harness().db('commerce_webhook_deliveries').insert({
-    account_id: shop.accountId, connection_id: shop.connectionId, webhook_id: webhookId, topic: 'products/update', payload: { id }, dispatched_at: new Date(),
+    account_id: shop.accountId,
+    connection_id: shop.connectionId,
+    webhook_id: webhookId,
+    topic: 'products/update',
+    payload: { id },
+    dispatched_at: new Date(),
   });
   return webhookId;
 }
@@ -24,18 +29,32 @@ describe('the shop entity workflow', () => {
     const { client, taskQueue, bundle } = harness();
     const shop = await newShop();
     const input: CommerceShopInput = {
-      accountId: shop.accountId, connectionId: shop.connectionId, maxDeliveriesPerRun: 2,
-      pending: [await productDelivery(shop, 1), await productDelivery(shop, 2), await productDelivery(shop, 3), await productDelivery(shop, 4)],
+      accountId: shop.accountId,
+      connectionId: shop.connectionId,
+      maxDeliveriesPerRun: 2,
+      pending: [
+        await productDelivery(shop, 1),
+        await productDelivery(shop, 2),
+        await productDelivery(shop, 3),
+        await productDelivery(shop, 4),
+      ],
     };
     const first = await client.workflow.start(commerceShopContract.workflowType, {
-      workflowId: commerceShopWorkflowId(shop.connectionId), taskQueue, args: [input],
+      workflowId: commerceShopWorkflowId(shop.connectionId),
+      taskQueue,
+      args: [input],
       typedSearchAttributes: jobSearchAttributes('commerce-shop', shop.accountId, { ConnectionId: shop.connectionId }),
     });
     // A delivery through the receiver joins the chain by signal-with-start.
     await deliverAndProcess(shop, 'products/update', { id: 5 });
 
     const latest = client.workflow.getHandle(first.workflowId);
-    const progress = await eventually(() => latest.query(progressQuery), (p) => p.done === 5, 15_000, 'five deliveries processed');
+    const progress = await eventually(
+      () => latest.query(progressQuery),
+      (p) => p.done === 5,
+      15_000,
+      'five deliveries processed',
+    );
     assert.equal(progress.done, 5);
     const rows = await harness().db('commerce_cache_invalidations').where({ connection_id: shop.connectionId });
     assert.equal(rows.length, 5, 'each delivery handled once');
@@ -59,11 +78,16 @@ describe('the shop entity workflow', () => {
     }
   });
 
-  it('the shop\'s job is visible to its account through the jobs API', async () => {
+  it("the shop's job is visible to its account through the jobs API", async () => {
     const shop = await newShop();
     await deliverAndProcess(shop, 'products/update', { id: 1 });
-    const res = await call('GET', `/api/jobs/${encodeURIComponent(commerceShopWorkflowId(shop.connectionId))}`, { token: shop.account.ownerToken });
+    const res = await call('GET', `/api/jobs/${encodeURIComponent(commerceShopWorkflowId(shop.connectionId))}`, {
+      token: shop.account.ownerToken,
+    });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual([res.body.kind, res.body.status, res.body.connection_id, res.body.progress?.done], ['commerce-shop', 'running', shop.connectionId, 1]);
+    assert.deepEqual(
+      [res.body.kind, res.body.status, res.body.connection_id, res.body.progress?.done],
+      ['commerce-shop', 'running', shop.connectionId, 1],
+    );
   });
 });

@@ -52,7 +52,10 @@ describe('commerce webhook receiver: verified bodies Postgres cannot store', () 
       deliver(shop, 'orders/create', '{"id":2,"note":"\\ud800"}'),
       deliver(shop, 'orders/create', good[1]),
     ]);
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200],
+    );
     assert.equal((await processed(shop, results[0].webhookId)).outcome, 'processed');
     assert.equal((await processed(shop, results[2].webhookId)).outcome, 'processed');
   });

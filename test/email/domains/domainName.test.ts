@@ -30,7 +30,15 @@ describe('sender domain names', () => {
   });
 
   it('refuses characters outside letters, digits and inner hyphens', () => {
-    for (const bad of ['-example.com', 'example-.com', 'ex_ample.com', 'exa mple.com', 'user@example.com', 'münchen.de', 'example.com/path']) {
+    for (const bad of [
+      '-example.com',
+      'example-.com',
+      'ex_ample.com',
+      'exa mple.com',
+      'user@example.com',
+      'münchen.de',
+      'example.com/path',
+    ]) {
       assert.notEqual(domainNameProblem(bad), null, bad);
     }
   });

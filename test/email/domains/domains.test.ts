@@ -19,12 +19,18 @@ describe('email sender domains', () => {
     dns = await startDnsSandbox();
     app = await startPrivateApp([], { config: { EMAIL_DNS_SERVERS: dns.address } });
   });
-  after(async () => { await app.close(); await dns.stop(); });
+  after(async () => {
+    await app.close();
+    await dns.stop();
+  });
   beforeEach(async () => {
     ({ accountId } = await newAccount());
     key = await newEmailKey(accountId, ['email:domains']);
   });
-  afterEach(() => { dns.heal(); dns.delayMs = 0; });
+  afterEach(() => {
+    dns.heal();
+    dns.delayMs = 0;
+  });
 
   const add = async (name: string, token = key) => {
     const res = await app.call('POST', '/v1/email/domains', { token, body: { name } });
@@ -60,7 +66,17 @@ describe('email sender domains', () => {
   });
 
   it('the name must be a DNS name: no IP, no trailing dot, at most 243 characters (the record name fits 253), labels of at most 63', async () => {
-    for (const name of ['203.0.113.7', '2001:db8::1', 'example.com.', `${'a'.repeat(64)}.com`, `${'abcdefghi.'.repeat(24)}abcd.com`, 'localhost', 'bad_name.com', '', 42]) {
+    for (const name of [
+      '203.0.113.7',
+      '2001:db8::1',
+      'example.com.',
+      `${'a'.repeat(64)}.com`,
+      `${'abcdefghi.'.repeat(24)}abcd.com`,
+      'localhost',
+      'bad_name.com',
+      '',
+      42,
+    ]) {
       assertFieldError(await app.call('POST', '/v1/email/domains', { token: key, body: { name } }), 'body.name');
     }
     assertFieldError(await app.call('POST', '/v1/email/domains', { token: key, body: { name: 'ok.example.com', extra: 1 } }), 'body');
@@ -89,7 +105,7 @@ describe('email sender domains', () => {
     }
   });
 
-  it('lists the account\'s domains newest first, paged', async () => {
+  it("lists the account's domains newest first, paged", async () => {
     const names = [uniqueDomain(), uniqueDomain(), uniqueDomain()];
     for (const name of names) await add(name);
     await add(uniqueDomain(), await newEmailKey((await newAccount()).accountId, ['email:domains']));
@@ -97,7 +113,10 @@ describe('email sender domains', () => {
     assert.equal(first.status, 200, first.text);
     assert.deepEqual({ total: first.body.total, page: first.body.page, limit: first.body.limit }, { total: 3, page: 1, limit: 2 });
     const second = await app.call('GET', '/v1/email/domains?limit=2&page=2', { token: key });
-    assert.deepEqual([...first.body.data, ...second.body.data].map((d: { name: string }) => d.name), [...names].reverse());
+    assert.deepEqual(
+      [...first.body.data, ...second.body.data].map((d: { name: string }) => d.name),
+      [...names].reverse(),
+    );
     assertFieldError(await app.call('GET', '/v1/email/domains?limit=101', { token: key }), 'query.limit');
   });
 
@@ -203,7 +222,7 @@ describe('email sender domains', () => {
     assertError(await app.call('DELETE', `/v1/email/domains/${domain.id}`, { token: key }), 404, 'domain_not_found');
   });
 
-  it('another account\'s domain, a missing id or a malformed id is 404 domain_not_found and changes nothing', async () => {
+  it("another account's domain, a missing id or a malformed id is 404 domain_not_found and changes nothing", async () => {
     const other = await newAccount();
     const otherKey = await newEmailKey(other.accountId, ['email:domains']);
     const theirs = await add(uniqueDomain(), otherKey);
@@ -222,8 +241,11 @@ describe('email sender domains', () => {
     const domain = await add(uniqueDomain());
     const sendOnly = await newEmailKey(accountId, ['email:send', 'email:templates']);
     for (const [method, path] of [
-      ['POST', '/v1/email/domains'], ['GET', '/v1/email/domains'], ['GET', `/v1/email/domains/${domain.id}`],
-      ['POST', `/v1/email/domains/${domain.id}/verify`], ['DELETE', `/v1/email/domains/${domain.id}`],
+      ['POST', '/v1/email/domains'],
+      ['GET', '/v1/email/domains'],
+      ['GET', `/v1/email/domains/${domain.id}`],
+      ['POST', `/v1/email/domains/${domain.id}/verify`],
+      ['DELETE', `/v1/email/domains/${domain.id}`],
     ] as const) {
       const body = method === 'POST' ? { name: uniqueDomain() } : undefined;
       assertError(await app.call(method, path, { token: sendOnly, body }), 403, 'missing_scope');

@@ -5,9 +5,17 @@ import { startDnsSandbox, type DnsSandbox } from '../../../src/sandbox/dns';
 describe('TXT lookup of a verification record', () => {
   let dns: DnsSandbox;
   const lookup = (name: string, timeoutMs = 2_000) => lookupTxt(name, { servers: [dns.address], timeoutMs });
-  before(async () => { dns = await startDnsSandbox(); });
-  after(async () => { await dns.stop(); });
-  afterEach(() => { dns.clear(); dns.heal(); dns.delayMs = 0; });
+  before(async () => {
+    dns = await startDnsSandbox();
+  });
+  after(async () => {
+    await dns.stop();
+  });
+  afterEach(() => {
+    dns.clear();
+    dns.heal();
+    dns.delayMs = 0;
+  });
 
   it('answers each TXT record with its strings joined', async () => {
     dns.setTxt('_workyard.example.com', [['workyard-verification=', 'abc'], 'other']);

@@ -20,7 +20,10 @@ describe('domain verification record', () => {
   });
 
   it('fails with "value differs" when TXT records exist but none holds the value', () => {
-    assert.deepEqual(checkRecords(['workyard-verification=old', 'workyard-verification=ABC'], 'workyard-verification=abc'), { verified: false, reason: 'value differs' });
+    assert.deepEqual(checkRecords(['workyard-verification=old', 'workyard-verification=ABC'], 'workyard-verification=abc'), {
+      verified: false,
+      reason: 'value differs',
+    });
   });
 });
 
@@ -28,12 +31,21 @@ describe('EMAIL_DNS_SERVERS', () => {
   it('takes ip, ip:port and [ipv6]:port, comma-separated; unset or blank means the system resolvers', () => {
     assert.equal(parseDnsServers(undefined), undefined);
     assert.equal(parseDnsServers(' , '), undefined);
-    assert.deepEqual(parseDnsServers('127.0.0.1:5353, 8.8.8.8,::1,[2001:db8::53]:53'), ['127.0.0.1:5353', '8.8.8.8', '::1', '[2001:db8::53]:53']);
+    assert.deepEqual(parseDnsServers('127.0.0.1:5353, 8.8.8.8,::1,[2001:db8::53]:53'), [
+      '127.0.0.1:5353',
+      '8.8.8.8',
+      '::1',
+      '[2001:db8::53]:53',
+    ]);
   });
 
   it('refuses a host name, a bad port or an unbracketed IPv6 with a port, naming the entry', () => {
     for (const bad of ['dns.example.com', '127.0.0.1:0', '127.0.0.1:70000', '[1.2.3.4]:53', '127.0.0.1:port']) {
-      assert.throws(() => parseDnsServers(`8.8.8.8,${bad}`), (err: Error) => err.message.includes(`"${bad}"`), bad);
+      assert.throws(
+        () => parseDnsServers(`8.8.8.8,${bad}`),
+        (err: Error) => err.message.includes(`"${bad}"`),
+        bad,
+      );
     }
   });
 });

@@ -5,8 +5,15 @@ describe('verified domain cache (the per-send check)', () => {
   let now = 0;
   let loads = 0;
   let stored: string[] = [];
-  const load = async () => { loads++; return [...stored]; };
-  beforeEach(() => { now = 1_000; loads = 0; stored = ['example.com']; });
+  const load = async () => {
+    loads++;
+    return [...stored];
+  };
+  beforeEach(() => {
+    now = 1_000;
+    loads = 0;
+    stored = ['example.com'];
+  });
 
   it('reads an account once per TTL', async () => {
     const cache = new VerifiedDomainCache(() => now, 5_000);
@@ -33,14 +40,23 @@ describe('verified domain cache (the per-send check)', () => {
     const [x, y] = await Promise.all([cache.names('a', load), cache.names('a', load)]);
     assert.equal(x, y);
     assert.equal(loads, 1);
-    await cache.names('b', async () => { loads++; return ['other.test']; });
+    await cache.names('b', async () => {
+      loads++;
+      return ['other.test'];
+    });
     assert.ok(!(await cache.names('a', load)).has('other.test'));
   });
 
   it('does not store a read that was under way when the account changed', async () => {
     const cache = new VerifiedDomainCache(() => now, 5_000);
     let release!: () => void;
-    const slow = cache.names('a', () => new Promise<string[]>((resolve) => { release = () => resolve(['example.com']); }));
+    const slow = cache.names(
+      'a',
+      () =>
+        new Promise<string[]>((resolve) => {
+          release = () => resolve(['example.com']);
+        }),
+    );
     cache.invalidate('a');
     stored = [];
     release();

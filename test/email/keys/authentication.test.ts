@@ -12,8 +12,12 @@ describe('email keys: authentication', () => {
     [replicaA, replicaB] = await Promise.all([startKeyApp(), startKeyApp()]);
     await Promise.all([listening(replicaA), listening(replicaB)]);
   });
-  after(async () => { await Promise.all([replicaA.close(), replicaB.close()]); });
-  beforeEach(async () => { account = await newAccount(); });
+  after(async () => {
+    await Promise.all([replicaA.close(), replicaB.close()]);
+  });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   it('a valid key authenticates', async () => {
     const { token } = await newEmailKey(account.accountId);
@@ -25,10 +29,23 @@ describe('email keys: authentication', () => {
     const { token } = await newEmailKey(account.accountId);
     const unknown = `svc_test_${'0'.repeat(32)}${token.slice(41)}`;
     const wrongEnv = token.replace('svc_test_', 'svc_live_');
-    for (const bad of [undefined, 'svc_test_short', `wyk_${token.slice(9)}`, `${token}x`, unknown, wrongEnv, account.agentKey, account.ownerToken]) {
+    for (const bad of [
+      undefined,
+      'svc_test_short',
+      `wyk_${token.slice(9)}`,
+      `${token}x`,
+      unknown,
+      wrongEnv,
+      account.agentKey,
+      account.ownerToken,
+    ]) {
       assertError(await replicaA.probe(bad as string), 401, 'invalid_api_key');
     }
-    assertError(await replicaA.call('POST', '/test/email/probe/send', { headers: { authorization: `Basic ${token}` }, body: {} }), 401, 'invalid_api_key');
+    assertError(
+      await replicaA.call('POST', '/test/email/probe/send', { headers: { authorization: `Basic ${token}` }, body: {} }),
+      401,
+      'invalid_api_key',
+    );
   });
 
   it('a wrong secret answers 401 invalid_api_key and counts a failed attempt on the key', async () => {
@@ -40,7 +57,7 @@ describe('email keys: authentication', () => {
     assert.equal(usage.body.usage.failed_auth_attempts, 2, usage.text);
   });
 
-  it('a key without the route\'s scope answers 403 missing_scope', async () => {
+  it("a key without the route's scope answers 403 missing_scope", async () => {
     const { token } = await newEmailKey(account.accountId, { scopes: ['email:send'] });
     assert.equal((await replicaA.probe(token, { scope: 'send' })).status, 200);
     assertError(await replicaA.probe(token, { scope: 'batch' }), 403, 'missing_scope');
@@ -48,7 +65,7 @@ describe('email keys: authentication', () => {
     assertError(await replicaA.probe(batchOnly.token, { scope: 'send' }), 403, 'missing_scope');
   });
 
-  it('a request from outside the key\'s IP allowlist answers 403 ip_not_allowed', async () => {
+  it("a request from outside the key's IP allowlist answers 403 ip_not_allowed", async () => {
     const { token } = await newEmailKey(account.accountId, { allowedIps: ['203.0.113.0/24', '2001:db8::/32'] });
     // Sources other than loopback reach the test app only as X-Forwarded-For from a trusted (loopback) proxy.
     const behindProxy = await startKeyApp({ TRUST_PROXY: { proxies: ['127.0.0.0/8', '::1/128'] } });
@@ -128,8 +145,13 @@ describe('email keys: authentication', () => {
 
 describe('email keys: the key-change listener', () => {
   let app: KeyApp;
-  before(async () => { app = await startKeyApp(); await listening(app); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startKeyApp();
+    await listening(app);
+  });
+  after(async () => {
+    await app.close();
+  });
 
   it('after the listener reconnects the keyring is reloaded, so a change missed meanwhile still applies', async () => {
     const account = await newAccount();

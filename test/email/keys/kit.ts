@@ -24,12 +24,21 @@ export class Gate {
   private opened!: Promise<void>;
 
   constructor() {
-    this.entered = new Promise((resolve) => { this.enter = resolve; });
-    this.opened = new Promise((resolve) => { this.open = resolve; });
+    this.entered = new Promise((resolve) => {
+      this.enter = resolve;
+    });
+    this.opened = new Promise((resolve) => {
+      this.open = resolve;
+    });
   }
 
-  async pass(): Promise<void> { this.enter(); await this.opened; }
-  release(): void { this.open(); }
+  async pass(): Promise<void> {
+    this.enter();
+    await this.opened;
+  }
+  release(): void {
+    this.open();
+  }
 }
 
 export const gates = new Map<string, Gate>();
@@ -39,18 +48,26 @@ export const gates = new Map<string, Gate>();
  * admits `count` sends through the limiter and records them, like a send does.
  */
 function probeRoutes(): RouteDef[] {
-  const probe = (scope: EmailScope, path: string) => route({
-    method: 'post', path, operationId: `probe_${scope}`, summary: 'test probe', tags: ['test'],
-    auth: { kind: 'emailKey', scope },
-    body: z.strictObject({ count: z.number().int().min(1).default(1), gate: z.string().optional() }).default({ count: 1 }),
-    responses: { 200: { description: 'ok' } },
-  }, async ({ deps, auth, body }) => {
-    if (body.gate) await gates.get(body.gate)!.pass();
-    const { headers } = await admitSends(deps, auth, body.count);
-    assertKeyActive(auth);
-    recordSends(auth, body.count);
-    return { body: { ok: true }, headers };
-  });
+  const probe = (scope: EmailScope, path: string) =>
+    route(
+      {
+        method: 'post',
+        path,
+        operationId: `probe_${scope}`,
+        summary: 'test probe',
+        tags: ['test'],
+        auth: { kind: 'emailKey', scope },
+        body: z.strictObject({ count: z.number().int().min(1).default(1), gate: z.string().optional() }).default({ count: 1 }),
+        responses: { 200: { description: 'ok' } },
+      },
+      async ({ deps, auth, body }) => {
+        if (body.gate) await gates.get(body.gate)!.pass();
+        const { headers } = await admitSends(deps, auth, body.count);
+        assertKeyActive(auth);
+        recordSends(auth, body.count);
+        return { body: { ok: true }, headers };
+      },
+    );
   return [probe('email:send', '/test/email/probe/send'), probe('email:batch', '/test/email/probe/batch')];
 }
 
@@ -59,7 +76,10 @@ export interface KeyApp {
   baseUrl: string;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   /** Sends with a key through the probe route. */
-  probe(token: string, options?: { count?: number; scope?: 'send' | 'batch'; headers?: Record<string, string>; gate?: string }): Promise<CallResult>;
+  probe(
+    token: string,
+    options?: { count?: number; scope?: 'send' | 'batch'; headers?: Record<string, string>; gate?: string },
+  ): Promise<CallResult>;
   close(): Promise<void>;
 }
 
@@ -72,12 +92,20 @@ export async function startKeyApp(config: Partial<Config> = {}, overrides: Parti
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = (method: string, path: string, options?: CallOptions) => callAt(baseUrl, method, path, options);
   return {
-    deps, baseUrl, call,
-    probe: (token, options = {}) => call('POST', `/test/email/probe/${options.scope ?? 'send'}`, {
-      token, headers: options.headers, body: { count: options.count ?? 1, gate: options.gate },
-    }),
+    deps,
+    baseUrl,
+    call,
+    probe: (token, options = {}) =>
+      call('POST', `/test/email/probe/${options.scope ?? 'send'}`, {
+        token,
+        headers: options.headers,
+        body: { count: options.count ?? 1, gate: options.gate },
+      }),
     close: async () => {
-      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
       await closeEmailRuntime(deps);
     },
   };

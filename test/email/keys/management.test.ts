@@ -6,17 +6,35 @@ import { call } from '../../helpers/http';
 import { ABSENT_IDS, assertError, assertFieldError } from '../../marketing/grounding/fixtures';
 
 const KEY_FIELDS = [
-  'allowed_domains', 'allowed_ips', 'created_at', 'daily_cap', 'display', 'environment', 'id', 'last_used_at', 'name', 'object',
-  'rate_per_second', 'revoked_at', 'rotated_from_key_id', 'scopes', 'status', 'updated_at',
+  'allowed_domains',
+  'allowed_ips',
+  'created_at',
+  'daily_cap',
+  'display',
+  'environment',
+  'id',
+  'last_used_at',
+  'name',
+  'object',
+  'rate_per_second',
+  'revoked_at',
+  'rotated_from_key_id',
+  'scopes',
+  'status',
+  'updated_at',
 ];
 
 async function addDomain(accountId: string, name: string, status = 'pending') {
-  await harness().db('email_domains').insert({ account_id: accountId, name, status, verification_token: randomBytes(8).toString('hex') });
+  await harness()
+    .db('email_domains')
+    .insert({ account_id: accountId, name, status, verification_token: randomBytes(8).toString('hex') });
 }
 
 describe('email keys: management', () => {
   let account: TestAccount;
-  beforeEach(async () => { account = await newAccount(); });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   const create = (body: Record<string, unknown>, token = account.ownerToken, headers?: Record<string, string>) =>
     call('POST', '/api/email/keys', { token, body: { name: 'app', environment: 'live', scopes: ['email:send'], ...body }, headers });
@@ -84,12 +102,16 @@ describe('email keys: management', () => {
     assertError(await call('GET', '/api/email/keys', { token: account.agentKey }), 401, 'invalid_credentials');
   });
 
-  it('another account\'s key id, a missing id and a malformed id answer 404 email_key_not_found', async () => {
+  it("another account's key id, a missing id and a malformed id answer 404 email_key_not_found", async () => {
     const other = await newAccount();
     const theirs = await create({}, other.ownerToken);
     for (const id of [theirs.body.id, ...ABSENT_IDS]) {
       assertError(await call('GET', `/api/email/keys/${id}`, { token: account.ownerToken }), 404, 'email_key_not_found');
-      assertError(await call('PATCH', `/api/email/keys/${id}`, { token: account.ownerToken, body: { name: 'x' } }), 404, 'email_key_not_found');
+      assertError(
+        await call('PATCH', `/api/email/keys/${id}`, { token: account.ownerToken, body: { name: 'x' } }),
+        404,
+        'email_key_not_found',
+      );
       assertError(await call('POST', `/api/email/keys/${id}/revoke`, { token: account.ownerToken }), 404, 'email_key_not_found');
       assertError(await call('POST', `/api/email/keys/${id}/rotate`, { token: account.ownerToken }), 404, 'email_key_not_found');
     }
@@ -103,7 +125,15 @@ describe('email keys: management', () => {
     assertFieldError(await create({ scopes: ['email:send', 'email:send'] }), 'body.scopes');
     assertFieldError(await create({ scopes: ['email:send', 'email:everything'] }), 'body.scopes.1');
     assertFieldError(await create({ environment: 'staging' }), 'body.environment');
-    assert.equal(await harness().db('email_keys').where({ account_id: account.accountId }).count('* as c').first().then((r) => Number(r!.c)), 0);
+    assert.equal(
+      await harness()
+        .db('email_keys')
+        .where({ account_id: account.accountId })
+        .count('* as c')
+        .first()
+        .then((r) => Number(r!.c)),
+      0,
+    );
   });
 
   it('rate_per_second is 1..10000 and daily_cap positive', async () => {
@@ -118,7 +148,14 @@ describe('email keys: management', () => {
     const ok = await create({ allowed_ips: ['203.0.113.7', '10.1.2.3/8', '2001:DB8:0:0::1', '2001:db8::ff/32', '::ffff:1.2.3.4'] });
     assert.equal(ok.status, 201, ok.text);
     assert.deepEqual(ok.body.allowed_ips, ['203.0.113.7', '10.0.0.0/8', '2001:db8::1', '2001:db8::/32', '1.2.3.4']);
-    for (const [bad, index] of [['300.1.1.1', 0], ['10.0.0.0/33', 0], ['2001:db8::/129', 0], ['example.com', 0], ['1.2.3.4/', 0], ['1.2.3.4/8/9', 0]] as const) {
+    for (const [bad, index] of [
+      ['300.1.1.1', 0],
+      ['10.0.0.0/33', 0],
+      ['2001:db8::/129', 0],
+      ['example.com', 0],
+      ['1.2.3.4/', 0],
+      ['1.2.3.4/8/9', 0],
+    ] as const) {
       assertFieldError(await create({ allowed_ips: [bad] }), `body.allowed_ips.${index}`);
     }
     assertFieldError(await create({ allowed_ips: [] }), 'body.allowed_ips');
@@ -133,7 +170,11 @@ describe('email keys: management', () => {
     const ok = await create({ allowed_domains: ['Mail.Example.com', 'pending.example.com.'] });
     assert.equal(ok.status, 201, ok.text);
     assert.deepEqual(ok.body.allowed_domains, ['mail.example.com', 'pending.example.com']);
-    assertFieldError(await create({ allowed_domains: ['mail.example.com', 'theirs.example.com'] }), 'body.allowed_domains.1', 'invalid_reference');
+    assertFieldError(
+      await create({ allowed_domains: ['mail.example.com', 'theirs.example.com'] }),
+      'body.allowed_domains.1',
+      'invalid_reference',
+    );
     assertFieldError(await create({ allowed_domains: ['not a domain'] }), 'body.allowed_domains.0');
   });
 
@@ -141,13 +182,19 @@ describe('email keys: management', () => {
     await addDomain(account.accountId, 'mail.example.com');
     const created = await create({ daily_cap: 5, allowed_ips: ['10.0.0.0/8'] });
     const path = `/api/email/keys/${created.body.id}`;
-    const patched = await call('PATCH', path, { token: account.ownerToken, body: { name: 'renamed', rate_per_second: 99, allowed_domains: ['mail.example.com'] } });
+    const patched = await call('PATCH', path, {
+      token: account.ownerToken,
+      body: { name: 'renamed', rate_per_second: 99, allowed_domains: ['mail.example.com'] },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.name, 'renamed');
     assert.equal(patched.body.rate_per_second, 99);
     assert.equal(patched.body.daily_cap, 5, 'unsent fields stay');
     assert.deepEqual(patched.body.allowed_domains, ['mail.example.com']);
-    const cleared = await call('PATCH', path, { token: account.ownerToken, body: { daily_cap: null, allowed_ips: null, allowed_domains: null } });
+    const cleared = await call('PATCH', path, {
+      token: account.ownerToken,
+      body: { daily_cap: null, allowed_ips: null, allowed_domains: null },
+    });
     assert.equal(cleared.body.daily_cap, null);
     assert.equal(cleared.body.allowed_ips, null);
     assert.equal(cleared.body.allowed_domains, null);
@@ -167,7 +214,13 @@ describe('email keys: management', () => {
   });
 
   it('rotating returns a new key with the same settings, shown once, and revokes the old one at once', async () => {
-    const created = await create({ environment: 'test', scopes: ['email:send', 'email:domains'], rate_per_second: 7, daily_cap: 9, allowed_ips: ['10.0.0.0/8'] });
+    const created = await create({
+      environment: 'test',
+      scopes: ['email:send', 'email:domains'],
+      rate_per_second: 7,
+      daily_cap: 9,
+      allowed_ips: ['10.0.0.0/8'],
+    });
     const rotated = await call('POST', `/api/email/keys/${created.body.id}/rotate`, { token: account.ownerToken });
     assert.equal(rotated.status, 201, rotated.text);
     assert.match(rotated.body.secret, /^svc_test_/);
@@ -200,8 +253,13 @@ describe('email keys: management', () => {
     assert.match(create.description, /per-replica share/);
     assert.match(create.description, /EMAIL_RATE_REPLICAS/);
     assert.match(create.description, /shown|appears in this response only/);
-    for (const [path, method] of [['/api/email/keys', 'get'], ['/api/email/keys/{id}', 'get'], ['/api/email/keys/{id}', 'patch'],
-      ['/api/email/keys/{id}/revoke', 'post'], ['/api/email/keys/{id}/rotate', 'post']]) {
+    for (const [path, method] of [
+      ['/api/email/keys', 'get'],
+      ['/api/email/keys/{id}', 'get'],
+      ['/api/email/keys/{id}', 'patch'],
+      ['/api/email/keys/{id}/revoke', 'post'],
+      ['/api/email/keys/{id}/rotate', 'post'],
+    ]) {
       assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
     }
   });

@@ -19,18 +19,31 @@ describe('email keys: the IP allowlist trusts X-Forwarded-For only from configur
   let token: string;
   const apps: KeyApp[] = [];
   const start = async (trust: TrustProxy, logLines?: string[]) => {
-    const logger = logLines ? createLogger('info', new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } })) : undefined;
+    const logger = logLines
+      ? createLogger(
+          'info',
+          new Writable({
+            write(chunk, _enc, done) {
+              logLines.push(String(chunk));
+              done();
+            },
+          }),
+        )
+      : undefined;
     const app = await startKeyApp({ TRUST_PROXY: trust }, logger ? { logger } : {});
     apps.push(app);
     return app;
   };
-  const from = (app: KeyApp, forwardedFor?: string) => app.probe(token, { headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
+  const from = (app: KeyApp, forwardedFor?: string) =>
+    app.probe(token, { headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
 
   before(async () => {
     account = await newAccount();
     ({ token } = await newEmailKey(account.accountId, { allowedIps: [CLIENT] }));
   });
-  after(async () => { await Promise.all(apps.map((app) => app.close())); });
+  after(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+  });
 
   it('off (the default): a forwarded address from any peer is ignored, the peer itself is judged', async () => {
     const app = await start(false);

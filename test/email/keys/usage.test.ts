@@ -10,14 +10,24 @@ const DAY = 86_400_000;
 
 describe('email keys: usage', () => {
   let app: KeyApp;
-  before(async () => { app = await startKeyApp(); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startKeyApp();
+  });
+  after(async () => {
+    await app.close();
+  });
 
   it('usage counters are visible on GET after a flush: last used, sends, rate-limit hits, failed attempts', async () => {
     const account = await newAccount();
     const { key, token } = await newEmailKey(account.accountId, { ratePerSecond: 5, scopes: ['email:send', 'email:batch'] });
     const before = await call('GET', `/api/email/keys/${key.id}`, { token: account.ownerToken });
-    assert.deepEqual(before.body.usage, { last_used_at: null, sends_lifetime: 0, sends_last_30_days: 0, rate_limit_hits: 0, failed_auth_attempts: 0 });
+    assert.deepEqual(before.body.usage, {
+      last_used_at: null,
+      sends_lifetime: 0,
+      sends_last_30_days: 0,
+      rate_limit_hits: 0,
+      failed_auth_attempts: 0,
+    });
 
     const startedAt = Date.now();
     await app.probe(token, { count: 1 });
@@ -27,7 +37,11 @@ describe('email keys: usage', () => {
     await flushUsage();
 
     const rows = await harness().db('email_key_usage_daily').where({ key_id: key.id });
-    assert.deepEqual(rows.map((r) => [r.account_id, r.sends, r.rate_limited, r.failed_auth]), [[account.accountId, 4, 1, 1]], 'written');
+    assert.deepEqual(
+      rows.map((r) => [r.account_id, r.sends, r.rate_limited, r.failed_auth]),
+      [[account.accountId, 4, 1, 1]],
+      'written',
+    );
     const after = await call('GET', `/api/email/keys/${key.id}`, { token: account.ownerToken });
     assert.equal(after.body.usage.sends_lifetime, 4);
     assert.equal(after.body.usage.sends_last_30_days, 4);

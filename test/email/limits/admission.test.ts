@@ -13,16 +13,28 @@ import { newEmailKey, startKeyApp, type KeyApp } from '../keys/kit';
 describe('email limits through a route', () => {
   let account: TestAccount;
   let app: KeyApp;
-  before(async () => { app = await startKeyApp(); });
-  after(async () => { await app.close(); });
-  beforeEach(async () => { account = await newAccount(); });
+  before(async () => {
+    app = await startKeyApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+  beforeEach(async () => {
+    account = await newAccount();
+  });
 
   it('over the per-second limit answers 429 rate_limit_exceeded with Retry-After and rate-limit headers', async () => {
     const { token } = await newEmailKey(account.accountId, { ratePerSecond: 3 });
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await app.probe(token));
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 429]);
-    assert.deepEqual(results.map((r) => r.headers.get('ratelimit-remaining')), ['2', '1', '0', '0']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200, 429],
+    );
+    assert.deepEqual(
+      results.map((r) => r.headers.get('ratelimit-remaining')),
+      ['2', '1', '0', '0'],
+    );
     assert.equal(results[0].headers.get('ratelimit-limit'), '3');
     assert.equal(results[0].headers.get('ratelimit-reset'), '1');
     const refused = results[3];
@@ -41,7 +53,7 @@ describe('email limits through a route', () => {
     assert.equal(one.headers.get('ratelimit-remaining'), '0');
   });
 
-  it('with EMAIL_RATE_REPLICAS = 2 a replica admits half of the key\'s limit', async () => {
+  it("with EMAIL_RATE_REPLICAS = 2 a replica admits half of the key's limit", async () => {
     const shared = await startKeyApp({ EMAIL_RATE_REPLICAS: 2 });
     try {
       const { token } = await newEmailKey(account.accountId, { ratePerSecond: 5 });
@@ -87,15 +99,29 @@ describe('email limits through a route', () => {
     const { key } = await newEmailKey(account.accountId, { environment: 'live', dailyCap: cap, ratePerSecond: 10_000 });
     const base = harness().deps;
     const replicas = [{ ...base }, { ...base }];
-    const auths = await Promise.all(replicas.map(async (deps) => {
-      const live = await emailRuntime(deps).keyring.get(key.id);
-      return { kind: 'emailKey', accountId: account.accountId, keyId: key.id, environment: 'live', scopes: ['email:send'], key: live! } as AuthContext;
-    }));
+    const auths = await Promise.all(
+      replicas.map(async (deps) => {
+        const live = await emailRuntime(deps).keyring.get(key.id);
+        return {
+          kind: 'emailKey',
+          accountId: account.accountId,
+          keyId: key.id,
+          environment: 'live',
+          scopes: ['email:send'],
+          key: live!,
+        } as AuthContext;
+      }),
+    );
     try {
-      const attempts = Array.from({ length: 60 }, (_, i) => admitSends(replicas[i % 2], auths[i % 2], 1).then(() => true, (err) => {
-        assert.equal(err.code, 'daily_quota_exceeded');
-        return false;
-      }));
+      const attempts = Array.from({ length: 60 }, (_, i) =>
+        admitSends(replicas[i % 2], auths[i % 2], 1).then(
+          () => true,
+          (err) => {
+            assert.equal(err.code, 'daily_quota_exceeded');
+            return false;
+          },
+        ),
+      );
       const admitted = (await Promise.all(attempts)).filter(Boolean).length;
       assert.equal(admitted, cap);
       assert.equal(await dailySends(base.db, key.id, new Date()), cap);
@@ -104,7 +130,7 @@ describe('email limits through a route', () => {
     }
   });
 
-  it('refusals count as rate-limit hits in the key\'s usage', async () => {
+  it("refusals count as rate-limit hits in the key's usage", async () => {
     const { key, token } = await newEmailKey(account.accountId, { ratePerSecond: 1 });
     await app.probe(token);
     await app.probe(token);
@@ -116,9 +142,16 @@ describe('email limits through a route', () => {
   });
 
   it('POST /v1/email/send over the per-second limit answers 429 with Retry-After, and successful sends carry the rate-limit headers', async () => {
-    await harness().db('email_domains').insert({ account_id: account.accountId, name: 'limits.example.com', status: 'verified', verification_token: 't', verified_at: new Date() });
+    await harness().db('email_domains').insert({
+      account_id: account.accountId,
+      name: 'limits.example.com',
+      status: 'verified',
+      verification_token: 't',
+      verified_at: new Date(),
+    });
     const { token } = await newEmailKey(account.accountId, { ratePerSecond: 2 });
-    const send = () => call('POST', '/v1/email/send', { token, body: { from: 'a@limits.example.com', to: 'b@example.org', subject: 'hi', text: 'hello' } });
+    const send = () =>
+      call('POST', '/v1/email/send', { token, body: { from: 'a@limits.example.com', to: 'b@example.org', subject: 'hi', text: 'hello' } });
     const first = await send();
     assert.equal(first.status, 200, first.text);
     assert.equal(first.headers.get('ratelimit-limit'), '2');

@@ -17,7 +17,10 @@ function maxInAnySecond(log: number[]): number {
 describe('email limits: per-second sliding window', () => {
   it('the limiter admits exactly the limit in one second, then refuses', () => {
     const window = new SlidingWindow(10);
-    const results = drive(window, Array.from({ length: 15 }, (_, i) => 1000 + i * 10));
+    const results = drive(
+      window,
+      Array.from({ length: 15 }, (_, i) => 1000 + i * 10),
+    );
     assert.deepEqual(results, [...Array(10).fill(true), ...Array(5).fill(false)]);
   });
 
@@ -82,7 +85,11 @@ describe('email limits: per-second sliding window', () => {
     window.tryAdmit(1, 300);
     assert.deepEqual(window.status(1200), { limit: 3, remaining: 2, resetMs: 100 });
     assert.deepEqual(window.status(5000), { limit: 3, remaining: 3, resetMs: 0 });
-    assert.deepEqual(rateLimitHeaders({ limit: 3, remaining: 2, resetMs: 100 }), { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '2', 'RateLimit-Reset': '1' });
+    assert.deepEqual(rateLimitHeaders({ limit: 3, remaining: 2, resetMs: 100 }), {
+      'RateLimit-Limit': '3',
+      'RateLimit-Remaining': '2',
+      'RateLimit-Reset': '1',
+    });
   });
 
   it('a refund takes back the last admissions', () => {

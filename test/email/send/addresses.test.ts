@@ -13,17 +13,43 @@ describe('mailbox parsing', () => {
     assert.deepEqual(ok('Jane.Doe@Example.COM'), { name: null, address: 'Jane.Doe@example.com', domain: 'example.com' });
     assert.deepEqual(ok('Jane Doe <jane@example.com>'), { name: 'Jane Doe', address: 'jane@example.com', domain: 'example.com' });
     assert.deepEqual(ok('  <jane@example.com>  '), { name: null, address: 'jane@example.com', domain: 'example.com' });
-    assert.deepEqual(ok('"Doe, Jane \\"JD\\"" <jane@example.com>'), { name: 'Doe, Jane "JD"', address: 'jane@example.com', domain: 'example.com' });
+    assert.deepEqual(ok('"Doe, Jane \\"JD\\"" <jane@example.com>'), {
+      name: 'Doe, Jane "JD"',
+      address: 'jane@example.com',
+      domain: 'example.com',
+    });
     assert.equal(ok('Zoë Ünïcode <z@example.com>').name, 'Zoë Ünïcode');
     assert.equal(ok("o'brien+tag@sub.example.co.uk").address, "o'brien+tag@sub.example.co.uk");
     assert.equal(ok('a@xn--bcher-kva.example').domain, 'xn--bcher-kva.example');
   });
 
   it('refuses what is not one mailbox', () => {
-    for (const input of ['', 'plain', '@example.com', 'a@', 'a@b', 'a@localhost', 'a@1.2.3.4', 'a@[1.2.3.4]', 'a b@example.com',
-      '.a@example.com', 'a.@example.com', 'a..b@example.com', 'a@-x.example.com', 'a@x-.example.com', 'a@exa_mple.com',
-      'Name <a@example.com', 'Name a@example.com>', 'a@example.com, b@example.com', '"Unclosed <a@example.com>',
-      'Na"me <a@example.com>', `${'l'.repeat(65)}@example.com`, `a@${'d'.repeat(64)}.com`, 'ü@example.com', 'a@exämple.com']) {
+    for (const input of [
+      '',
+      'plain',
+      '@example.com',
+      'a@',
+      'a@b',
+      'a@localhost',
+      'a@1.2.3.4',
+      'a@[1.2.3.4]',
+      'a b@example.com',
+      '.a@example.com',
+      'a.@example.com',
+      'a..b@example.com',
+      'a@-x.example.com',
+      'a@x-.example.com',
+      'a@exa_mple.com',
+      'Name <a@example.com',
+      'Name a@example.com>',
+      'a@example.com, b@example.com',
+      '"Unclosed <a@example.com>',
+      'Na"me <a@example.com>',
+      `${'l'.repeat(65)}@example.com`,
+      `a@${'d'.repeat(64)}.com`,
+      'ü@example.com',
+      'a@exämple.com',
+    ]) {
       bad(input);
     }
   });

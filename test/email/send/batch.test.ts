@@ -54,7 +54,10 @@ describe('POST /v1/email/batch', () => {
     assert.equal(first.status, 'simulated');
     assert.equal(badTo.index, 1);
     assert.equal(badTo.error.code, 'validation_failed');
-    assert.deepEqual(badTo.error.errors.map((e: { path: string }) => e.path), ['body.1.to']);
+    assert.deepEqual(
+      badTo.error.errors.map((e: { path: string }) => e.path),
+      ['body.1.to'],
+    );
     assert.equal(badDomain.error.code, 'domain_not_verified');
     assert.equal(notObject.error.code, 'validation_failed');
     assert.equal(badTemplate.error.code, 'template_not_found');
@@ -67,7 +70,10 @@ describe('POST /v1/email/batch', () => {
     const { token } = await emailKey(account.accountId, { environment: 'test' });
     const res = await call('POST', '/v1/email/batch', { token, body: [message({ to: 'x' }), message({ subject: '' })] });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((e: { error: { code: string } }) => e.error.code), ['validation_failed', 'validation_failed']);
+    assert.deepEqual(
+      res.body.data.map((e: { error: { code: string } }) => e.error.code),
+      ['validation_failed', 'validation_failed'],
+    );
   });
 
   it('the limiter admits the valid messages together or refuses the whole batch with 429', async () => {
@@ -86,24 +92,37 @@ describe('POST /v1/email/batch', () => {
 describe('POST /v1/email/batch with a live key', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
   afterEach(() => world.smtp.reset());
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   it('each valid message of a live batch is delivered on its own, stored and evented', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
     const res = await world.app.call('POST', '/v1/email/batch', { token, body: [...batchOf(3), message({ to: 'bad' })] });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((e: { status?: string }) => e.status), ['sent', 'sent', 'sent', undefined]);
+    assert.deepEqual(
+      res.body.data.map((e: { status?: string }) => e.status),
+      ['sent', 'sent', 'sent', undefined],
+    );
     const received = await world.smtp.waitForMessages(3);
     assert.deepEqual(received.map((m) => m.envelope.to[0]).sort(), ['r0@customer.test', 'r1@customer.test', 'r2@customer.test']);
     for (const m of received) {
       const entry = res.body.data.find((e: { messageId: string }) => e.messageId === m.parsed.header('message-id'));
       assert.ok(entry, 'each delivered message carries the messageId its result names');
     }
-    assert.deepEqual((await messageRows(account.accountId)).map((r) => r.status), ['sent', 'sent', 'sent']);
-    assert.deepEqual((await eventRows(account.accountId)).map((e) => e.type), ['email.sent', 'email.sent', 'email.sent']);
+    assert.deepEqual(
+      (await messageRows(account.accountId)).map((r) => r.status),
+      ['sent', 'sent', 'sent'],
+    );
+    assert.deepEqual(
+      (await eventRows(account.accountId)).map((e) => e.type),
+      ['email.sent', 'email.sent', 'email.sent'],
+    );
   });
 
   it('a message the relay refuses gets smtp_rejected while the others are sent', async () => {

@@ -16,7 +16,10 @@ describe('the commit gate of a message stream', () => {
 
   it('asks nothing until the relay reads the message (after DATA is accepted)', async () => {
     let asked = 0;
-    const gate = commitGate(Readable.from(['x']), () => { asked++; return null; });
+    const gate = commitGate(Readable.from(['x']), () => {
+      asked++;
+      return null;
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(asked, 0);
     await drain(gate);
@@ -36,7 +39,10 @@ describe('the commit gate of a message stream', () => {
     const gate = commitGate(source, () => (revoked ? new Error('revoked') : null));
     const received: string[] = [];
     gate.on('data', (chunk: Buffer) => received.push(chunk.toString()));
-    const outcome = new Promise<'ended' | Error>((resolve) => { gate.once('end', () => resolve('ended')); gate.once('error', resolve); });
+    const outcome = new Promise<'ended' | Error>((resolve) => {
+      gate.once('end', () => resolve('ended'));
+      gate.once('error', resolve);
+    });
     source.write('first half, ');
     await new Promise((resolve) => setTimeout(resolve, 10));
     revoked = true;

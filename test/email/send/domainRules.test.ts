@@ -24,7 +24,7 @@ describe('POST /v1/email/send: sender domain rules', () => {
     assertError(await send(token, 'hello@pending.example.test'), 403, 'domain_not_verified');
   });
 
-  it('another account\'s verified domain is 403 domain_not_verified', async () => {
+  it("another account's verified domain is 403 domain_not_verified", async () => {
     const owner = await senderAccount('theirs.example.test');
     const other = await newAccount();
     const { token } = await emailKey(other.accountId, { environment: 'test' });
@@ -57,14 +57,14 @@ describe('POST /v1/email/send: sender domain rules', () => {
     assert.equal((await send(token, 'hello@brand.example.test')).status, 200);
   });
 
-  it('a domain in the key\'s allowlist still needs to be verified', async () => {
+  it("a domain in the key's allowlist still needs to be verified", async () => {
     const account = await newAccount();
     await createDomain(harness().db, account.accountId, 'later.example.test');
     const { token } = await emailKey(account.accountId, { environment: 'test', allowedDomains: ['later.example.test'] });
     assertError(await send(token, 'hello@later.example.test'), 403, 'domain_not_verified');
   });
 
-  it('a refused domain uses none of the key\'s rate limit', async () => {
+  it("a refused domain uses none of the key's rate limit", async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test', ratePerSecond: 1 });
     assertError(await send(token, 'x@unknown.example.test'), 403, 'domain_not_verified');

@@ -5,10 +5,14 @@ import { emailKey, message, senderAccount, startSendWorld, type SendWorld } from
 describe('GET /v1/email/messages/{id}', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
-  it('shows a live send with its status; another account\'s id, a malformed id and a simulated send are 404', async () => {
+  it("shows a live send with its status; another account's id, a malformed id and a simulated send are 404", async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
     const sent = await world.app.call('POST', '/v1/email/send', { token, body: message() });

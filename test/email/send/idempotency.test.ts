@@ -5,9 +5,13 @@ import { emailKey, message, messageRows, senderAccount, sleep, startSendWorld, t
 describe('Idempotency-Key on sending', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
   afterEach(() => world.smtp.reset());
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   it('a send retried with the same Idempotency-Key replays the first response (same messageId) and delivers once', async () => {
     const account = await senderAccount();
@@ -30,7 +34,11 @@ describe('Idempotency-Key on sending', () => {
     const { token } = await emailKey(account.accountId);
     const headers = { 'Idempotency-Key': 'reused-key' };
     assert.equal((await world.app.call('POST', '/v1/email/send', { token, headers, body: message() })).status, 200);
-    assertError(await world.app.call('POST', '/v1/email/send', { token, headers, body: message({ subject: 'Other' }) }), 409, 'idempotency_key_reused');
+    assertError(
+      await world.app.call('POST', '/v1/email/send', { token, headers, body: message({ subject: 'Other' }) }),
+      409,
+      'idempotency_key_reused',
+    );
     assert.equal(world.smtp.messages.length, 1);
   });
 

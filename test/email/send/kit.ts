@@ -26,11 +26,18 @@ export interface SendWorld {
 }
 
 /** `temporal`: e.g. the task queue of a test worker of its own (one that sends through `smtp`), or an unreachable client. */
-export async function startSendWorld(options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; temporal?: Partial<AppDeps['temporal']> } = {}): Promise<SendWorld> {
+export async function startSendWorld(
+  options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; temporal?: Partial<AppDeps['temporal']> } = {},
+): Promise<SendWorld> {
   const smtp = await startSmtpSandbox(options.smtp);
   const base = harness().deps;
   const temporal = { ...base.temporal, ...options.temporal };
-  const deps: AppDeps = { ...base, temporal, config: { ...base.config, SMTP_URL: smtp.url, ...options.config }, metrics: createMetrics(false) };
+  const deps: AppDeps = {
+    ...base,
+    temporal,
+    config: { ...base.config, SMTP_URL: smtp.url, ...options.config },
+    metrics: createMetrics(false),
+  };
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -38,7 +45,10 @@ export async function startSendWorld(options: { config?: Partial<Config>; smtp?:
     app: { deps, baseUrl, call: (method, path, callOptions) => callAt(baseUrl, method, path, callOptions) },
     smtp,
     close: async () => {
-      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
       await closeEmailRuntime(deps);
       closeRelay(deps.config.SMTP_URL ?? '');
       await smtp.stop();
@@ -60,10 +70,15 @@ export async function verifiedDomain(accountId: string, name: string): Promise<v
 }
 
 export async function emailKey(
-  accountId: string, input: Partial<NewEmailKey> & { environment?: 'test' | 'live'; scopes?: EmailScope[] } = {},
+  accountId: string,
+  input: Partial<NewEmailKey> & { environment?: 'test' | 'live'; scopes?: EmailScope[] } = {},
 ): Promise<{ token: string; id: string }> {
   const { key, token } = await createEmailKey(harness().deps, accountId, {
-    name: 'send test key', environment: 'live', scopes: ['email:send', 'email:batch'], ratePerSecond: 1000, ...input,
+    name: 'send test key',
+    environment: 'live',
+    scopes: ['email:send', 'email:batch'],
+    ratePerSecond: 1000,
+    ...input,
   });
   return { token, id: key.id };
 }

@@ -8,9 +8,13 @@ import { emailKey, eventRows, FROM, message, messageRows, SENDER_DOMAIN, senderA
 describe('POST /v1/email/send with a live key', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
   afterEach(() => world.smtp.reset());
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   it('a live send is received by the SMTP relay with its envelope, headers and text and html parts', async () => {
     const account = await senderAccount();
@@ -70,7 +74,10 @@ describe('POST /v1/email/send with a live key', () => {
   it('a live send is stored as sent with an email.sent event and counts as a send of the key', async () => {
     const account = await senderAccount();
     const { token, id: keyId } = await emailKey(account.accountId);
-    const res = await world.app.call('POST', '/v1/email/send', { token, body: message({ tags: [{ name: 'category', value: 'invoice' }] }) });
+    const res = await world.app.call('POST', '/v1/email/send', {
+      token,
+      body: message({ tags: [{ name: 'category', value: 'invoice' }] }),
+    });
     assert.equal(res.status, 200, res.text);
 
     const [row] = await messageRows(account.accountId);
@@ -117,7 +124,10 @@ describe('POST /v1/email/send with a live key', () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
     world.smtp.refuseNext('rcpt', { code: 550, message: 'No such user', recipient: 'gone@customer.test' });
-    const res = await world.app.call('POST', '/v1/email/send', { token, body: message({ to: ['gone@customer.test', 'here@customer.test'] }) });
+    const res = await world.app.call('POST', '/v1/email/send', {
+      token,
+      body: message({ to: ['gone@customer.test', 'here@customer.test'] }),
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual((await world.smtp.waitForMessages(1))[0].envelope.to, ['here@customer.test']);
     const [event] = await eventRows(account.accountId);

@@ -18,11 +18,25 @@ describe('the sending routes in /openapi.json', () => {
     assert.ok(items.properties.from && items.properties.template, 'a batch element is documented as a message');
 
     const ok = send.responses['200'];
-    assert.deepEqual(Object.keys(ok.content['application/json'].schema.properties).sort(),
-      ['created_at', 'from', 'id', 'messageId', 'object', 'status', 'test', 'to']);
+    assert.deepEqual(Object.keys(ok.content['application/json'].schema.properties).sort(), [
+      'created_at',
+      'from',
+      'id',
+      'messageId',
+      'object',
+      'status',
+      'test',
+      'to',
+    ]);
     assert.ok(ok.headers['RateLimit-Remaining']);
     assert.match(send.description, /commit point/i);
-    for (const [status, code] of [['403', 'domain_not_verified'], ['403', 'domain_not_allowed'], ['429', 'rate_limit_exceeded'], ['502', 'smtp_rejected'], ['503', 'smtp_not_configured']]) {
+    for (const [status, code] of [
+      ['403', 'domain_not_verified'],
+      ['403', 'domain_not_allowed'],
+      ['429', 'rate_limit_exceeded'],
+      ['502', 'smtp_rejected'],
+      ['503', 'smtp_not_configured'],
+    ]) {
       assert.match(send.responses[status].description, new RegExp(code), `${status} ${code}`);
     }
     assert.match(batch.responses['400'].description, /batch_too_large/);

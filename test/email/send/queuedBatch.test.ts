@@ -15,17 +15,22 @@ function receivedOf(world: QueuedWorld, batch: { data: QueuedEntry[] }) {
   return world.smtp.messages.filter((m) => ids.has(m.parsed.header('message-id') ?? ''));
 }
 
-const dailySends = async (keyId: string) => (await harness().db('email_key_daily_sends').where({ key_id: keyId }).first('sends'))?.sends ?? 0;
+const dailySends = async (keyId: string) =>
+  (await harness().db('email_key_daily_sends').where({ key_id: keyId }).first('sends'))?.sends ?? 0;
 
-describe('POST /v1/email/batch beyond the key\'s per-second limit', function () {
+describe("POST /v1/email/batch beyond the key's per-second limit", function () {
   this.timeout(60_000);
   let world: QueuedWorld;
 
-  before(async () => { world = await startQueuedWorld(); });
+  before(async () => {
+    world = await startQueuedWorld();
+  });
   afterEach(() => world.smtp.reset());
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
-  it('a batch of 100 with a default live key is 202 queued, delivered by one workflow at the key\'s rate, each with its event', async () => {
+  it("a batch of 100 with a default live key is 202 queued, delivered by one workflow at the key's rate, each with its event", async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { ratePerSecond: 10 }); // doc1's default per-second limit
     const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(100) });
@@ -44,25 +49,44 @@ describe('POST /v1/email/batch beyond the key\'s per-second limit', function () 
     // While the batch holds this replica's share of the key, nothing else of the key is admitted here.
     assertError(await world.app.call('POST', '/v1/email/send', { token, body: message() }), 429, 'rate_limit_exceeded');
 
-    const listed = await eventually(() => call('GET', '/api/jobs?kind=email-batch', { token: account.ownerToken }),
-      (r) => r.status === 200 && r.body.data.length === 1, 10_000, 'the batch job in GET /api/jobs');
+    const listed = await eventually(
+      () => call('GET', '/api/jobs?kind=email-batch', { token: account.ownerToken }),
+      (r) => r.status === 200 && r.body.data.length === 1,
+      10_000,
+      'the batch job in GET /api/jobs',
+    );
     assert.equal(listed.body.data[0].id, res.body.job_id);
-    await eventually(() => call('GET', `/api/jobs/${encodeURIComponent(res.body.job_id)}`, { token: account.ownerToken }),
-      (r) => r.body.progress?.total === 100, 10_000, 'the progress query of the batch job');
+    await eventually(
+      () => call('GET', `/api/jobs/${encodeURIComponent(res.body.job_id)}`, { token: account.ownerToken }),
+      (r) => r.body.progress?.total === 100,
+      10_000,
+      'the progress query of the batch job',
+    );
 
     const job = await batchJobSettled(account.ownerToken, res.body.job_id);
     assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 100, sent: 100, failed: 0 });
     const received = receivedOf(world, res.body);
     assert.equal(received.length, 100);
-    assert.ok(mostInOneSecond(received.map((m) => m.receivedAt)) <= 10, 'never more than the key\'s 10 per second at the relay');
-    assert.deepEqual(new Set(received.map((m) => m.parsed.header('message-id'))), new Set(res.body.data.map((e: QueuedEntry) => e.messageId)));
+    assert.ok(mostInOneSecond(received.map((m) => m.receivedAt)) <= 10, "never more than the key's 10 per second at the relay");
+    assert.deepEqual(
+      new Set(received.map((m) => m.parsed.header('message-id'))),
+      new Set(res.body.data.map((e: QueuedEntry) => e.messageId)),
+    );
 
     const rows = await messageRows(account.accountId);
     assert.deepEqual([...new Set(rows.map((r) => r.status))], ['sent']);
-    assert.ok(rows.every((r) => r.payload === null), 'a delivered message keeps no body');
+    assert.ok(
+      rows.every((r) => r.payload === null),
+      'a delivered message keeps no body',
+    );
     const events = await eventRows(account.accountId);
     assert.equal(events.filter((e) => e.type === 'email.sent').length, 100);
-    await eventually(() => eventRows(account.accountId), (rs) => rs.every((e) => e.dispatched_at !== null), 10_000, 'every event handed to its delivery workflow');
+    await eventually(
+      () => eventRows(account.accountId),
+      (rs) => rs.every((e) => e.dispatched_at !== null),
+      10_000,
+      'every event handed to its delivery workflow',
+    );
     assert.equal((await world.app.call('GET', `/v1/email/messages/${res.body.data[99].id}`, { token })).body.status, 'sent');
   });
 
@@ -87,7 +111,10 @@ describe('POST /v1/email/batch beyond the key\'s per-second limit', function () 
     assert.equal(failed.body.status, 'failed');
     assert.equal(failed.body.error_code, 'smtp_rejected');
     assert.equal(await dailySends(id), 59, 'the failed message was refunded');
-    assert.deepEqual((await eventRows(account.accountId)).filter((e) => e.type === 'email.failed').map((e) => e.data.email_id), [res.body.data[1].id]);
+    assert.deepEqual(
+      (await eventRows(account.accountId)).filter((e) => e.type === 'email.failed').map((e) => e.data.email_id),
+      [res.body.data[1].id],
+    );
 
     await sleep(1_100); // the hold ends a second after the batch's last send
     assert.equal((await world.app.call('POST', '/v1/email/send', { token, body: message() })).status, 200, 'the refunded slot can be used');
@@ -99,7 +126,12 @@ describe('POST /v1/email/batch beyond the key\'s per-second limit', function () 
     const { token, id } = await emailKey(account.accountId, { ratePerSecond: 10, dailyCap: 100 });
     const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(40) });
     assert.equal(res.status, 202, res.text);
-    await eventually(async () => receivedOf(world, res.body).length, (n) => n >= 10, 10_000, 'the first second of the batch');
+    await eventually(
+      async () => receivedOf(world, res.body).length,
+      (n) => n >= 10,
+      10_000,
+      'the first second of the batch',
+    );
     const revoked = await world.app.call('POST', `/api/email/keys/${id}/revoke`, { token: account.ownerToken });
     assert.equal(revoked.status, 200, revoked.text);
 
@@ -135,7 +167,10 @@ describe('POST /v1/email/batch beyond the key\'s per-second limit', function () 
 describe('POST /v1/email/batch beyond the per-second limit without Temporal', () => {
   it('a batch that cannot be queued (Temporal unreachable) is 503 temporal_unavailable and leaves nothing behind', async function () {
     this.timeout(30_000);
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: harness().deps.temporal.namespace });
+    const unreachable = new Client({
+      connection: Connection.lazy({ address: '127.0.0.1:1' }),
+      namespace: harness().deps.temporal.namespace,
+    });
     const world = await startSendWorld({ temporal: { client: unreachable } });
     try {
       const account = await senderAccount();

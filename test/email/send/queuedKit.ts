@@ -17,7 +17,10 @@ export async function startQueuedWorld(): Promise<QueuedWorld> {
   const taskQueue = `email-batch-${randomBytes(4).toString('hex')}`;
   const world = await startSendWorld({ temporal: { taskQueue } });
   const { worker, connection } = await createWorker({
-    address: temporalAddress, namespace: base.temporal.namespace, taskQueue, bundle,
+    address: temporalAddress,
+    namespace: base.temporal.namespace,
+    taskQueue,
+    bundle,
     activities: createActivities({ config: world.app.deps.config, db: base.db, logger: base.logger }),
   });
   const running = worker.run();
@@ -33,15 +36,21 @@ export async function startQueuedWorld(): Promise<QueuedWorld> {
   };
 }
 
-export const batchOf = (n: number) => Array.from({ length: n }, (_, i) => ({
-  from: 'Acme Support <support@mail.example.test>', to: `r${i}@customer.test`, subject: `Message ${i}`, text: `Hi ${i}`,
-}));
+export const batchOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    from: 'Acme Support <support@mail.example.test>',
+    to: `r${i}@customer.test`,
+    subject: `Message ${i}`,
+    text: `Hi ${i}`,
+  }));
 
 /** Waits until the batch's job has closed, through GET /api/jobs/{id} with the owner's session. */
 export async function batchJobSettled(ownerToken: string, jobId: string, timeoutMs = 60_000): Promise<CallResult> {
   const res = await eventually(
     () => call('GET', `/api/jobs/${encodeURIComponent(jobId)}`, { token: ownerToken }),
-    (r) => r.status === 200 && r.body.status !== 'running', timeoutMs, `batch job ${jobId} to close`,
+    (r) => r.status === 200 && r.body.status !== 'running',
+    timeoutMs,
+    `batch job ${jobId} to close`,
   );
   assert.equal(res.body.status, 'completed', res.text);
   return res;

@@ -24,7 +24,11 @@ describe('POST /v1/email/send: limits', () => {
     assert.ok(refused.headers.get('ratelimit-reset'));
 
     await sleep(1_050);
-    assert.equal((await call('POST', '/v1/email/send', { token, body: message() })).status, 200, 'a second later the window has room again');
+    assert.equal(
+      (await call('POST', '/v1/email/send', { token, body: message() })).status,
+      200,
+      'a second later the window has room again',
+    );
   });
 
   it('each replica admits its share of the limit (EMAIL_RATE_REPLICAS)', async () => {
@@ -40,7 +44,7 @@ describe('POST /v1/email/send: limits', () => {
     }
   });
 
-  it('over a live key\'s daily cap the send is 429 daily_quota_exceeded and nothing is delivered', async () => {
+  it("over a live key's daily cap the send is 429 daily_quota_exceeded and nothing is delivered", async () => {
     const world = await startSendWorld();
     try {
       const account = await senderAccount();

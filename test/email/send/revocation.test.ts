@@ -13,8 +13,12 @@ describe('revoking an email key and sending', () => {
   let world: SendWorld;
 
   // Each test gets its own relay, so its pool opens a new connection (the delayed greeting is per connection).
-  beforeEach(async () => { world = await startSendWorld(); });
-  afterEach(async () => { await world.close(); });
+  beforeEach(async () => {
+    world = await startSendWorld();
+  });
+  afterEach(async () => {
+    await world.close();
+  });
 
   it('a revoked key answers 401 api_key_revoked at once', async () => {
     const account = await senderAccount();
@@ -32,7 +36,12 @@ describe('revoking an email key and sending', () => {
     world.smtp.greetingDelayMs = 800;
     const inFlight = world.app.call('POST', '/v1/email/send', { token, body: message() });
     // The request has passed authentication, the limiter and the first revocation check: it is at the relay.
-    await eventually(async () => world.smtp.connections, (n) => n >= 1, 5_000, 'the relay connection');
+    await eventually(
+      async () => world.smtp.connections,
+      (n) => n >= 1,
+      5_000,
+      'the relay connection',
+    );
     await revoke(world, account.ownerToken, id);
 
     const res = await inFlight;
@@ -49,7 +58,12 @@ describe('revoking an email key and sending', () => {
     const { token, id } = await emailKey(account.accountId);
     world.smtp.greetingDelayMs = 800;
     const inFlight = world.app.call('POST', '/v1/email/batch', { token, body: [message(), message({ to: 'second@customer.test' })] });
-    await eventually(async () => world.smtp.connections, (n) => n >= 1, 5_000, 'the relay connection');
+    await eventually(
+      async () => world.smtp.connections,
+      (n) => n >= 1,
+      5_000,
+      'the relay connection',
+    );
     await revoke(world, account.ownerToken, id);
 
     assertError(await inFlight, 401, 'api_key_revoked');
@@ -63,7 +77,12 @@ describe('revoking an email key and sending', () => {
     const { token, id } = await emailKey(account.accountId);
     world.smtp.dataDelayMs = 600;
     const inFlight = world.app.call('POST', '/v1/email/send', { token, body: message() });
-    await eventually(async () => world.smtp.dataReceived, (n) => n >= 1, 5_000, 'the end of the message at the relay');
+    await eventually(
+      async () => world.smtp.dataReceived,
+      (n) => n >= 1,
+      5_000,
+      'the end of the message at the relay',
+    );
     await revoke(world, account.ownerToken, id);
 
     const res = await inFlight;

@@ -20,7 +20,10 @@ describe('email sending: keys and scopes', () => {
 
   it('a key with neither sending scope can send nothing', async () => {
     const account = await senderAccount();
-    const { token } = await emailKey(account.accountId, { environment: 'test', scopes: ['email:domains', 'email:templates', 'email:webhooks'] });
+    const { token } = await emailKey(account.accountId, {
+      environment: 'test',
+      scopes: ['email:domains', 'email:templates', 'email:webhooks'],
+    });
     assertError(await call('POST', '/v1/email/send', { token, body: message() }), 403, 'missing_scope');
     assertError(await call('POST', '/v1/email/batch', { token, body: [message()] }), 403, 'missing_scope');
   });
@@ -34,7 +37,7 @@ describe('email sending: keys and scopes', () => {
     }
   });
 
-  it('a request from outside the key\'s IP allowlist is 403 ip_not_allowed', async () => {
+  it("a request from outside the key's IP allowlist is 403 ip_not_allowed", async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test', allowedIps: ['10.0.0.0/8'] });
     assertError(await call('POST', '/v1/email/send', { token, body: message() }), 403, 'ip_not_allowed');

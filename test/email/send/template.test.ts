@@ -8,14 +8,21 @@ import { emailKey, message, senderAccount, sleep, startSendWorld, type SendWorld
 describe('POST /v1/email/send with a template', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
   afterEach(() => world.smtp.reset());
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   async function accountWithTemplate() {
     const account = await senderAccount();
     const template = await createTemplate(harness().db, account.accountId, {
-      name: 'Welcome', subject: 'Welcome, {{name}}!', html: '<p>Hi {{name}}, your plan is {{plan}}.</p>', text: 'Hi {{name}}, your plan is {{plan}}.',
+      name: 'Welcome',
+      subject: 'Welcome, {{name}}!',
+      html: '<p>Hi {{name}}, your plan is {{plan}}.</p>',
+      text: 'Hi {{name}}, your plan is {{plan}}.',
     });
     const { token } = await emailKey(account.accountId);
     return { account, template, token };
@@ -27,7 +34,8 @@ describe('POST /v1/email/send with a template', () => {
   it('a send naming a template delivers it rendered with the variables (HTML-escaped in html)', async () => {
     const { template, token } = await accountWithTemplate();
     const res = await world.app.call('POST', '/v1/email/send', {
-      token, body: templated({ id: template.id, variables: { name: 'Ann <3', plan: 'pro' } }),
+      token,
+      body: templated({ id: template.id, variables: { name: 'Ann <3', plan: 'pro' } }),
     });
     assert.equal(res.status, 200, res.text);
     const [received] = await world.smtp.waitForMessages(1);
@@ -36,10 +44,11 @@ describe('POST /v1/email/send with a template', () => {
     assert.equal(received.parsed.text, 'Hi Ann <3, your plan is pro.');
   });
 
-  it('a template is found by name ignoring case, and a given subject overrides the template\'s', async () => {
+  it("a template is found by name ignoring case, and a given subject overrides the template's", async () => {
     const { token } = await accountWithTemplate();
     const res = await world.app.call('POST', '/v1/email/send', {
-      token, body: templated({ name: 'WELCOME', variables: { name: 'Bo', plan: 'free', unused: true } }, { subject: 'Custom subject' }),
+      token,
+      body: templated({ name: 'WELCOME', variables: { name: 'Bo', plan: 'free', unused: true } }, { subject: 'Custom subject' }),
     });
     assert.equal(res.status, 200, res.text);
     const [received] = await world.smtp.waitForMessages(1);
@@ -56,13 +65,25 @@ describe('POST /v1/email/send with a template', () => {
     assert.equal(world.smtp.dataReceived, 0);
   });
 
-  it('a missing template, or another account\'s, is 400 template_not_found', async () => {
+  it("a missing template, or another account's, is 400 template_not_found", async () => {
     const { template } = await accountWithTemplate();
     const other = await senderAccount();
     const { token } = await emailKey(other.accountId);
-    assertError(await world.app.call('POST', '/v1/email/send', { token, body: templated({ id: template.id, variables: {} }) }), 400, 'template_not_found');
-    assertError(await world.app.call('POST', '/v1/email/send', { token, body: templated({ name: 'Welcome', variables: {} }) }), 400, 'template_not_found');
-    assertError(await world.app.call('POST', '/v1/email/send', { token, body: templated({ id: 'not-a-uuid' }) }), 400, 'template_not_found');
+    assertError(
+      await world.app.call('POST', '/v1/email/send', { token, body: templated({ id: template.id, variables: {} }) }),
+      400,
+      'template_not_found',
+    );
+    assertError(
+      await world.app.call('POST', '/v1/email/send', { token, body: templated({ name: 'Welcome', variables: {} }) }),
+      400,
+      'template_not_found',
+    );
+    assertError(
+      await world.app.call('POST', '/v1/email/send', { token, body: templated({ id: 'not-a-uuid' }) }),
+      400,
+      'template_not_found',
+    );
   });
 
   it('a template send from an unverified domain is refused before the template is read', async () => {

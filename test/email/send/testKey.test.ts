@@ -2,18 +2,36 @@ import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, eventRows, FROM, message, messageRows, SENDER_DOMAIN, senderAccount, sleep, startSendWorld, type SendWorld } from './kit';
+import {
+  emailKey,
+  eventRows,
+  FROM,
+  message,
+  messageRows,
+  SENDER_DOMAIN,
+  senderAccount,
+  sleep,
+  startSendWorld,
+  type SendWorld,
+} from './kit';
 
 describe('POST /v1/email/send with a test key', () => {
   let world: SendWorld;
 
-  before(async () => { world = await startSendWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSendWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('a test key answers the full response, including messageId, and delivers nothing', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test' });
-    const res = await world.app.call('POST', '/v1/email/send', { token, body: message({ to: ['a@customer.test', 'B <b@customer.test>'] }) });
+    const res = await world.app.call('POST', '/v1/email/send', {
+      token,
+      body: message({ to: ['a@customer.test', 'B <b@customer.test>'] }),
+    });
     assert.equal(res.status, 200, res.text);
     assert.match(res.body.id, /^[0-9a-f-]{36}$/);
     assert.equal(res.body.object, 'email');

@@ -16,7 +16,16 @@ describe('POST /v1/email/send: validation', () => {
   it('from is required and must be "a@b.c" or "Name <a@b.c>"', async () => {
     const { from: _omit, ...withoutFrom } = message();
     assertFieldError(await send(withoutFrom), 'body.from');
-    for (const from of ['not-an-address', 'a@localhost', 'a@192.168.1.10', 'Name <a@mail.example.test', 'a b@mail.example.test', '.a@mail.example.test', 'a@-bad-.test', 42]) {
+    for (const from of [
+      'not-an-address',
+      'a@localhost',
+      'a@192.168.1.10',
+      'Name <a@mail.example.test',
+      'a b@mail.example.test',
+      '.a@mail.example.test',
+      'a@-bad-.test',
+      42,
+    ]) {
       assertFieldError(await send(message({ from })), 'body.from');
     }
   });
@@ -80,7 +89,17 @@ describe('POST /v1/email/send: validation', () => {
     assertFieldError(await send(message({ tags: [{ name: 'has space', value: 'x' }] })), 'body.tags.0.name');
     assertFieldError(await send(message({ tags: [{ name: 'ok', value: 'é' }] })), 'body.tags.0.value');
     assertFieldError(await send(message({ tags: [{ name: 'ok' }] })), 'body.tags.0.value');
-    assertFieldError(await send(message({ tags: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] })), 'body.tags.1.name');
+    assertFieldError(
+      await send(
+        message({
+          tags: [
+            { name: 'a', value: '1' },
+            { name: 'a', value: '2' },
+          ],
+        }),
+      ),
+      'body.tags.1.name',
+    );
     assertFieldError(await send(message({ tags: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}`, value: 'v' })) })), 'body.tags');
     assert.equal((await send(message({ tags: [{ name: 'category_1', value: 'welcome-email' }] }))).status, 200);
   });
@@ -88,11 +107,18 @@ describe('POST /v1/email/send: validation', () => {
   it('unknown fields and bodies that are not a JSON object are refused', async () => {
     assertFieldError(await send(message({ attachments: [] })), 'body');
     assertError(await send([message()]), 400, 'validation_failed');
-    assertError(await call('POST', '/v1/email/send', { token, rawBody: '{"from":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    assertError(
+      await call('POST', '/v1/email/send', { token, rawBody: '{"from":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
   });
 
   it('null stands for an absent optional field', async () => {
-    assert.equal((await send(message({ cc: null, bcc: null, reply_to: null, html: null, headers: null, tags: null, template: null }))).status, 200);
+    assert.equal(
+      (await send(message({ cc: null, bcc: null, reply_to: null, html: null, headers: null, tags: null, template: null }))).status,
+      200,
+    );
   });
 });
 
@@ -102,7 +128,12 @@ describe('POST /v1/email/send: a refused request changes nothing', () => {
     try {
       const account = await senderAccount();
       const { token } = await emailKey(account.accountId, { ratePerSecond: 1, dailyCap: 1 });
-      for (const body of [message({ to: 'broken' }), message({ subject: '' }), message({ headers: { Subject: 'x' } }), { nonsense: true }]) {
+      for (const body of [
+        message({ to: 'broken' }),
+        message({ subject: '' }),
+        message({ headers: { Subject: 'x' } }),
+        { nonsense: true },
+      ]) {
         assertError(await world.app.call('POST', '/v1/email/send', { token, body }), 400, 'validation_failed');
       }
       assert.equal(world.smtp.connections, 0);

@@ -33,7 +33,10 @@ describe('template rendering', () => {
   const parts = parsePlaceholders('<p>{{name}} {{{raw}}}</p>').parts;
 
   it('escapes & < > " \' in html values, but not in {{{raw}}}', () => {
-    assert.equal(fill(parts, { name: `<b>"Tom" & 'Jerry'</b>`, raw: '<i>ok</i>' }, 'html'), '<p>&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt; <i>ok</i></p>');
+    assert.equal(
+      fill(parts, { name: `<b>"Tom" & 'Jerry'</b>`, raw: '<i>ok</i>' }, 'html'),
+      '<p>&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt; <i>ok</i></p>',
+    );
     assert.equal(escapeHtml('&amp;'), '&amp;amp;');
   });
 

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
 import { harness } from '../../helpers/harness';
 import {
-  createEndpoint, deliveriesOf, deliveryResult, keyedAccount, startWebhookWorld, TEST_TIMEOUT_MS, waitFor, type KeyedAccount, type WebhookWorld,
+  createEndpoint,
+  deliveriesOf,
+  deliveryResult,
+  keyedAccount,
+  startWebhookWorld,
+  TEST_TIMEOUT_MS,
+  waitFor,
+  type KeyedAccount,
+  type WebhookWorld,
 } from './fixtures';
 import { Receiver, verifyStandardWebhook } from './receiver';
 
@@ -15,13 +23,19 @@ describe('email event delivery', function () {
   let receiver: Receiver;
   let account: KeyedAccount;
 
-  before(async () => { world = await startWebhookWorld(); });
-  after(async () => { await world?.stop(); });
+  before(async () => {
+    world = await startWebhookWorld();
+  });
+  after(async () => {
+    await world?.stop();
+  });
   beforeEach(async () => {
     receiver = await Receiver.start();
     account = await keyedAccount();
   });
-  afterEach(async () => { await receiver.close(); });
+  afterEach(async () => {
+    await receiver.close();
+  });
 
   const endpoint = (body: Record<string, unknown> = {}) =>
     createEndpoint(account.key, { url: receiver.url, events: ['email.sent', 'email.failed'], ...body }, world.app);
@@ -29,10 +43,16 @@ describe('email event delivery', function () {
   it('an emitted event is POSTed as { type, created_at, data } with Standard Webhooks headers signed with the shown secret', async () => {
     const hook = await endpoint();
     const before = Math.floor(Date.now() / 1000);
-    const { ids: [eventId], dispatched } = await emitEmailEvents(world.deps, account.accountId, [sent()]);
+    const {
+      ids: [eventId],
+      dispatched,
+    } = await emitEmailEvents(world.deps, account.accountId, [sent()]);
     await dispatched;
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.endpoint_id, d.status, d.attempts]), [[hook.id, 'delivered', 1]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.endpoint_id, d.status, d.attempts]),
+      [[hook.id, 'delivered', 1]],
+    );
 
     assert.equal(receiver.received.length, 1);
     const [request] = receiver.received;
@@ -41,7 +61,10 @@ describe('email event delivery', function () {
     const timestamp = Number(request.headers['webhook-timestamp']);
     assert.ok(timestamp >= before && timestamp <= Math.floor(Date.now() / 1000), `timestamp ${timestamp}`);
     assert.match(String(request.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]{43}=$/);
-    assert.ok(verifyStandardWebhook(hook.secret, request.headers, request.body), 'the signature verifies with the secret shown at creation');
+    assert.ok(
+      verifyStandardWebhook(hook.secret, request.headers, request.body),
+      'the signature verifies with the secret shown at creation',
+    );
 
     const body = JSON.parse(request.body.toString('utf8'));
     const event = await harness().db('email_events').where({ id: eventId }).first();
@@ -51,7 +74,9 @@ describe('email event delivery', function () {
 
   it('the signature covers the exact bytes sent: one changed byte, id or timestamp no longer verifies', async () => {
     const hook = await endpoint();
-    const { ids: [eventId] } = await emitEmailEvents(world.deps, account.accountId, [sent('zoë@example.test')]);
+    const {
+      ids: [eventId],
+    } = await emitEmailEvents(world.deps, account.accountId, [sent('zoë@example.test')]);
     await deliveryResult(eventId);
     const [{ headers, body }] = receiver.received;
     assert.ok(verifyStandardWebhook(hook.secret, headers, body));
@@ -59,18 +84,26 @@ describe('email event delivery', function () {
     const altered = Buffer.from(body);
     altered[altered.length - 2] ^= 1;
     assert.equal(verifyStandardWebhook(hook.secret, headers, altered), false);
-    assert.equal(verifyStandardWebhook(hook.secret, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) }, body), false);
+    assert.equal(
+      verifyStandardWebhook(hook.secret, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) }, body),
+      false,
+    );
     assert.equal(verifyStandardWebhook(hook.secret, { ...headers, 'webhook-id': `${eventId}x` }, body), false);
     const other = await endpoint();
-    assert.equal(verifyStandardWebhook(other.secret, headers, body), false, 'another endpoint\'s secret does not verify');
+    assert.equal(verifyStandardWebhook(other.secret, headers, body), false, "another endpoint's secret does not verify");
   });
 
   it('5xx answers are retried with exponential backoff until a 2xx delivers; every attempt carries the same webhook-id', async () => {
     const hook = await endpoint();
     receiver.answer({ status: 500 }, { status: 503 }, { status: 502 });
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.status, d.attempts]), [['delivered', 4]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.status, d.attempts]),
+      [['delivered', 4]],
+    );
     assert.equal(receiver.received.length, 4);
     assert.deepEqual(new Set(receiver.received.map((r) => r.headers['webhook-id'])), new Set([eventId]));
     for (const r of receiver.received) assert.ok(verifyStandardWebhook(hook.secret, r.headers, r.body), 'each attempt is signed anew');
@@ -80,7 +113,14 @@ describe('email event delivery', function () {
     const { body } = await deliveriesOf(world.app, account.key, hook.id);
     assert.equal(body.total, 1);
     assert.deepEqual(
-      { event_id: body.data[0].event_id, event_type: body.data[0].event_type, status: body.data[0].status, attempts: body.data[0].attempts, last_status: body.data[0].last_status, last_error: body.data[0].last_error },
+      {
+        event_id: body.data[0].event_id,
+        event_type: body.data[0].event_type,
+        status: body.data[0].status,
+        attempts: body.data[0].attempts,
+        last_status: body.data[0].last_status,
+        last_error: body.data[0].last_error,
+      },
       { event_id: eventId, event_type: 'email.sent', status: 'delivered', attempts: 4, last_status: 200, last_error: null },
     );
     assert.ok(body.data[0].delivered_at);
@@ -89,34 +129,57 @@ describe('email event delivery', function () {
   it('a 4xx answer (other than 408 and 429) fails the delivery at once, without retry', async () => {
     const hook = await endpoint();
     receiver.answer({ status: 400 }, { status: 200 });
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.status, d.attempts]), [['failed', 1]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.status, d.attempts]),
+      [['failed', 1]],
+    );
     await new Promise((resolve) => setTimeout(resolve, 3 * FAST.initialIntervalMs));
     assert.equal(receiver.received.length, 1, 'no second attempt');
     const { body } = await deliveriesOf(world.app, account.key, hook.id);
-    assert.deepEqual([body.data[0].status, body.data[0].attempts, body.data[0].last_status, body.data[0].delivered_at], ['failed', 1, 400, null]);
+    assert.deepEqual(
+      [body.data[0].status, body.data[0].attempts, body.data[0].last_status, body.data[0].delivered_at],
+      ['failed', 1, 400, null],
+    );
     assert.match(body.data[0].last_error, /400/);
   });
 
   it('408 and 429 answers are retried', async () => {
     await endpoint();
     receiver.answer({ status: 429 }, { status: 408 });
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.status, d.attempts]), [['delivered', 3]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.status, d.attempts]),
+      [['delivered', 3]],
+    );
   });
 
   it('an attempt that gets no answer within the timeout is retried', async () => {
     const hook = await endpoint();
     receiver.answer({ status: 200, delayMs: TEST_TIMEOUT_MS * 4 });
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
-    const pending = await waitFor(() => deliveriesOf(world.app, account.key, hook.id), (res) => res.body.data[0]?.attempts === 1, 10_000, 'the timed-out attempt');
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], { retry: FAST });
+    const pending = await waitFor(
+      () => deliveriesOf(world.app, account.key, hook.id),
+      (res) => res.body.data[0]?.attempts === 1,
+      10_000,
+      'the timed-out attempt',
+    );
     assert.equal(pending.body.data[0].status, 'pending');
     assert.equal(pending.body.data[0].last_status, null);
     assert.match(pending.body.data[0].last_error, new RegExp(`${TEST_TIMEOUT_MS} ms|in time`));
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.status, d.attempts]), [['delivered', 2]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.status, d.attempts]),
+      [['delivered', 2]],
+    );
     assert.equal(receiver.received.length, 2);
   });
 
@@ -124,10 +187,17 @@ describe('email event delivery', function () {
     const hook = await endpoint();
     receiver.answer(...Array.from({ length: 50 }, () => ({ status: 500 })));
     const giveUpAfterMs = 1_500;
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: { initialIntervalMs: 100, maximumIntervalMs: 100, giveUpAfterMs } });
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], {
+      retry: { initialIntervalMs: 100, maximumIntervalMs: 100, giveUpAfterMs },
+    });
     const result = await deliveryResult(eventId);
     const attempts = receiver.received.length;
-    assert.deepEqual(result.deliveries.map((d) => [d.status, d.attempts]), [['failed', attempts]]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.status, d.attempts]),
+      [['failed', attempts]],
+    );
     assert.ok(attempts >= 3, `attempts: ${attempts} at ${receiver.received.map((r) => r.at - receiver.received[0].at)}`);
     assert.ok(attempts <= giveUpAfterMs / 100 + 1, `at most one attempt per interval within the window: ${attempts}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -144,9 +214,14 @@ describe('email event delivery', function () {
     const enabledReceiver = await Receiver.start();
     try {
       const enabled = await createEndpoint(account.key, { url: enabledReceiver.url, events: ['email.sent'] }, world.app);
-      const { ids: [eventId] } = await emitEmailEvents(world.deps, account.accountId, [sent()]);
+      const {
+        ids: [eventId],
+      } = await emitEmailEvents(world.deps, account.accountId, [sent()]);
       const result = await deliveryResult(eventId);
-      assert.deepEqual(result.deliveries.map((d) => d.endpoint_id), [enabled.id]);
+      assert.deepEqual(
+        result.deliveries.map((d) => d.endpoint_id),
+        [enabled.id],
+      );
       assert.equal(enabledReceiver.received.length, 1);
       assert.equal(receiver.received.length, 0);
       assert.equal((await deliveriesOf(world.app, account.key, disabled.id)).body.total, 0);
@@ -157,9 +232,17 @@ describe('email event delivery', function () {
 
   it('an endpoint not subscribed to the event type receives nothing', async () => {
     const failedOnly = await endpoint({ events: ['email.failed'] });
-    const { ids: [sentId, failedId] } = await emitEmailEvents(world.deps, account.accountId, [sent(), { type: 'email.failed', data: { id: 'msg_2', error: 'smtp_rejected' } }]);
+    const {
+      ids: [sentId, failedId],
+    } = await emitEmailEvents(world.deps, account.accountId, [
+      sent(),
+      { type: 'email.failed', data: { id: 'msg_2', error: 'smtp_rejected' } },
+    ]);
     assert.deepEqual((await deliveryResult(sentId)).deliveries, []);
-    assert.deepEqual((await deliveryResult(failedId)).deliveries.map((d) => d.endpoint_id), [failedOnly.id]);
+    assert.deepEqual(
+      (await deliveryResult(failedId)).deliveries.map((d) => d.endpoint_id),
+      [failedOnly.id],
+    );
     assert.equal(receiver.received.length, 1);
     assert.equal(JSON.parse(receiver.received[0].body.toString()).type, 'email.failed');
   });
@@ -167,7 +250,9 @@ describe('email event delivery', function () {
   it('events reach only the endpoints of their own account', async () => {
     await endpoint();
     const other = await keyedAccount();
-    const { ids: [eventId] } = await emitEmailEvents(world.deps, other.accountId, [sent()]);
+    const {
+      ids: [eventId],
+    } = await emitEmailEvents(world.deps, other.accountId, [sent()]);
     assert.deepEqual((await deliveryResult(eventId)).deliveries, []);
     assert.equal(receiver.received.length, 0);
   });
@@ -177,15 +262,23 @@ describe('email event delivery', function () {
     const { db } = harness();
     let rolledBack: string[] = [];
     let rolledBackDispatch: Promise<void> = Promise.resolve();
-    await db.transaction(async (trx) => {
-      const emitted = await emitEmailEvents(world.deps, account.accountId, [sent('rollback@example.test')], trx);
-      rolledBack = emitted.ids;
-      rolledBackDispatch = emitted.dispatched;
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await db
+      .transaction(async (trx) => {
+        const emitted = await emitEmailEvents(world.deps, account.accountId, [sent('rollback@example.test')], trx);
+        rolledBack = emitted.ids;
+        rolledBackDispatch = emitted.dispatched;
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     await rolledBackDispatch;
     assert.equal(await db('email_events').whereIn('id', rolledBack).first(), undefined);
-    const started = await harness().client.workflow.getHandle(`email-event:${rolledBack[0]}`).describe().then(() => true, () => false);
+    const started = await harness()
+      .client.workflow.getHandle(`email-event:${rolledBack[0]}`)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
     assert.equal(started, false, 'no workflow for a rolled-back event');
 
     let committedId = '';
@@ -210,7 +303,10 @@ describe('email event delivery', function () {
     assert.equal(res.body.job_id, `email-event:${res.body.event_id}`);
     assert.equal(res.headers.get('location'), `/api/jobs/email-event:${res.body.event_id}`);
     const result = await deliveryResult(res.body.event_id);
-    assert.deepEqual(result.deliveries.map((d) => [d.endpoint_id, d.status]), [[hook.id, 'delivered']]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.endpoint_id, d.status]),
+      [[hook.id, 'delivered']],
+    );
     const [request] = receiver.received;
     assert.ok(verifyStandardWebhook(hook.secret, request.headers, request.body));
     const body = JSON.parse(request.body.toString());
@@ -232,8 +328,15 @@ describe('email event delivery', function () {
   it('an endpoint disabled while its delivery is retrying receives no further attempt', async () => {
     const hook = await endpoint();
     receiver.answer(...Array.from({ length: 10 }, () => ({ status: 500 })));
-    const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent()], { retry: { initialIntervalMs: 500, maximumIntervalMs: 500 } });
-    await waitFor(async () => receiver.received.length, (n) => n >= 1, 10_000, 'the first attempt');
+    const {
+      ids: [eventId],
+    } = await emitEvents(world.deps, account.accountId, [sent()], { retry: { initialIntervalMs: 500, maximumIntervalMs: 500 } });
+    await waitFor(
+      async () => receiver.received.length,
+      (n) => n >= 1,
+      10_000,
+      'the first attempt',
+    );
     await world.app.call('PATCH', `/v1/email/webhooks/${hook.id}`, { token: account.key, body: { enabled: false } });
     const result = await deliveryResult(eventId);
     assert.equal(result.deliveries[0].status, 'failed');
@@ -247,13 +350,18 @@ describe('email event delivery', function () {
     const hook = await endpoint();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { ids: [eventId] } = await emitEmailEvents(world.deps, account.accountId, [sent(`n${i}@example.test`)]);
+      const {
+        ids: [eventId],
+      } = await emitEmailEvents(world.deps, account.accountId, [sent(`n${i}@example.test`)]);
       await deliveryResult(eventId);
       ids.push(eventId);
     }
     const page = await world.app.call('GET', `/v1/email/webhooks/${hook.id}/deliveries?limit=2`, { token: account.key });
     assert.equal(page.status, 200, page.text);
     assert.deepEqual([page.body.total, page.body.limit, page.body.page], [3, 2, 1]);
-    assert.deepEqual(page.body.data.map((d: { event_id: string }) => d.event_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      page.body.data.map((d: { event_id: string }) => d.event_id),
+      [ids[2], ids[1]],
+    );
   });
 });

@@ -12,8 +12,12 @@ const HOOK = { url: 'https://hooks.example.com/email', events: ['email.sent'] };
 describe('email webhook endpoints', function () {
   this.timeout(30_000);
   let world: WebhookWorld;
-  before(async () => { world = await startWebhookWorld(); });
-  after(async () => { await world?.stop(); });
+  before(async () => {
+    world = await startWebhookWorld();
+  });
+  after(async () => {
+    await world?.stop();
+  });
 
   it('the known event types are email.sent and email.failed', () => {
     assert.deepEqual([...EMAIL_EVENT_TYPES], ['email.sent', 'email.failed']);
@@ -56,9 +60,18 @@ describe('email webhook endpoints', function () {
   it('the URL must be https on a public host; anything else is 400 on body.url and writes nothing', async () => {
     const { accountId, key } = await keyedAccount();
     for (const url of [
-      'http://hooks.example.com/x', 'ftp://hooks.example.com/x', 'not a url', 'https://user:pw@hooks.example.com/x',
-      'https://127.0.0.1/x', 'https://[::1]/x', 'https://10.1.2.3/x', 'https://169.254.169.254/latest', 'https://[::ffff:192.168.0.1]/x',
-      'https://localhost/x', 'http://127.0.0.1:8080/x', `https://hooks.example.com/${'a'.repeat(2100)}`,
+      'http://hooks.example.com/x',
+      'ftp://hooks.example.com/x',
+      'not a url',
+      'https://user:pw@hooks.example.com/x',
+      'https://127.0.0.1/x',
+      'https://[::1]/x',
+      'https://10.1.2.3/x',
+      'https://169.254.169.254/latest',
+      'https://[::ffff:192.168.0.1]/x',
+      'https://localhost/x',
+      'http://127.0.0.1:8080/x',
+      `https://hooks.example.com/${'a'.repeat(2100)}`,
     ]) {
       assertFieldError(await call('POST', PATH, { token: key, body: { ...HOOK, url } }), 'body.url');
     }
@@ -90,7 +103,8 @@ describe('email webhook endpoints', function () {
     const { key } = await keyedAccount();
     const created = await createEndpoint(key, { ...HOOK, description: 'one' });
     const patched = await call('PATCH', `${PATH}/${created.id}`, {
-      token: key, body: { url: 'https://other.example.com/in', events: ['email.failed'], enabled: false },
+      token: key,
+      body: { url: 'https://other.example.com/in', events: ['email.failed'], enabled: false },
     });
     assert.equal(patched.status, 200, patched.text);
     assert.deepEqual(
@@ -114,7 +128,7 @@ describe('email webhook endpoints', function () {
     assertError(await call('DELETE', `${PATH}/${created.id}`, { token: key }), 404, 'webhook_endpoint_not_found');
   });
 
-  it('the list is paged, newest first, and holds only the account\'s endpoints', async () => {
+  it("the list is paged, newest first, and holds only the account's endpoints", async () => {
     const { key } = await keyedAccount();
     const other = await keyedAccount();
     await createEndpoint(other.key, HOOK);
@@ -123,19 +137,29 @@ describe('email webhook endpoints', function () {
     const first = await call('GET', `${PATH}?limit=2`, { token: key });
     assert.equal(first.status, 200, first.text);
     assert.deepEqual({ total: first.body.total, page: first.body.page, limit: first.body.limit }, { total: 3, page: 1, limit: 2 });
-    assert.deepEqual(first.body.data.map((e: { id: string }) => e.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.body.data.map((e: { id: string }) => e.id),
+      [ids[2], ids[1]],
+    );
     const second = await call('GET', `${PATH}?limit=2&page=2`, { token: key });
-    assert.deepEqual(second.body.data.map((e: { id: string }) => e.id), [ids[0]]);
+    assert.deepEqual(
+      second.body.data.map((e: { id: string }) => e.id),
+      [ids[0]],
+    );
     assertFieldError(await call('GET', `${PATH}?limit=101`, { token: key }), 'query.limit');
   });
 
-  it('another account\'s endpoint, a missing or a malformed id answers 404 webhook_endpoint_not_found on every route', async () => {
+  it("another account's endpoint, a missing or a malformed id answers 404 webhook_endpoint_not_found on every route", async () => {
     const owner = await keyedAccount();
     const stranger = await keyedAccount();
     const created = await createEndpoint(owner.key, HOOK);
     for (const id of [created.id, ...ABSENT_IDS]) {
       assertError(await call('GET', `${PATH}/${id}`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('PATCH', `${PATH}/${id}`, { token: stranger.key, body: { enabled: false } }), 404, 'webhook_endpoint_not_found');
+      assertError(
+        await call('PATCH', `${PATH}/${id}`, { token: stranger.key, body: { enabled: false } }),
+        404,
+        'webhook_endpoint_not_found',
+      );
       assertError(await call('DELETE', `${PATH}/${id}`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
       assertError(await call('POST', `${PATH}/${id}/test`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
       assertError(await call('GET', `${PATH}/${id}/deliveries`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
@@ -149,9 +173,20 @@ describe('email webhook endpoints', function () {
     const { accountId, key } = await keyedAccount();
     const created = await createEndpoint(key, HOOK);
     const sender = await emailKey(accountId, ['email:send', 'email:batch', 'email:domains', 'email:templates']);
-    for (const [method, path] of [['POST', PATH], ['GET', PATH], ['GET', `${PATH}/${created.id}`], ['PATCH', `${PATH}/${created.id}`],
-      ['DELETE', `${PATH}/${created.id}`], ['POST', `${PATH}/${created.id}/test`], ['GET', `${PATH}/${created.id}/deliveries`]]) {
-      assertError(await call(method, path, { token: sender, body: method === 'POST' || method === 'PATCH' ? HOOK : undefined }), 403, 'missing_scope');
+    for (const [method, path] of [
+      ['POST', PATH],
+      ['GET', PATH],
+      ['GET', `${PATH}/${created.id}`],
+      ['PATCH', `${PATH}/${created.id}`],
+      ['DELETE', `${PATH}/${created.id}`],
+      ['POST', `${PATH}/${created.id}/test`],
+      ['GET', `${PATH}/${created.id}/deliveries`],
+    ]) {
+      assertError(
+        await call(method, path, { token: sender, body: method === 'POST' || method === 'PATCH' ? HOOK : undefined }),
+        403,
+        'missing_scope',
+      );
       assert.equal((await call(method, path, {})).status, 401);
     }
     assert.equal((await call('GET', `${PATH}/${created.id}`, { token: key })).status, 200, 'nothing was deleted');

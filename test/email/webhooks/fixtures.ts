@@ -34,14 +34,19 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
   const taskQueue = `email-webhooks-${randomBytes(4).toString('hex')}`;
   const config = { ...base.config, FETCH_ALLOW_PRIVATE_HOSTS: true, EMAIL_WEBHOOK_TIMEOUT_MS: TEST_TIMEOUT_MS };
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
-    address: temporalAddress, namespace: base.temporal.namespace, taskQueue, bundle,
+    address: temporalAddress,
+    namespace: base.temporal.namespace,
+    taskQueue,
+    bundle,
     activities: createActivities({ config, db: base.db, logger: base.logger }),
   });
   const running = worker.run();
   const app = await startPrivateApp([], { config, taskQueue });
   const deps: AppDeps = { ...base, config, temporal: { ...base.temporal, taskQueue }, metrics: createMetrics(false) };
   return {
-    app, deps, taskQueue,
+    app,
+    deps,
+    taskQueue,
     async stop() {
       await app.close();
       worker.shutdown();
@@ -56,7 +61,11 @@ export interface KeyedAccount {
   key: string;
 }
 
-export async function emailKey(accountId: string, scopes: EmailScope[] = ['email:webhooks'], environment: 'test' | 'live' = 'test'): Promise<string> {
+export async function emailKey(
+  accountId: string,
+  scopes: EmailScope[] = ['email:webhooks'],
+  environment: 'test' | 'live' = 'test',
+): Promise<string> {
   const { token } = await createEmailKey(harness().deps, accountId, { name: 'webhooks test', environment, scopes });
   return token;
 }
@@ -67,8 +76,14 @@ export async function keyedAccount(): Promise<KeyedAccount> {
 }
 
 /** Creates an endpoint through the route (on `app`, the harness app by default) and answers the 201 body. */
-export async function createEndpoint(key: string, body: Record<string, unknown>, app?: Pick<PrivateApp, 'call'>): Promise<{ id: string; secret: string; [k: string]: unknown }> {
-  const res = await (app ? app.call('POST', '/v1/email/webhooks', { token: key, body }) : call('POST', '/v1/email/webhooks', { token: key, body }));
+export async function createEndpoint(
+  key: string,
+  body: Record<string, unknown>,
+  app?: Pick<PrivateApp, 'call'>,
+): Promise<{ id: string; secret: string; [k: string]: unknown }> {
+  const res = await (app
+    ? app.call('POST', '/v1/email/webhooks', { token: key, body })
+    : call('POST', '/v1/email/webhooks', { token: key, body }));
   assert.equal(res.status, 201, res.text);
   return res.body;
 }
@@ -83,10 +98,19 @@ export async function deliveriesOf(app: Pick<PrivateApp, 'call'>, key: string, e
 export async function deliveryResult(eventId: string, timeoutMs = 20_000): Promise<EmailEventDeliveryResult> {
   const { client } = harness();
   const handle = client.workflow.getHandle(`email-event:${eventId}`);
-  await eventually(() => handle.describe().then(() => true, (err) => {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }), Boolean, timeoutMs, `the workflow of event ${eventId}`);
+  await eventually(
+    () =>
+      handle.describe().then(
+        () => true,
+        (err) => {
+          if (err instanceof WorkflowNotFoundError) return false;
+          throw err;
+        },
+      ),
+    Boolean,
+    timeoutMs,
+    `the workflow of event ${eventId}`,
+  );
   return client.withDeadline(Date.now() + timeoutMs, () => handle.result());
 }
 

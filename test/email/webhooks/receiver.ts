@@ -25,8 +25,11 @@ export class Receiver {
     req.on('end', () => {
       this.received.push({ headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
       const answer = this.script.shift() ?? { status: 200 };
-      const reply = () => { if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok'); };
-      if (answer.delayMs) setTimeout(reply, answer.delayMs); else reply();
+      const reply = () => {
+        if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
+      };
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     });
   });
 
@@ -59,6 +62,10 @@ export function verifyStandardWebhook(secret: string, headers: http.IncomingHttp
   const id = String(headers['webhook-id'] ?? '');
   const timestamp = String(headers['webhook-timestamp'] ?? '');
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body])).digest('base64');
-  return String(headers['webhook-signature'] ?? '').split(' ').some((entry) => entry === `v1,${expected}`);
+  const expected = createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]))
+    .digest('base64');
+  return String(headers['webhook-signature'] ?? '')
+    .split(' ')
+    .some((entry) => entry === `v1,${expected}`);
 }

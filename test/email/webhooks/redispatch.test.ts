@@ -27,12 +27,22 @@ describe('email event re-dispatch and durability', function () {
 
   const runSweep = async (): Promise<RedispatchSummary> => {
     const { client } = harness();
-    return client.withDeadline(Date.now() + 30_000, () => client.workflow.execute(emailEventRedispatchContract.workflowType, {
-      taskQueue: world.taskQueue, workflowId: `test-email-redispatch:${randomUUID()}`, args: [{}],
-    }));
+    return client.withDeadline(Date.now() + 30_000, () =>
+      client.workflow.execute(emailEventRedispatchContract.workflowType, {
+        taskQueue: world.taskQueue,
+        workflowId: `test-email-redispatch:${randomUUID()}`,
+        args: [{}],
+      }),
+    );
   };
   const workflowExists = (eventId: string) =>
-    harness().client.workflow.getHandle(`email-event:${eventId}`).describe().then(() => true, () => false);
+    harness()
+      .client.workflow.getHandle(`email-event:${eventId}`)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
 
   it('the re-dispatch sweep is a Temporal Schedule that runs every minute', () => {
     const entry = SCHEDULES.find((s) => s.name === 'email-event-redispatch');
@@ -55,11 +65,16 @@ describe('email event re-dispatch and durability', function () {
     await runSweep();
     assert.equal(await workflowExists(eventId), false, 'an event younger than a minute is left to its emitter');
 
-    await db('email_events').where({ id: eventId }).update({ created_at: db.raw(`now() - interval '2 minutes'`) });
+    await db('email_events')
+      .where({ id: eventId })
+      .update({ created_at: db.raw(`now() - interval '2 minutes'`) });
     const summary = await runSweep();
     assert.ok(summary.started >= 1, JSON.stringify(summary));
     const result = await deliveryResult(eventId);
-    assert.deepEqual(result.deliveries.map((d) => [d.endpoint_id, d.status]), [[hook.id, 'delivered']]);
+    assert.deepEqual(
+      result.deliveries.map((d) => [d.endpoint_id, d.status]),
+      [[hook.id, 'delivered']],
+    );
     assert.equal(receiver.received.length, 1);
     assert.ok(verifyStandardWebhook(hook.secret, receiver.received[0].headers, receiver.received[0].body));
     assert.ok((await db('email_events').where({ id: eventId }).first()).dispatched_at, 'stamped dispatched');
@@ -70,16 +85,20 @@ describe('email event re-dispatch and durability', function () {
     await unreachable.connection.close().catch(() => undefined);
   });
 
-  it('starting an event\'s workflow again attaches to it: an event is delivered once', async () => {
+  it("starting an event's workflow again attaches to it: an event is delivered once", async () => {
     const { db } = harness();
     const account = await keyedAccount();
     const local = await Receiver.start();
     try {
       await createEndpoint(account.key, { url: local.url, events: ['email.sent'] }, world.app);
-      const { ids: [eventId] } = await emitEmailEvents(world.deps, account.accountId, [sent]);
+      const {
+        ids: [eventId],
+      } = await emitEmailEvents(world.deps, account.accountId, [sent]);
       await deliveryResult(eventId);
       // As if the stamp had been lost after the start: the sweep finds the event again.
-      await db('email_events').where({ id: eventId }).update({ dispatched_at: null, created_at: db.raw(`now() - interval '2 minutes'`) });
+      await db('email_events')
+        .where({ id: eventId })
+        .update({ dispatched_at: null, created_at: db.raw(`now() - interval '2 minutes'`) });
       const summary = await runSweep();
       assert.ok(summary.already_running >= 1, JSON.stringify(summary));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -97,9 +116,14 @@ describe('email event re-dispatch and durability', function () {
       local.answer({ status: 500 }, { status: 503 });
       await createEndpoint(account.key, { url: local.url, events: ['email.sent'] }, world.app);
       await createEndpoint(account.key, { url: local.url, events: ['email.sent'] }, world.app);
-      const { ids: [eventId] } = await emitEvents(world.deps, account.accountId, [sent], { retry: { initialIntervalMs: 100, maximumIntervalMs: 400 } });
+      const {
+        ids: [eventId],
+      } = await emitEvents(world.deps, account.accountId, [sent], { retry: { initialIntervalMs: 100, maximumIntervalMs: 400 } });
       const result = await deliveryResult(eventId);
-      assert.deepEqual(result.deliveries.map((d) => d.status), ['delivered', 'delivered']);
+      assert.deepEqual(
+        result.deliveries.map((d) => d.status),
+        ['delivered', 'delivered'],
+      );
       const handle = harness().client.workflow.getHandle(`email-event:${eventId}`);
       await Worker.runReplayHistory({ workflowBundle: harness().bundle }, await handle.fetchHistory(), handle.workflowId);
     } finally {

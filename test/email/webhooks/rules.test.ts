@@ -12,7 +12,12 @@ import { newWebhookSecret, webhookSignature } from '../../../src/email/webhooks/
 describe('email webhook rules', () => {
   it('signatures match the Standard Webhooks reference vector', () => {
     // The example of the Standard Webhooks specification (also Svix's documentation).
-    const signature = webhookSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    const signature = webhookSignature(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
     assert.equal(signature, 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
@@ -25,17 +30,30 @@ describe('email webhook rules', () => {
   });
 
   it('2xx delivers; 4xx other than 408 and 429 is final; 5xx, 408, 429 and 3xx are retried', () => {
-    for (const status of [200, 201, 204, 299]) assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [true, false]);
-    for (const status of [400, 401, 403, 404, 410, 422]) assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [false, false], String(status));
-    for (const status of [408, 429, 500, 502, 503, 504, 301, 302]) assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [false, true], String(status));
+    for (const status of [200, 201, 204, 299])
+      assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [true, false]);
+    for (const status of [400, 401, 403, 404, 410, 422])
+      assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [false, false], String(status));
+    for (const status of [408, 429, 500, 502, 503, 504, 301, 302])
+      assert.deepEqual([classifyStatus(status).delivered, classifyStatus(status).retryable], [false, true], String(status));
   });
 
   it('endpoint URLs: https on public hosts; private, loopback and link-local addresses refused unless private hosts are allowed', () => {
     assert.equal(webhookUrlProblem('https://hooks.example.com/in?x=1', false), null);
     assert.equal(webhookUrlProblem('https://93.184.216.34/in', false), null);
     assert.equal(webhookUrlProblem('https://[2606:4700::1111]/in', false), null);
-    for (const url of ['https://127.0.0.1/', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://192.168.1.10/', 'https://[fd00::1]/',
-      'https://169.254.169.254/', 'https://0.0.0.0/', 'https://localhost/', 'https://api.localhost/', 'http://hooks.example.com/']) {
+    for (const url of [
+      'https://127.0.0.1/',
+      'https://[::1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://192.168.1.10/',
+      'https://[fd00::1]/',
+      'https://169.254.169.254/',
+      'https://0.0.0.0/',
+      'https://localhost/',
+      'https://api.localhost/',
+      'http://hooks.example.com/',
+    ]) {
       assert.ok(webhookUrlProblem(url, false), url);
     }
     assert.equal(webhookUrlProblem('http://127.0.0.1:8080/in', true), null);
@@ -50,7 +68,10 @@ describe('email webhook rules', () => {
     const { address } = await lookup(host).catch(() => ({ address: '' }));
     if (blockedAddressKind(address) !== 'loopback') this.skip();
     let hits = 0;
-    const server = createServer((_req, res) => { hits++; res.end('ok'); });
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end('ok');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {

@@ -47,16 +47,24 @@ describe('content calendar: cadence and limits', () => {
     assert.equal(res.body.truncated, false);
     const { as_of: _asOf, ...counts } = res.body.cadence;
     assert.deepEqual(counts, {
-      published_last_30_days: 0, published_last_90_days: 0, published_per_week_last_90_days: 0,
-      scheduled_next_30_days: 0, recorded_only_next_30_days: 0, failed_last_30_days: 0,
-      last_published_at: null, next_scheduled_at: null,
+      published_last_30_days: 0,
+      published_last_90_days: 0,
+      published_per_week_last_90_days: 0,
+      scheduled_next_30_days: 0,
+      recorded_only_next_30_days: 0,
+      failed_last_30_days: 0,
+      last_published_at: null,
+      next_scheduled_at: null,
     });
   });
 
   it('a window with more than 1000 entries answers the oldest 1000 and truncated true', async () => {
     const acct = await newAccount();
     const base = Date.parse('2031-01-01T00:00:00Z');
-    await insertItems(acct.accountId, Array.from({ length: 1001 }, (_, i) => ({ scheduled_publish_at: new Date(base + i * 60_000) })));
+    await insertItems(
+      acct.accountId,
+      Array.from({ length: 1001 }, (_, i) => ({ scheduled_publish_at: new Date(base + i * 60_000) })),
+    );
     const res = await calendar(acct.ownerToken, '?from=2031-01-01&to=2031-01-02');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.entries.length, 1000);

@@ -11,11 +11,26 @@ describe('content calendar: entries', () => {
   before(async () => {
     acct = await newAccount();
     const a = acct.accountId;
-    ids.scheduled = await insertItem(a, { title: 'Linked', cms_link: LINK, scheduled_publish_at: daysFromNow(3), content_type: 'case_study' });
+    ids.scheduled = await insertItem(a, {
+      title: 'Linked',
+      cms_link: LINK,
+      scheduled_publish_at: daysFromNow(3),
+      content_type: 'case_study',
+    });
     ids.unlinked = await insertItem(a, { title: 'Unlinked', scheduled_publish_at: daysFromNow(4) });
-    ids.noTarget = await insertItem(a, { title: 'Deploy none', cms_link: LINK, deploy_target: 'none', scheduled_publish_at: daysFromNow(5) });
+    ids.noTarget = await insertItem(a, {
+      title: 'Deploy none',
+      cms_link: LINK,
+      deploy_target: 'none',
+      scheduled_publish_at: daysFromNow(5),
+    });
     ids.published = await insertItem(a, { title: 'Live', status: 'published', published_at: daysFromNow(-2), cms_link: LINK });
-    ids.failed = await insertItem(a, { title: 'Broken', cms_link: LINK, publish_failed_at: daysFromNow(-1), scheduled_publish_at: daysFromNow(-1) });
+    ids.failed = await insertItem(a, {
+      title: 'Broken',
+      cms_link: LINK,
+      publish_failed_at: daysFromNow(-1),
+      scheduled_publish_at: daysFromNow(-1),
+    });
     ids.oldPublished = await insertItem(a, { status: 'published', published_at: daysFromNow(-46) });
     ids.edgePublished = await insertItem(a, { status: 'published', published_at: daysFromNow(-44) });
     ids.farScheduled = await insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(46) });
@@ -23,7 +38,8 @@ describe('content calendar: entries', () => {
     ids.undated = await insertItem(a, { title: 'No dates' });
   });
 
-  const entriesOf = (body: { entries: Entry[] }, id: string) => body.entries.filter((e) => e.content_id === id).map((e) => [e.kind, e.executes]);
+  const entriesOf = (body: { entries: Entry[] }, id: string) =>
+    body.entries.filter((e) => e.content_id === id).map((e) => [e.kind, e.executes]);
 
   it('a linked item with a stored schedule in the window is a scheduled entry that executes', async () => {
     const res = await calendar(acct.ownerToken);
@@ -41,7 +57,10 @@ describe('content calendar: entries', () => {
   it('published_at in the window gives a published entry, publish_failed_at a failed one; one item can give several', async () => {
     const res = await calendar(acct.ownerToken);
     assert.deepEqual(entriesOf(res.body, ids.published), [['published', true]]);
-    assert.deepEqual(entriesOf(res.body, ids.failed).sort(), [['failed', true], ['scheduled', true]]);
+    assert.deepEqual(entriesOf(res.body, ids.failed).sort(), [
+      ['failed', true],
+      ['scheduled', true],
+    ]);
     assert.deepEqual(entriesOf(res.body, ids.undated), []);
   });
 
@@ -111,7 +130,13 @@ describe('content calendar: documentation', () => {
     for (const path of ['/api/marketing/content/calendar', '/api/agent/marketing/content/calendar']) {
       const op = doc.paths[path]?.get;
       assert.ok(op, `${path} is not documented`);
-      assert.deepEqual(op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort(), ['from', 'to']);
+      assert.deepEqual(
+        op.parameters
+          .filter((p: { in: string }) => p.in === 'query')
+          .map((p: { name: string }) => p.name)
+          .sort(),
+        ['from', 'to'],
+      );
       assert.match(op.description, /190 days/);
       assert.match(op.description, /45 days/);
     }

@@ -8,12 +8,19 @@ export const LINK = JSON.stringify({ project_id: 'p1', collection_id: 'c1', item
 
 /** A content row inserted directly (the calendar reads stored rows; the content routes are another area's). */
 export async function insertItem(accountId: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const [row] = await harness().db('content_items').insert({ account_id: accountId, title: 'Post', ...fields }).returning('id');
+  const [row] = await harness()
+    .db('content_items')
+    .insert({ account_id: accountId, title: 'Post', ...fields })
+    .returning('id');
   return row.id;
 }
 
 export async function insertItems(accountId: string, rows: Array<Record<string, unknown>>): Promise<void> {
-  await harness().db.batchInsert('content_items', rows.map((r) => ({ account_id: accountId, title: 'Post', ...r })), 500);
+  await harness().db.batchInsert(
+    'content_items',
+    rows.map((r) => ({ account_id: accountId, title: 'Post', ...r })),
+    500,
+  );
 }
 
 export const calendar = (token: string, query = '', agent = false) =>

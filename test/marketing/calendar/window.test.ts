@@ -14,7 +14,10 @@ describe('content calendar: window', () => {
     acct = await newAccount();
     const at = (iso: string) => insertItem(acct.accountId, { cms_link: LINK, scheduled_publish_at: iso });
     [start, lastEvening, nextDay, dayBefore] = await Promise.all([
-      at('2030-03-01T00:00:00Z'), at('2030-03-31T23:59:00Z'), at('2030-04-01T00:00:00Z'), at('2030-02-28T23:59:59Z'),
+      at('2030-03-01T00:00:00Z'),
+      at('2030-03-31T23:59:00Z'),
+      at('2030-04-01T00:00:00Z'),
+      at('2030-02-28T23:59:59Z'),
     ]);
   });
 
@@ -31,22 +34,34 @@ describe('content calendar: window', () => {
     const res = await calendar(acct.ownerToken, q('2030-03-01T02:00:00+02:00', '2030-03-01T12:30:00.5Z'));
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.body.from, res.body.to], ['2030-03-01T00:00:00.000Z', '2030-03-01T12:30:00.500Z']);
-    assert.deepEqual(res.body.entries.map((e: { content_id: string }) => e.content_id), [start]);
+    assert.deepEqual(
+      res.body.entries.map((e: { content_id: string }) => e.content_id),
+      [start],
+    );
   });
 
   it('an invalid date in from or to is 400 validation_failed naming it', async () => {
     for (const bad of ['2030-02-30', 'tomorrow', '2030-03-01T09:00:00', '03/01/2030', '2030-3-1', '1900000000000', '']) {
-      for (const [name, query] of [['from', q(bad || ' ', '2030-04-01')], ['to', q('2030-03-01', bad || ' ')]] as const) {
+      for (const [name, query] of [
+        ['from', q(bad || ' ', '2030-04-01')],
+        ['to', q('2030-03-01', bad || ' ')],
+      ] as const) {
         const res = await calendar(acct.ownerToken, query);
         assert.equal(res.status, 400, `${name}=${bad}: ${res.text}`);
         assert.equal(res.body.code, 'validation_failed');
-        assert.ok(res.body.errors.some((e: { path: string }) => e.path === `query.${name}`), res.text);
+        assert.ok(
+          res.body.errors.some((e: { path: string }) => e.path === `query.${name}`),
+          res.text,
+        );
       }
     }
   });
 
   it('a window over 190 days is 400 calendar_window_too_large', async () => {
-    for (const [from, to] of [['2030-01-01', '2030-07-10'], ['2030-01-01T00:00:00Z', '2030-07-10T00:00:00.001Z']]) {
+    for (const [from, to] of [
+      ['2030-01-01', '2030-07-10'],
+      ['2030-01-01T00:00:00Z', '2030-07-10T00:00:00.001Z'],
+    ]) {
       const res = await calendar(acct.ownerToken, q(from, to));
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.code, 'calendar_window_too_large');
@@ -71,7 +86,10 @@ describe('content calendar: window', () => {
     assert.equal(res.body.code, 'calendar_window_invalid');
     const same = await calendar(acct.ownerToken, q('2030-03-01T00:00:00Z', '2030-03-01T00:00:00Z'));
     assert.equal(same.status, 200, same.text);
-    assert.deepEqual(same.body.entries.map((e: { content_id: string }) => e.content_id), [start]);
+    assert.deepEqual(
+      same.body.entries.map((e: { content_id: string }) => e.content_id),
+      [start],
+    );
   });
 
   it('an unknown query parameter is 400', async () => {

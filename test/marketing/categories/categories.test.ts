@@ -12,7 +12,9 @@ const countCategories = async (accountId: string) =>
 describe('Marketing categories', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('creating a category answers 201 with a slug derived from the name when none is sent', async () => {
     const res = await post(acct.ownerToken, { name: 'Case Studies & Wins', description: 'Customer stories' });
@@ -76,20 +78,40 @@ describe('Marketing categories', () => {
 
   it('renaming keeps the slug; slug null derives it again from the name; a taken name or slug is 409 and changes nothing', async () => {
     const cat = await createCategory(acct.ownerToken, { name: 'Tips', description: 'Short tips' });
-    const renamed = await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { name: 'Tips and Tricks' } });
+    const renamed = await call('PATCH', `/api/marketing/categories/${cat.id}`, {
+      token: acct.ownerToken,
+      body: { name: 'Tips and Tricks' },
+    });
     assert.equal(renamed.status, 200, renamed.text);
     assert.deepEqual([renamed.body.name, renamed.body.slug, renamed.body.description], ['Tips and Tricks', 'tips', 'Short tips']);
-    const rederived = await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: null, description: null } });
+    const rederived = await call('PATCH', `/api/marketing/categories/${cat.id}`, {
+      token: acct.ownerToken,
+      body: { slug: null, description: null },
+    });
     assert.deepEqual([rederived.body.slug, rederived.body.description], ['tips-and-tricks', null]);
-    const both = await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { name: 'Playbooks', slug: '' } });
+    const both = await call('PATCH', `/api/marketing/categories/${cat.id}`, {
+      token: acct.ownerToken,
+      body: { name: 'Playbooks', slug: '' },
+    });
     assert.deepEqual([both.body.name, both.body.slug], ['Playbooks', 'playbooks']);
     const explicit = await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: 'plays' } });
     assert.equal(explicit.body.slug, 'plays');
 
     await createCategory(acct.ownerToken, { name: 'Webinars' });
-    assertError(await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { name: 'webinars' } }), 409, 'category_name_taken');
-    assertError(await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: 'webinars' } }), 409, 'category_slug_taken');
-    assertFieldError(await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: 'Not A Slug' } }), 'body.slug');
+    assertError(
+      await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { name: 'webinars' } }),
+      409,
+      'category_name_taken',
+    );
+    assertError(
+      await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: 'webinars' } }),
+      409,
+      'category_slug_taken',
+    );
+    assertFieldError(
+      await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { slug: 'Not A Slug' } }),
+      'body.slug',
+    );
     const same = await call('GET', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken });
     assert.deepEqual([same.body.name, same.body.slug], ['Playbooks', 'plays']);
     const noop = await call('PATCH', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken, body: { name: 'PLAYBOOKS' } });
@@ -98,7 +120,10 @@ describe('Marketing categories', () => {
 
   it('DELETE answers 204, content in the category keeps existing with category_id null', async () => {
     const cat = await createCategory(acct.ownerToken, { name: 'Doomed' });
-    const [item] = await harness().db('content_items').insert({ account_id: acct.accountId, title: 'In a category', category_id: cat.id }).returning('id');
+    const [item] = await harness()
+      .db('content_items')
+      .insert({ account_id: acct.accountId, title: 'In a category', category_id: cat.id })
+      .returning('id');
     assert.equal((await call('DELETE', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken })).status, 204);
     assertError(await call('GET', `/api/marketing/categories/${cat.id}`, { token: acct.ownerToken }), 404, 'category_not_found');
     const row = await harness().db('content_items').where({ id: item.id }).first();
@@ -109,7 +134,11 @@ describe('Marketing categories', () => {
     const theirs = await createCategory(other.ownerToken, { name: 'Theirs only' });
     for (const id of [theirs.id, ...ABSENT_IDS]) {
       assertError(await call('GET', `/api/marketing/categories/${id}`, { token: acct.ownerToken }), 404, 'category_not_found');
-      assertError(await call('PATCH', `/api/marketing/categories/${id}`, { token: acct.ownerToken, body: { name: 'Mine' } }), 404, 'category_not_found');
+      assertError(
+        await call('PATCH', `/api/marketing/categories/${id}`, { token: acct.ownerToken, body: { name: 'Mine' } }),
+        404,
+        'category_not_found',
+      );
       assertError(await call('PATCH', `/api/marketing/categories/${id}`, { token: acct.ownerToken, body: {} }), 404, 'category_not_found');
       assertError(await call('DELETE', `/api/marketing/categories/${id}`, { token: acct.ownerToken }), 404, 'category_not_found');
       assertError(await call('GET', `/api/agent/marketing/categories/${id}`, { token: acct.agentKey }), 404, 'category_not_found');
@@ -117,17 +146,26 @@ describe('Marketing categories', () => {
     assert.equal((await call('GET', `/api/marketing/categories/${theirs.id}`, { token: other.ownerToken })).body.name, 'Theirs only');
   });
 
-  it('lists the account\'s categories alphabetically, ignoring case, as { data, total, page, limit }, with search', async () => {
+  it("lists the account's categories alphabetically, ignoring case, as { data, total, page, limit }, with search", async () => {
     const acctL = await newAccount();
     for (const name of ['beta', 'Alpha', 'Gamma', 'delta']) await createCategory(acctL.ownerToken, { name });
     const res = await call('GET', '/api/marketing/categories', { token: acctL.ownerToken });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((c: { name: string }) => c.name), ['Alpha', 'beta', 'delta', 'Gamma']);
+    assert.deepEqual(
+      res.body.data.map((c: { name: string }) => c.name),
+      ['Alpha', 'beta', 'delta', 'Gamma'],
+    );
     assert.deepEqual([res.body.total, res.body.page, res.body.limit], [4, 1, 25]);
     const page = await call('GET', '/api/marketing/categories?page=2&limit=3', { token: acctL.ownerToken });
-    assert.deepEqual(page.body.data.map((c: { name: string }) => c.name), ['Gamma']);
+    assert.deepEqual(
+      page.body.data.map((c: { name: string }) => c.name),
+      ['Gamma'],
+    );
     const searched = await call('GET', '/api/marketing/categories?search=ELT', { token: acctL.ownerToken });
-    assert.deepEqual(searched.body.data.map((c: { name: string }) => c.name), ['delta']);
+    assert.deepEqual(
+      searched.body.data.map((c: { name: string }) => c.name),
+      ['delta'],
+    );
     assertFieldError(await call('GET', '/api/marketing/categories?limit=0', { token: acctL.ownerToken }), 'query.limit');
   });
 
@@ -138,10 +176,21 @@ describe('Marketing categories', () => {
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.slug, 'from-agent');
       assert.deepEqual((await call('GET', `/api/agent/marketing/categories/${created.body.id}`, { token: key })).body, created.body);
-      assert.ok((await call('GET', '/api/agent/marketing/categories?limit=100', { token: key })).body.data.some((c: { id: string }) => c.id === created.body.id));
-      const patched = await call('PATCH', `/api/agent/marketing/categories/${created.body.id}`, { token: key, body: { description: 'set by agent' } });
+      assert.ok(
+        (await call('GET', '/api/agent/marketing/categories?limit=100', { token: key })).body.data.some(
+          (c: { id: string }) => c.id === created.body.id,
+        ),
+      );
+      const patched = await call('PATCH', `/api/agent/marketing/categories/${created.body.id}`, {
+        token: key,
+        body: { description: 'set by agent' },
+      });
       assert.equal(patched.body.description, 'set by agent');
-      assertError(await call('POST', '/api/agent/marketing/categories', { token: key, body: { name: 'FROM AGENT' } }), 409, 'category_name_taken');
+      assertError(
+        await call('POST', '/api/agent/marketing/categories', { token: key, body: { name: 'FROM AGENT' } }),
+        409,
+        'category_name_taken',
+      );
       assert.equal((await call('DELETE', `/api/agent/marketing/categories/${created.body.id}`, { token: key })).status, 204);
     });
 
@@ -151,18 +200,39 @@ describe('Marketing categories', () => {
       const createOnly = await newAgentKey(acct.accountId, ['marketing.content:create']);
       const cat = await createCategory(acct.ownerToken, { name: 'Permission target' });
       const path = `/api/agent/marketing/categories/${cat.id}`;
-      for (const [method, p] of [['GET', '/api/agent/marketing/categories'], ['POST', '/api/agent/marketing/categories'], ['GET', path], ['PATCH', path], ['DELETE', path]]) {
-        assertError(await call(method, p, { token: none, body: method === 'POST' || method === 'PATCH' ? { name: 'X' } : undefined }), 403, 'missing_permission');
+      for (const [method, p] of [
+        ['GET', '/api/agent/marketing/categories'],
+        ['POST', '/api/agent/marketing/categories'],
+        ['GET', path],
+        ['PATCH', path],
+        ['DELETE', path],
+      ]) {
+        assertError(
+          await call(method, p, { token: none, body: method === 'POST' || method === 'PATCH' ? { name: 'X' } : undefined }),
+          403,
+          'missing_permission',
+        );
       }
       assert.equal((await call('GET', path, { token: read })).status, 200);
-      assertError(await call('POST', '/api/agent/marketing/categories', { token: read, body: { name: 'By reader' } }), 403, 'missing_permission');
+      assertError(
+        await call('POST', '/api/agent/marketing/categories', { token: read, body: { name: 'By reader' } }),
+        403,
+        'missing_permission',
+      );
       assertError(await call('PATCH', path, { token: createOnly, body: { name: 'By creator' } }), 403, 'missing_permission');
       assertError(await call('DELETE', path, { token: createOnly }), 403, 'missing_permission');
-      assert.equal((await call('POST', '/api/agent/marketing/categories', { token: createOnly, body: { name: 'By creator' } })).status, 201);
+      assert.equal(
+        (await call('POST', '/api/agent/marketing/categories', { token: createOnly, body: { name: 'By creator' } })).status,
+        201,
+      );
     });
 
     it('a read-only key reads but answers 403 read_only_key on writes, and nothing changes', async () => {
-      const key = await newAgentKey(acct.accountId, ['marketing.content:read', 'marketing.content:create', 'marketing.content:update'], true);
+      const key = await newAgentKey(
+        acct.accountId,
+        ['marketing.content:read', 'marketing.content:create', 'marketing.content:update'],
+        true,
+      );
       const cat = await createCategory(acct.ownerToken, { name: 'Read only category' });
       const path = `/api/agent/marketing/categories/${cat.id}`;
       assert.equal((await call('GET', path, { token: key })).status, 200);

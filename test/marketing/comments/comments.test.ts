@@ -6,15 +6,19 @@ import { assertFieldError } from '../../crm/fixtures';
 import { createItem, MISSING_ID } from '../media/fixtures';
 
 const path = (contentId: string, agent = false) => `${agent ? '/api/agent' : '/api'}/marketing/content/${contentId}/comments`;
-const addComment = (token: string, contentId: string, body: unknown, agent = false) => call('POST', path(contentId, agent), { token, body });
-const listComments = (token: string, contentId: string, query = '', agent = false) => call('GET', `${path(contentId, agent)}${query}`, { token });
+const addComment = (token: string, contentId: string, body: unknown, agent = false) =>
+  call('POST', path(contentId, agent), { token, body });
+const listComments = (token: string, contentId: string, query = '', agent = false) =>
+  call('GET', `${path(contentId, agent)}${query}`, { token });
 const countComments = async (contentId: string) =>
   Number((await harness().db('content_comments').where({ content_id: contentId }).count({ n: '*' }))[0].n);
 
 describe('marketing content: comments', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('adding a comment answers 201 with id, content_id, trimmed body, the user as author and created_at', async () => {
     const itemId = await createItem(acct.accountId);
@@ -36,18 +40,28 @@ describe('marketing content: comments', () => {
     assert.equal(res.body.author.type, 'agent');
     assert.ok(res.body.author.id);
     const listed = await listComments(key, itemId, '', true);
-    assert.deepEqual(listed.body.data.map((c: { author: unknown }) => c.author), [res.body.author]);
+    assert.deepEqual(
+      listed.body.data.map((c: { author: unknown }) => c.author),
+      [res.body.author],
+    );
   });
 
   it('lists the comments oldest first as { data, total, page, limit }, paged', async () => {
     const itemId = await createItem(acct.accountId);
     const member = await newUser(acct.accountId, 'member');
-    for (const [token, body] of [[acct.ownerToken, 'first'], [member.token, 'second'], [acct.ownerToken, 'third']]) {
+    for (const [token, body] of [
+      [acct.ownerToken, 'first'],
+      [member.token, 'second'],
+      [acct.ownerToken, 'third'],
+    ]) {
       assert.equal((await addComment(token, itemId, { body })).status, 201);
     }
     const all = await listComments(acct.ownerToken, itemId);
     assert.equal(all.status, 200, all.text);
-    assert.deepEqual(all.body.data.map((c: { body: string }) => c.body), ['first', 'second', 'third']);
+    assert.deepEqual(
+      all.body.data.map((c: { body: string }) => c.body),
+      ['first', 'second', 'third'],
+    );
     assert.equal(all.body.data[1].author.id, member.userId);
     assert.deepEqual([all.body.total, all.body.page, all.body.limit], [3, 1, 25]);
     const page2 = await listComments(acct.ownerToken, itemId, '?limit=2&page=2');
@@ -88,7 +102,8 @@ describe('marketing content: comments', () => {
 
   it('a retried comment with the same Idempotency-Key is written once', async () => {
     const itemId = await createItem(acct.accountId);
-    const send = () => call('POST', path(itemId), { token: acct.ownerToken, body: { body: 'once' }, headers: { 'idempotency-key': `c-${itemId}` } });
+    const send = () =>
+      call('POST', path(itemId), { token: acct.ownerToken, body: { body: 'once' }, headers: { 'idempotency-key': `c-${itemId}` } });
     const [a, b] = [await send(), await send()];
     assert.equal(a.status, 201);
     assert.equal(b.body.id, a.body.id);

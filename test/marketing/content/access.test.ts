@@ -30,11 +30,16 @@ const agentItemRoutes = (id: string): Array<[string, string, unknown?]> => [
 describe('content access', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('an item of another account answers 404 content_not_found on every item route and is left untouched', async () => {
     const foreign = await createItem(other.ownerToken, { title: 'Not yours' });
-    for (const [token, routes] of [[acct.ownerToken, itemRoutes(foreign.id)], [acct.agentKey, agentItemRoutes(foreign.id)]] as const) {
+    for (const [token, routes] of [
+      [acct.ownerToken, itemRoutes(foreign.id)],
+      [acct.agentKey, agentItemRoutes(foreign.id)],
+    ] as const) {
       for (const [method, path, body] of routes) {
         const res = await call(method, path, { token, body });
         assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
@@ -47,7 +52,10 @@ describe('content access', () => {
 
   it('an unknown or a malformed id answers 404 content_not_found, never a 500', async () => {
     for (const id of [MISSING_ID, 'not-a-uuid', '123', 'ZZZZZZZZ-0000-4000-8000-000000000000']) {
-      for (const [token, routes] of [[acct.ownerToken, itemRoutes(id)], [acct.agentKey, agentItemRoutes(id)]] as const) {
+      for (const [token, routes] of [
+        [acct.ownerToken, itemRoutes(id)],
+        [acct.agentKey, agentItemRoutes(id)],
+      ] as const) {
         for (const [method, path, body] of routes) {
           const res = await call(method, path, { token, body });
           assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
@@ -67,9 +75,17 @@ describe('content access', () => {
   });
 
   it('a read-only agent key reads items and versions but every write is 403 and writes nothing', async () => {
-    const readOnly = await newAgentKey(acct.accountId, ['marketing.content:read', 'marketing.content:create', 'marketing.content:update'], true);
+    const readOnly = await newAgentKey(
+      acct.accountId,
+      ['marketing.content:read', 'marketing.content:create', 'marketing.content:update'],
+      true,
+    );
     const item = await createItem(acct.ownerToken);
-    for (const path of ['/api/agent/marketing/content', `/api/agent/marketing/content/${item.id}`, `/api/agent/marketing/content/${item.id}/versions`]) {
+    for (const path of [
+      '/api/agent/marketing/content',
+      `/api/agent/marketing/content/${item.id}`,
+      `/api/agent/marketing/content/${item.id}/versions`,
+    ]) {
       assert.equal((await call('GET', path, { token: readOnly })).status, 200, path);
     }
     const counts = await rowCounts(acct.accountId);
@@ -109,7 +125,10 @@ describe('content access', () => {
   });
 
   it('DELETE answers 204 and the item is gone (dashboard and agent)', async () => {
-    for (const [token, prefix] of [[acct.ownerToken, '/api'], [acct.agentKey, '/api/agent']] as const) {
+    for (const [token, prefix] of [
+      [acct.ownerToken, '/api'],
+      [acct.agentKey, '/api/agent'],
+    ] as const) {
       const item = await createItem(acct.ownerToken);
       const del = await call('DELETE', `${prefix}/marketing/content/${item.id}`, { token });
       assert.equal(del.status, 204, del.text);
@@ -136,10 +155,18 @@ describe('content access', () => {
   });
 
   it('through the real router, a literal sibling listed after the item routes still gets its requests', async () => {
-    const literal: RouteDef = route({
-      method: 'get', path: '/api/marketing/content/literal-probe', operationId: 'probe', summary: 'probe', tags: ['test'],
-      auth: { kind: 'none' }, responses: { 200: { description: 'ok' } },
-    }, async () => ({ body: { probe: true } }));
+    const literal: RouteDef = route(
+      {
+        method: 'get',
+        path: '/api/marketing/content/literal-probe',
+        operationId: 'probe',
+        summary: 'probe',
+        tags: ['test'],
+        auth: { kind: 'none' },
+        responses: { 200: { description: 'ok' } },
+      },
+      async () => ({ body: { probe: true } }),
+    );
     const deps = harness().deps;
     const app = new Koa();
     const router = new Router();

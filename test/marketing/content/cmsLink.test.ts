@@ -20,24 +20,35 @@ describe('cms_link names a project of the account and a collection on the site i
     world = await startSiteWorld();
     [t, other] = await Promise.all([newTenant(world), newTenant(world)]);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const link = (collectionId = t.collectionId, projectId = t.projectId) => ({ project_id: projectId, collection_id: collectionId });
-  const create = (body: Record<string, unknown>, agent = false, who: Tenant = t) => world.app.call('POST', `/api${agent ? '/agent' : ''}/marketing/content`, {
-    token: agent ? who.account.agentKey : who.account.ownerToken, body: { title: 'Linked post', ...body },
-  });
+  const create = (body: Record<string, unknown>, agent = false, who: Tenant = t) =>
+    world.app.call('POST', `/api${agent ? '/agent' : ''}/marketing/content`, {
+      token: agent ? who.account.agentKey : who.account.ownerToken,
+      body: { title: 'Linked post', ...body },
+    });
   const put = (id: string, body: unknown) => world.app.call('PUT', `/api/marketing/content/${id}`, { token: t.account.ownerToken, body });
-  const patch = (id: string, body: unknown) => world.app.call('PATCH', `/api/agent/marketing/content/${id}`, { token: t.account.agentKey, body });
+  const patch = (id: string, body: unknown) =>
+    world.app.call('PATCH', `/api/agent/marketing/content/${id}`, { token: t.account.agentKey, body });
   const newItem = async () => {
     const res = await create({});
     assert.equal(res.status, 201, res.text);
     return res.body;
   };
-  function assertInvalidReference(res: { status: number; body: any; text: string }, field: 'cms_link.project_id' | 'cms_link.collection_id') {
+  function assertInvalidReference(
+    res: { status: number; body: any; text: string },
+    field: 'cms_link.project_id' | 'cms_link.collection_id',
+  ) {
     assert.equal(res.status, 400, res.text);
     assert.equal(res.body.code, 'invalid_reference', res.text);
     assert.equal(res.body.field, field, res.text);
-    assert.ok(res.body.errors.some((e: { path: string }) => e.path === `body.${field}`), res.text);
+    assert.ok(
+      res.body.errors.some((e: { path: string }) => e.path === `body.${field}`),
+      res.text,
+    );
   }
 
   it('an unknown project id with a future scheduled_publish_at is 400 invalid_reference on create (dashboard and agent), not a scheduled item', async () => {
@@ -49,7 +60,7 @@ describe('cms_link names a project of the account and a collection on the site i
     assert.deepEqual(await rowCounts(t.account.accountId), counts);
   });
 
-  it('another account\'s project is 400 invalid_reference like an unknown one, on create, PUT and PATCH', async () => {
+  it("another account's project is 400 invalid_reference like an unknown one, on create, PUT and PATCH", async () => {
     const foreign = link(other.collectionId, other.projectId);
     const counts = await rowCounts(t.account.accountId);
     assertInvalidReference(await create({ cms_link: foreign }, true), 'cms_link.project_id');
@@ -63,7 +74,7 @@ describe('cms_link names a project of the account and a collection on the site i
     assert.equal(row.scheduled_publish_at, null);
   });
 
-  it('a collection that is not on the project\'s site (unknown, or another site\'s) is 400 invalid_reference, and nothing is written', async () => {
+  it("a collection that is not on the project's site (unknown, or another site's) is 400 invalid_reference, and nothing is written", async () => {
     const counts = await rowCounts(t.account.accountId);
     assertInvalidReference(await create({ cms_link: link('nope'), scheduled_publish_at: future() }, true), 'cms_link.collection_id');
     assertInvalidReference(await create({ cms_link: link(other.collectionId) }), 'cms_link.collection_id');
@@ -83,13 +94,14 @@ describe('cms_link names a project of the account and a collection on the site i
     const project = await newProjectId(unconnected.accountId);
     await saveBinding(harness().db, unconnected.accountId, project, { override_mode: 'inherit', connection_id: null, site_id: null });
     const res = await world.app.call('POST', '/api/agent/marketing/content', {
-      token: unconnected.agentKey, body: { title: 'Nowhere', cms_link: { project_id: project, collection_id: t.collectionId } },
+      token: unconnected.agentKey,
+      body: { title: 'Nowhere', cms_link: { project_id: project, collection_id: t.collectionId } },
     });
     assertInvalidReference(res, 'cms_link.collection_id');
     assert.deepEqual(await rowCounts(unconnected.accountId), { items: 0, versions: 0 });
   });
 
-  it('a project of the account is a row of projects: one made through /api/projects and bound to no site is the account\'s (refused on collection_id, no site), not an unknown project', async () => {
+  it("a project of the account is a row of projects: one made through /api/projects and bound to no site is the account's (refused on collection_id, no site), not an unknown project", async () => {
     const unbound = await newProjectId(t.account.accountId);
     const counts = await rowCounts(t.account.accountId);
     const res = await create({ cms_link: link(t.collectionId, unbound) }, true);
@@ -98,15 +110,20 @@ describe('cms_link names a project of the account and a collection on the site i
     assert.deepEqual(await rowCounts(t.account.accountId), counts);
   });
 
-  it('another account\'s project, even one bound to a site, is 400 invalid_reference on cms_link.project_id and nothing is written', async () => {
+  it("another account's project, even one bound to a site, is 400 invalid_reference on cms_link.project_id and nothing is written", async () => {
     const theirs = await newProjectId(other.account.accountId);
-    await saveBinding(harness().db, other.account.accountId, theirs, { override_mode: 'inherit', connection_id: null, site_id: other.siteId });
+    await saveBinding(harness().db, other.account.accountId, theirs, {
+      override_mode: 'inherit',
+      connection_id: null,
+      site_id: other.siteId,
+    });
     const counts = await rowCounts(t.account.accountId);
-    for (const agent of [false, true]) assertInvalidReference(await create({ cms_link: link(other.collectionId, theirs) }, agent), 'cms_link.project_id');
+    for (const agent of [false, true])
+      assertInvalidReference(await create({ cms_link: link(other.collectionId, theirs) }, agent), 'cms_link.project_id');
     assert.deepEqual(await rowCounts(t.account.accountId), counts);
   });
 
-  it('a collection of the project\'s site links on create, PUT and PATCH, and the linked item can be scheduled', async () => {
+  it("a collection of the project's site links on create, PUT and PATCH, and the linked item can be scheduled", async () => {
     const at = future(6);
     const created = await create({ cms_link: link(), scheduled_publish_at: at }, true);
     assert.equal(created.status, 201, created.text);
@@ -126,7 +143,7 @@ describe('cms_link names a project of the account and a collection on the site i
     assert.deepEqual(withItemId.body.cms_link, { ...link(), item_id: 'cms-1' });
   });
 
-  it('the check reads the site\'s collections through the snapshot cache: a repeat makes no platform call, and a collection added since is still found', async () => {
+  it("the check reads the site's collections through the snapshot cache: a repeat makes no platform call, and a collection added since is still found", async () => {
     assert.equal((await create({ cms_link: link() })).status, 201);
     const mark = world.sim.requests().length;
     const again = await create({ cms_link: link() }, true);
@@ -136,13 +153,19 @@ describe('cms_link names a project of the account and a collection on the site i
     const added = world.sim.addCollection(t.siteId, { displayName: `Guides ${uuid().slice(0, 4)}`, singularName: 'Guide' });
     const fresh = await create({ cms_link: link(added.id) });
     assert.equal(fresh.status, 201, fresh.text);
-    assert.deepEqual(platformCallsSince(world, mark), [`GET /v2/sites/${t.siteId}/collections`], 'one refetch when the cached list lacks the collection');
+    assert.deepEqual(
+      platformCallsSince(world, mark),
+      [`GET /v2/sites/${t.siteId}/collections`],
+      'one refetch when the cached list lacks the collection',
+    );
   });
 
   it('a link echoed back unchanged is not re-checked (an editor save never waits on the platform)', async () => {
     const legacyLink = { project_id: await newProjectId(t.account.accountId), collection_id: 'legacy', item_id: 'cms-1' };
-    const [row] = await harness().db('content_items')
-      .insert({ account_id: t.account.accountId, title: 'Linked before the check existed', cms_link: JSON.stringify(legacyLink) }).returning('id');
+    const [row] = await harness()
+      .db('content_items')
+      .insert({ account_id: t.account.accountId, title: 'Linked before the check existed', cms_link: JSON.stringify(legacyLink) })
+      .returning('id');
     const item = (await world.app.call('GET', `/api/marketing/content/${row.id}`, { token: t.account.ownerToken })).body;
     const mark = world.sim.requests().length;
     const echo = await put(item.id, { ...item, title: 'Edited' });
@@ -153,7 +176,7 @@ describe('cms_link names a project of the account and a collection on the site i
     assert.deepEqual(platformCallsSince(world, mark), []);
   });
 
-  it('a platform failure during the check answers the platform\'s coded error (502, 504), never a 500, and writes nothing', async () => {
+  it("a platform failure during the check answers the platform's coded error (502, 504), never a 500, and writes nothing", async () => {
     const fresh = await newTenant(world); // nothing cached for its site yet
     const counts = await rowCounts(fresh.account.accountId);
     const body = { cms_link: { project_id: fresh.projectId, collection_id: fresh.collectionId } };
@@ -161,12 +184,20 @@ describe('cms_link names a project of the account and a collection on the site i
     try {
       const res = await create(body, true, fresh);
       assert.deepEqual([res.status, res.body.code], [502, 'platform_upstream'], res.text);
-    } finally { world.sim.clearFaults(); }
+    } finally {
+      world.sim.clearFaults();
+    }
 
-    const fast = await startSiteWorld({ SITE_PLATFORM_TIMEOUT_MS: 300, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY }, { sim: world.sim });
+    const fast = await startSiteWorld(
+      { SITE_PLATFORM_TIMEOUT_MS: 300, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY },
+      { sim: world.sim },
+    );
     world.sim.injectFault({ kind: 'timeout', path: `/v2/sites/${fresh.siteId}/collections` });
     try {
-      const res = await fast.app.call('POST', '/api/marketing/content', { token: fresh.account.ownerToken, body: { title: 'Slow', ...body } });
+      const res = await fast.app.call('POST', '/api/marketing/content', {
+        token: fresh.account.ownerToken,
+        body: { title: 'Slow', ...body },
+      });
       assert.deepEqual([res.status, res.body.code], [504, 'platform_timeout'], res.text);
     } finally {
       world.sim.clearFaults();

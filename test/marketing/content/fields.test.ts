@@ -6,7 +6,9 @@ import { assertFieldError, cmsLink, createItem, insertCategory, rowCounts } from
 describe('content item fields', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('a new item defaults to status draft, content_type blog_post, deploy_target production and empty tags and settings', async () => {
     const item = await createItem(acct.ownerToken, { title: 'Defaults' });
@@ -32,8 +34,14 @@ describe('content item fields', () => {
       const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, { token: acct.agentKey, body: { deploy_target: target } });
       assert.equal(res.body.deploy_target, target, res.text);
     }
-    assertFieldError(await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { deploy_target: 'prod' } }), 'body.deploy_target');
-    assertFieldError(await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', deploy_target: 'live' } }), 'body.deploy_target');
+    assertFieldError(
+      await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { deploy_target: 'prod' } }),
+      'body.deploy_target',
+    );
+    assertFieldError(
+      await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', deploy_target: 'live' } }),
+      'body.deploy_target',
+    );
   });
 
   // The CMS link on the agent routes, which needs a connected site, is covered in cmsLink.test.ts.
@@ -41,8 +49,11 @@ describe('content item fields', () => {
     const created = await call('POST', '/api/agent/marketing/content', {
       token: acct.agentKey,
       body: {
-        title: 'Agent post', featured_image_alt: 'A plumber at work', meta_keywords: 'crm, plumbers',
-        canonical_url: 'https://example.test/blog/agent-post', settings: { tone: 'warm' },
+        title: 'Agent post',
+        featured_image_alt: 'A plumber at work',
+        meta_keywords: 'crm, plumbers',
+        canonical_url: 'https://example.test/blog/agent-post',
+        settings: { tone: 'warm' },
       },
     });
     assert.equal(created.status, 201, created.text);
@@ -61,9 +72,24 @@ describe('content item fields', () => {
   });
 
   it('canonical_url must be an absolute http(s) URL and cms_link must carry a project uuid and a collection', async () => {
-    assertFieldError(await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', canonical_url: '/relative' } }), 'body.canonical_url');
-    assertFieldError(await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', cms_link: { project_id: 'x', collection_id: 'c' } } }), 'body.cms_link.project_id');
-    assertFieldError(await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', cms_link: { project_id: cmsLink.project_id } } }), 'body.cms_link.collection_id');
+    assertFieldError(
+      await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 't', canonical_url: '/relative' } }),
+      'body.canonical_url',
+    );
+    assertFieldError(
+      await call('POST', '/api/agent/marketing/content', {
+        token: acct.agentKey,
+        body: { title: 't', cms_link: { project_id: 'x', collection_id: 'c' } },
+      }),
+      'body.cms_link.project_id',
+    );
+    assertFieldError(
+      await call('POST', '/api/agent/marketing/content', {
+        token: acct.agentKey,
+        body: { title: 't', cms_link: { project_id: cmsLink.project_id } },
+      }),
+      'body.cms_link.collection_id',
+    );
   });
 
   it('the agent get adds url, url_source and scheduled_publish, all null until the site integration knows them', async () => {
@@ -91,7 +117,10 @@ describe('content item fields', () => {
 
   it('published_at sent by a client is ignored (read-only, echoed back by the editor)', async () => {
     const item = await createItem(acct.ownerToken);
-    const res = await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { ...item, published_at: '2020-01-01T00:00:00Z', title: 'Echo' } });
+    const res = await call('PUT', `/api/marketing/content/${item.id}`, {
+      token: acct.ownerToken,
+      body: { ...item, published_at: '2020-01-01T00:00:00Z', title: 'Echo' },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.published_at, null);
     assert.equal(res.body.title, 'Echo');
@@ -107,7 +136,10 @@ describe('content item fields', () => {
     assert.equal(res.body.code, 'invalid_reference');
     assert.equal(res.body.field, 'category_id');
     const own = await insertCategory(acct.accountId);
-    assert.equal((await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { category_id: own.id } })).body.category_id, own.id);
+    assert.equal(
+      (await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { category_id: own.id } })).body.category_id,
+      own.id,
+    );
   });
 
   it('tags are trimmed and deduplicated, and null clears them', async () => {

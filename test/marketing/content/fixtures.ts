@@ -25,8 +25,10 @@ export async function insertGrid(accountId: string, name = `Grid ${suffix()}`): 
 }
 
 export async function insertCategory(accountId: string, name = `Category ${suffix()}`): Promise<{ id: string; name: string }> {
-  const [row] = await harness().db('marketing_categories')
-    .insert({ account_id: accountId, name, slug: name.toLowerCase().replace(/\W+/g, '-') }).returning(['id', 'name']);
+  const [row] = await harness()
+    .db('marketing_categories')
+    .insert({ account_id: accountId, name, slug: name.toLowerCase().replace(/\W+/g, '-') })
+    .returning(['id', 'name']);
   return row;
 }
 
@@ -54,7 +56,10 @@ export async function storedRow(id: string) {
 export function assertFieldError(res: { status: number; body: any; text: string }, path: string, code = 'validation_failed') {
   assert.equal(res.status, 400, res.text);
   assert.equal(res.body.code, code, res.text);
-  assert.ok(res.body.errors?.some((e: { path: string }) => e.path === path), `expected an error on ${path}: ${res.text}`);
+  assert.ok(
+    res.body.errors?.some((e: { path: string }) => e.path === path),
+    `expected an error on ${path}: ${res.text}`,
+  );
 }
 
 /** A valid distribution plan of `rows` rows. */

@@ -15,7 +15,11 @@ describe('content grounding fields', () => {
 
   before(async () => {
     [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
-    const [avatar, journey, grid] = await Promise.all([insertAvatar(acct.accountId), insertJourney(acct.accountId), insertGrid(acct.accountId)]);
+    const [avatar, journey, grid] = await Promise.all([
+      insertAvatar(acct.accountId),
+      insertJourney(acct.accountId),
+      insertGrid(acct.accountId),
+    ]);
     ground = { avatar_id: avatar.id, journey_id: journey.id, before_after_grid_id: grid.id };
     names = { avatar: avatar.name, journey: journey.name, grid: grid.name };
   });
@@ -67,7 +71,10 @@ describe('content grounding fields', () => {
         assert.equal(res.body.field, field);
       }
     }
-    const unknown = await call('POST', '/api/marketing/content', { token: acct.ownerToken, body: { title: 'Refused', avatar_id: MISSING_ID } });
+    const unknown = await call('POST', '/api/marketing/content', {
+      token: acct.ownerToken,
+      body: { title: 'Refused', avatar_id: MISSING_ID },
+    });
     assert.equal(unknown.body.code, 'invalid_reference');
     assert.deepEqual(await rowCounts(acct.accountId), before);
   });
@@ -77,12 +84,14 @@ describe('content grounding fields', () => {
     const foreignGrid = (await insertGrid(other.accountId)).id;
     const before = await rowCounts(acct.accountId);
     const put = await call('PUT', `/api/marketing/content/${item.id}`, {
-      token: acct.ownerToken, body: { title: 'Changed', journey_stage: 'Awareness', before_after_grid_id: foreignGrid },
+      token: acct.ownerToken,
+      body: { title: 'Changed', journey_stage: 'Awareness', before_after_grid_id: foreignGrid },
     });
     assert.equal(put.status, 400, put.text);
     assert.equal(put.body.code, 'invalid_reference');
     const patch = await call('PATCH', `/api/agent/marketing/content/${item.id}`, {
-      token: acct.agentKey, body: { title: 'Changed', journey_id: MISSING_ID },
+      token: acct.agentKey,
+      body: { title: 'Changed', journey_id: MISSING_ID },
     });
     assert.equal(patch.body.code, 'invalid_reference');
     assert.equal(patch.body.field, 'journey_id');
@@ -101,7 +110,8 @@ describe('content grounding fields', () => {
   it('PUT: null clears a grounding field and an absent key leaves it', async () => {
     const item = await createItem(acct.ownerToken, { ...ground, journey_stage: 'Awareness', target_keyword: 'crm software' });
     const res = await call('PUT', `/api/marketing/content/${item.id}`, {
-      token: acct.ownerToken, body: { avatar_id: null, journey_stage: null, target_keyword: null },
+      token: acct.ownerToken,
+      body: { avatar_id: null, journey_stage: null, target_keyword: null },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.avatar_id, null);
@@ -116,7 +126,10 @@ describe('content grounding fields', () => {
 
   it('the agent PATCH also clears with null and leaves absent keys', async () => {
     const item = await createItem(acct.ownerToken, { ...ground });
-    const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, { token: acct.agentKey, body: { before_after_grid_id: null } });
+    const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, {
+      token: acct.agentKey,
+      body: { before_after_grid_id: null },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.before_after_grid_id, null);
     assert.equal(res.body.before_after_grid, null);
@@ -129,12 +142,22 @@ describe('content grounding fields', () => {
     assert.equal(ok.target_keyword.length, 255);
     const before = await rowCounts(acct.accountId);
     for (const field of ['journey_stage', 'target_keyword']) {
-      assertFieldError(await call('POST', '/api/marketing/content', { token: acct.ownerToken, body: { title: 't', [field]: 'x'.repeat(256) } }), `body.${field}`);
-      assertFieldError(await call('PUT', `/api/marketing/content/${ok.id}`, { token: acct.ownerToken, body: { [field]: 'x'.repeat(256) } }), `body.${field}`);
+      assertFieldError(
+        await call('POST', '/api/marketing/content', { token: acct.ownerToken, body: { title: 't', [field]: 'x'.repeat(256) } }),
+        `body.${field}`,
+      );
+      assertFieldError(
+        await call('PUT', `/api/marketing/content/${ok.id}`, { token: acct.ownerToken, body: { [field]: 'x'.repeat(256) } }),
+        `body.${field}`,
+      );
     }
-    assertFieldError(await call('PATCH', `/api/agent/marketing/content/${ok.id}`, {
-      token: acct.agentKey, body: { settings: { target_keyword: 'x'.repeat(256) } },
-    }), 'body.settings.target_keyword');
+    assertFieldError(
+      await call('PATCH', `/api/agent/marketing/content/${ok.id}`, {
+        token: acct.agentKey,
+        body: { settings: { target_keyword: 'x'.repeat(256) } },
+      }),
+      'body.settings.target_keyword',
+    );
     assert.deepEqual(await rowCounts(acct.accountId), before);
   });
 

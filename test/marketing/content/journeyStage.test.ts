@@ -5,7 +5,7 @@ import { harness } from '../../helpers/harness';
 import { assertFieldError, createItem, insertJourney, rowCounts, storedRow } from './fixtures';
 
 /** doc1 Content item: journey_stage is "the stage name as the journey map spells it" (≤ 255 characters). */
-describe('journey_stage names a stage of the item\'s journey map', () => {
+describe("journey_stage names a stage of the item's journey map", () => {
   let acct: TestAccount;
   let journey: { id: string; name: string };
   let otherJourney: { id: string; name: string };
@@ -16,7 +16,10 @@ describe('journey_stage names a stage of the item\'s journey map', () => {
   });
 
   const post = (body: Record<string, unknown>, agent = false) =>
-    call('POST', `/api${agent ? '/agent' : ''}/marketing/content`, { token: agent ? acct.agentKey : acct.ownerToken, body: { title: 'Staged', ...body } });
+    call('POST', `/api${agent ? '/agent' : ''}/marketing/content`, {
+      token: agent ? acct.agentKey : acct.ownerToken,
+      body: { title: 'Staged', ...body },
+    });
   const put = (id: string, body: unknown) => call('PUT', `/api/marketing/content/${id}`, { token: acct.ownerToken, body });
   const patch = (id: string, body: unknown) => call('PATCH', `/api/agent/marketing/content/${id}`, { token: acct.agentKey, body });
 
@@ -46,7 +49,7 @@ describe('journey_stage names a stage of the item\'s journey map', () => {
     assert.deepEqual(await rowCounts(acct.accountId), counts);
   });
 
-  it('a stage that is not on the item\'s stored journey map is 400 on PUT and PATCH, and the item stays as it was', async () => {
+  it("a stage that is not on the item's stored journey map is 400 on PUT and PATCH, and the item stays as it was", async () => {
     const item = await createItem(acct.ownerToken, { journey_id: journey.id, journey_stage: 'Awareness' });
     const counts = await rowCounts(acct.accountId);
     assertFieldError(await put(item.id, { ...item, title: 'Changed', journey_stage: 'Consideration' }), 'body.journey_stage');
@@ -71,8 +74,10 @@ describe('journey_stage names a stage of the item\'s journey map', () => {
   });
 
   it('a newly sent journey whose map lacks the kept stage is 400', async () => {
-    const [narrow] = await harness().db('customer_journeys')
-      .insert({ account_id: acct.accountId, name: 'Narrow journey', stages: JSON.stringify([{ name: 'Onboarding' }]) }).returning(['id']);
+    const [narrow] = await harness()
+      .db('customer_journeys')
+      .insert({ account_id: acct.accountId, name: 'Narrow journey', stages: JSON.stringify([{ name: 'Onboarding' }]) })
+      .returning(['id']);
     const item = await createItem(acct.ownerToken, { journey_id: journey.id, journey_stage: 'Decision' });
     assertFieldError(await patch(item.id, { journey_id: narrow.id }), 'body.journey_stage');
     assert.equal((await storedRow(item.id)).journey_id, journey.id);
@@ -88,7 +93,10 @@ describe('journey_stage names a stage of the item\'s journey map', () => {
   it('without a journey, journey_stage is free text of at most 255 characters', async () => {
     const item = await createItem(acct.ownerToken, { journey_stage: 'Whatever we call it' });
     assert.equal(item.journey_stage, 'Whatever we call it');
-    const cleared = await patch((await createItem(acct.ownerToken, { journey_id: journey.id, journey_stage: 'Decision' })).id, { journey_id: null, journey_stage: 'Free again' });
+    const cleared = await patch((await createItem(acct.ownerToken, { journey_id: journey.id, journey_stage: 'Decision' })).id, {
+      journey_id: null,
+      journey_stage: 'Free again',
+    });
     assert.equal(cleared.status, 200, cleared.text);
     assert.equal(cleared.body.journey_stage, 'Free again');
     assertFieldError(await post({ journey_stage: 's'.repeat(256) }), 'body.journey_stage');

@@ -6,17 +6,25 @@ import { createItem, storedRow } from './fixtures';
 
 /** A row as written before 2026-09-12: the keyword only in settings, the column null. */
 async function insertLegacyRow(accountId: string, keyword: string, title = 'Legacy post') {
-  const [row] = await harness().db('content_items').insert({
-    account_id: accountId, title, target_keyword: null,
-    settings: JSON.stringify({ target_keyword: keyword, tone: 'plain' }),
-    created_at: new Date('2026-08-01T12:00:00Z'), updated_at: new Date('2026-08-01T12:00:00Z'),
-  }).returning('id');
+  const [row] = await harness()
+    .db('content_items')
+    .insert({
+      account_id: accountId,
+      title,
+      target_keyword: null,
+      settings: JSON.stringify({ target_keyword: keyword, tone: 'plain' }),
+      created_at: new Date('2026-08-01T12:00:00Z'),
+      updated_at: new Date('2026-08-01T12:00:00Z'),
+    })
+    .returning('id');
   return row.id as string;
 }
 
 describe('content target keyword', () => {
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  before(async () => {
+    acct = await newAccount();
+  });
 
   it('target_keyword is stored in its own column and mirrored into settings.target_keyword', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'crm for plumbers', settings: { tone: 'warm' } });
@@ -42,7 +50,10 @@ describe('content target keyword', () => {
     const agentGot = await call('GET', `/api/agent/marketing/content/${id}`, { token: acct.agentKey });
     assert.equal(agentGot.body.target_keyword, 'legacy keyword');
     const listed = await call('GET', '/api/marketing/content?search=legacy%20keyword', { token: acct.ownerToken });
-    assert.deepEqual(listed.body.data.map((i: { id: string }) => i.id), [id]);
+    assert.deepEqual(
+      listed.body.data.map((i: { id: string }) => i.id),
+      [id],
+    );
     assert.equal(listed.body.data[0].target_keyword, 'legacy keyword');
   });
 
@@ -60,7 +71,8 @@ describe('content target keyword', () => {
   it('PUT: a keyword typed into settings wins over the echoed top-level one, and both end equal', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'old keyword' });
     const res = await call('PUT', `/api/marketing/content/${item.id}`, {
-      token: acct.ownerToken, body: { ...item, settings: { ...item.settings, target_keyword: 'typed in settings' } },
+      token: acct.ownerToken,
+      body: { ...item, settings: { ...item.settings, target_keyword: 'typed in settings' } },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.target_keyword, 'typed in settings');
@@ -73,7 +85,8 @@ describe('content target keyword', () => {
   it('PUT: when both copies are changed to different values, the settings one wins', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'old' });
     const res = await call('PUT', `/api/marketing/content/${item.id}`, {
-      token: acct.ownerToken, body: { target_keyword: 'top level', settings: { target_keyword: 'settings' } },
+      token: acct.ownerToken,
+      body: { target_keyword: 'top level', settings: { target_keyword: 'settings' } },
     });
     assert.equal(res.body.target_keyword, 'settings');
     assert.equal(res.body.settings.target_keyword, 'settings');
@@ -82,7 +95,8 @@ describe('content target keyword', () => {
   it('PUT: a changed top-level keyword with settings echoing the stored one is taken, and both end equal', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'old' });
     const res = await call('PUT', `/api/marketing/content/${item.id}`, {
-      token: acct.ownerToken, body: { ...item, target_keyword: 'new top level' },
+      token: acct.ownerToken,
+      body: { ...item, target_keyword: 'new top level' },
     });
     assert.equal(res.body.target_keyword, 'new top level');
     assert.equal(res.body.settings.target_keyword, 'new top level');
@@ -91,7 +105,8 @@ describe('content target keyword', () => {
   it('agent PATCH: the top-level keyword wins over settings.target_keyword, and both end equal', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'old' });
     const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, {
-      token: acct.agentKey, body: { target_keyword: 'top level wins', settings: { target_keyword: 'settings loses' } },
+      token: acct.agentKey,
+      body: { target_keyword: 'top level wins', settings: { target_keyword: 'settings loses' } },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.target_keyword, 'top level wins');
@@ -101,7 +116,10 @@ describe('content target keyword', () => {
 
   it('agent PATCH with the keyword only in settings takes it', async () => {
     const item = await createItem(acct.ownerToken, { target_keyword: 'old' });
-    const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, { token: acct.agentKey, body: { settings: { target_keyword: 'via settings' } } });
+    const res = await call('PATCH', `/api/agent/marketing/content/${item.id}`, {
+      token: acct.agentKey,
+      body: { settings: { target_keyword: 'via settings' } },
+    });
     assert.equal(res.body.target_keyword, 'via settings');
     assert.equal((await storedRow(item.id)).target_keyword, 'via settings');
   });

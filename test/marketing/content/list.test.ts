@@ -18,20 +18,48 @@ describe('content list', () => {
   before(async () => {
     [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
     const [avatar, journey, grid, category] = await Promise.all([
-      insertAvatar(acct.accountId), insertJourney(acct.accountId), insertGrid(acct.accountId), insertCategory(acct.accountId),
+      insertAvatar(acct.accountId),
+      insertJourney(acct.accountId),
+      insertGrid(acct.accountId),
+      insertCategory(acct.accountId),
     ]);
     refs = { avatar: avatar.id, journey: journey.id, grid: grid.id, category: category.id };
     // Created in this order; updated_at then moved so the order by update differs from the order by publish.
-    items.draft = await createItem(acct.ownerToken, { title: 'Plumbing pricing guide', tags: ['pricing', 'guide'], target_keyword: 'plumber pricing' });
-    items.study = await createItem(acct.ownerToken, { title: 'Case study: Acme', content_type: 'case_study', status: 'published', before_after_grid_id: grid.id, tags: ['guide'] });
-    items.grounded = await createItem(acct.ownerToken, { title: 'Awareness post', avatar_id: avatar.id, journey_id: journey.id, journey_stage: 'Awareness', category_id: category.id, status: 'published' });
+    items.draft = await createItem(acct.ownerToken, {
+      title: 'Plumbing pricing guide',
+      tags: ['pricing', 'guide'],
+      target_keyword: 'plumber pricing',
+    });
+    items.study = await createItem(acct.ownerToken, {
+      title: 'Case study: Acme',
+      content_type: 'case_study',
+      status: 'published',
+      before_after_grid_id: grid.id,
+      tags: ['guide'],
+    });
+    items.grounded = await createItem(acct.ownerToken, {
+      title: 'Awareness post',
+      avatar_id: avatar.id,
+      journey_id: journey.id,
+      journey_stage: 'Awareness',
+      category_id: category.id,
+      status: 'published',
+    });
     items.old = await createItem(acct.ownerToken, { title: 'Old news', status: 'published' });
     const { db } = harness();
     const at = (iso: string) => new Date(iso);
-    await db('content_items').where({ id: items.study.id }).update({ published_at: at('2026-10-01T00:00:00Z'), updated_at: at('2026-11-01T00:00:00Z') });
-    await db('content_items').where({ id: items.grounded.id }).update({ published_at: at('2026-10-20T00:00:00Z'), updated_at: at('2026-10-02T00:00:00Z') });
-    await db('content_items').where({ id: items.old.id }).update({ published_at: at('2026-06-01T00:00:00Z'), updated_at: at('2026-11-05T00:00:00Z') });
-    await db('content_items').where({ id: items.draft.id }).update({ updated_at: at('2026-10-10T00:00:00Z') });
+    await db('content_items')
+      .where({ id: items.study.id })
+      .update({ published_at: at('2026-10-01T00:00:00Z'), updated_at: at('2026-11-01T00:00:00Z') });
+    await db('content_items')
+      .where({ id: items.grounded.id })
+      .update({ published_at: at('2026-10-20T00:00:00Z'), updated_at: at('2026-10-02T00:00:00Z') });
+    await db('content_items')
+      .where({ id: items.old.id })
+      .update({ published_at: at('2026-06-01T00:00:00Z'), updated_at: at('2026-11-05T00:00:00Z') });
+    await db('content_items')
+      .where({ id: items.draft.id })
+      .update({ updated_at: at('2026-10-10T00:00:00Z') });
     await createItem(other.ownerToken, { title: 'Plumbing pricing of another account', status: 'published' });
   });
 
@@ -91,7 +119,8 @@ describe('content list', () => {
   });
 
   it('a non-uuid avatar_id, journey_id or before_after_grid_id filter is 400', async () => {
-    for (const key of ['avatar_id', 'journey_id', 'before_after_grid_id']) assertFieldError(await agentList(`?${key}=nope`), `query.${key}`);
+    for (const key of ['avatar_id', 'journey_id', 'before_after_grid_id'])
+      assertFieldError(await agentList(`?${key}=nope`), `query.${key}`);
   });
 
   it('journey_stage matches case-insensitively but exactly', async () => {

@@ -16,7 +16,9 @@ describe('content schedule requests', () => {
     acct = tenant.account;
     cmsLink = { project_id: tenant.projectId, collection_id: tenant.collectionId };
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const call = (method: string, path: string, options?: CallOptions) => world.app.call(method, path, options);
   async function createItem(token: string, body: Record<string, unknown> = {}) {
@@ -26,12 +28,16 @@ describe('content schedule requests', () => {
   }
   const put = (id: string, body: unknown) => call('PUT', `/api/marketing/content/${id}`, { token: acct.ownerToken, body });
   const patch = (id: string, body: unknown) => call('PATCH', `/api/agent/marketing/content/${id}`, { token: acct.agentKey, body });
-  const versionCount = async (id: string) => (await call('GET', `/api/marketing/content/${id}/versions`, { token: acct.ownerToken })).body.total;
+  const versionCount = async (id: string) =>
+    (await call('GET', `/api/marketing/content/${id}/versions`, { token: acct.ownerToken })).body.total;
 
   it('a schedule request on an item with no cms_link is 409 not_linked naming the link step, and nothing is written', async () => {
     const item = await createItem(acct.ownerToken);
     const counts = await rowCounts(acct.accountId);
-    for (const res of [await put(item.id, { title: 'Changed', scheduled_publish_at: future() }), await patch(item.id, { scheduled_publish_at: future() })]) {
+    for (const res of [
+      await put(item.id, { title: 'Changed', scheduled_publish_at: future() }),
+      await patch(item.id, { scheduled_publish_at: future() }),
+    ]) {
       assert.equal(res.status, 409, res.text);
       assert.equal(res.body.code, 'not_linked');
       assert.match(res.body.link_step, /cms_link/);
@@ -44,7 +50,10 @@ describe('content schedule requests', () => {
 
   it('a schedule request on create without a cms_link is 409 not_linked and creates nothing', async () => {
     const counts = await rowCounts(acct.accountId);
-    const res = await call('POST', '/api/agent/marketing/content', { token: acct.agentKey, body: { title: 'Soon', scheduled_publish_at: future() } });
+    const res = await call('POST', '/api/agent/marketing/content', {
+      token: acct.agentKey,
+      body: { title: 'Soon', scheduled_publish_at: future() },
+    });
     assert.equal(res.status, 409, res.text);
     assert.equal(res.body.code, 'not_linked');
     assert.deepEqual(await rowCounts(acct.accountId), counts);
@@ -69,7 +78,10 @@ describe('content schedule requests', () => {
 
   it('a scheduled_publish_at in the past is 400 when it changes', async () => {
     const item = await createItem(acct.ownerToken, { cms_link: cmsLink });
-    assertFieldError(await put(item.id, { scheduled_publish_at: new Date(Date.now() - 60_000).toISOString() }), 'body.scheduled_publish_at');
+    assertFieldError(
+      await put(item.id, { scheduled_publish_at: new Date(Date.now() - 60_000).toISOString() }),
+      'body.scheduled_publish_at',
+    );
     assert.equal((await storedRow(item.id)).scheduled_publish_at, null);
   });
 
@@ -109,7 +121,10 @@ describe('content schedule requests', () => {
 
   it('cancel with a different new instant in the same request is 400', async () => {
     const item = await createItem(acct.ownerToken, { cms_link: cmsLink });
-    assertFieldError(await patch(item.id, { cancel_scheduled_publish: true, scheduled_publish_at: future() }), 'body.cancel_scheduled_publish');
+    assertFieldError(
+      await patch(item.id, { cancel_scheduled_publish: true, scheduled_publish_at: future() }),
+      'body.cancel_scheduled_publish',
+    );
   });
 
   it('a scheduled_publish_at that is not an ISO 8601 timestamp is 400', async () => {

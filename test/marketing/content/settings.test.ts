@@ -6,7 +6,9 @@ import { assertFieldError, createItem, plan, rowCounts, storedRow } from './fixt
 
 describe('content settings and distribution plan', () => {
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  before(async () => {
+    acct = await newAccount();
+  });
 
   const put = (id: string, body: unknown) => call('PUT', `/api/marketing/content/${id}`, { token: acct.ownerToken, body });
   const patch = (id: string, body: unknown) => call('PATCH', `/api/agent/marketing/content/${id}`, { token: acct.agentKey, body });
@@ -45,7 +47,9 @@ describe('content settings and distribution plan', () => {
       { channel: 'outreach', format: 'email', status: 'skipped', link: 'task:9a', note: 'no list yet' },
       { channel: 'paid', format: 'ad', status: 'planned', link: 'campaign:c-1' },
     ];
-    const item = await createItem(acct.ownerToken, { settings: { distribution_plan: { owned_first: false, channels, written_at: '2026-11-01T00:00:00Z' } } });
+    const item = await createItem(acct.ownerToken, {
+      settings: { distribution_plan: { owned_first: false, channels, written_at: '2026-11-01T00:00:00Z' } },
+    });
     assert.deepEqual(item.settings.distribution_plan.channels, channels);
     assert.equal(item.settings.distribution_plan.owned_first, false);
   });
@@ -63,8 +67,13 @@ describe('content settings and distribution plan', () => {
     assert.equal((await patch(item.id, { settings: { distribution_plan: plan(12) } })).body.settings.distribution_plan.channels.length, 12);
     const counts = await rowCounts(acct.accountId);
     assertFieldError(await patch(item.id, { settings: { distribution_plan: plan(13) } }), 'body.settings.distribution_plan.channels');
-    assertFieldError(await call('POST', '/api/marketing/content', { token: acct.ownerToken, body: { title: 't', settings: { distribution_plan: plan(13) } } }),
-      'body.settings.distribution_plan.channels');
+    assertFieldError(
+      await call('POST', '/api/marketing/content', {
+        token: acct.ownerToken,
+        body: { title: 't', settings: { distribution_plan: plan(13) } },
+      }),
+      'body.settings.distribution_plan.channels',
+    );
     assert.deepEqual(await rowCounts(acct.accountId), counts);
     assert.equal((await storedRow(item.id)).settings.distribution_plan.channels.length, 12);
   });
@@ -87,7 +96,9 @@ describe('content settings and distribution plan', () => {
 
   it('a malformed plan already stored is read as no plan, and its siblings still read', async () => {
     const item = await createItem(acct.ownerToken);
-    await harness().db('content_items').where({ id: item.id })
+    await harness()
+      .db('content_items')
+      .where({ id: item.id })
       .update({ settings: JSON.stringify({ tone: 'warm', distribution_plan: { channels: 'everywhere' } }) });
     for (const res of [
       await call('GET', `/api/marketing/content/${item.id}`, { token: acct.ownerToken }),
@@ -102,14 +113,20 @@ describe('content settings and distribution plan', () => {
 
   it('a stored plan of 13 rows is read as no plan', async () => {
     const item = await createItem(acct.ownerToken);
-    await harness().db('content_items').where({ id: item.id }).update({ settings: JSON.stringify({ distribution_plan: plan(13) }) });
+    await harness()
+      .db('content_items')
+      .where({ id: item.id })
+      .update({ settings: JSON.stringify({ distribution_plan: plan(13) }) });
     const res = await call('GET', `/api/marketing/content/${item.id}`, { token: acct.ownerToken });
     assert.equal('distribution_plan' in res.body.settings, false);
   });
 
   it('a new valid plan replaces a malformed stored one, and null removes a plan', async () => {
     const item = await createItem(acct.ownerToken);
-    await harness().db('content_items').where({ id: item.id }).update({ settings: JSON.stringify({ distribution_plan: 'junk' }) });
+    await harness()
+      .db('content_items')
+      .where({ id: item.id })
+      .update({ settings: JSON.stringify({ distribution_plan: 'junk' }) });
     assert.deepEqual((await patch(item.id, { settings: { distribution_plan: plan(1) } })).body.settings.distribution_plan, plan(1));
     const cleared = await patch(item.id, { settings: { distribution_plan: null } });
     assert.equal('distribution_plan' in cleared.body.settings, false);

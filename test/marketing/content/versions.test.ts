@@ -7,18 +7,26 @@ import { createItem, insertAvatar, MISSING_ID } from './fixtures';
 describe('content versions', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   const versions = (id: string, qs = '') => call('GET', `/api/marketing/content/${id}/versions${qs}`, { token: acct.ownerToken });
 
   it('every change writes one version, listed newest first, with the fields it changed, its actor and a snapshot', async () => {
     const item = await createItem(acct.ownerToken, { title: 'v1', target_keyword: 'kw' });
     const put = await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { title: 'v2', excerpt: 'short' } });
-    const patch = await call('PATCH', `/api/agent/marketing/content/${item.id}`, { token: acct.agentKey, body: { settings: { tone: 'warm' } } });
+    const patch = await call('PATCH', `/api/agent/marketing/content/${item.id}`, {
+      token: acct.agentKey,
+      body: { settings: { tone: 'warm' } },
+    });
     const res = await versions(item.id);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.total, 3);
-    assert.deepEqual(res.body.data.map((v: { version: number }) => v.version), [3, 2, 1]);
+    assert.deepEqual(
+      res.body.data.map((v: { version: number }) => v.version),
+      [3, 2, 1],
+    );
     const [v3, v2, v1] = res.body.data;
     assert.deepEqual(v1.changed_fields, ['target_keyword', 'title']);
     assert.deepEqual(v2.changed_fields.sort(), ['excerpt', 'title']);
@@ -37,7 +45,10 @@ describe('content versions', () => {
     await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { title: 'Next' } });
     const res = await call('GET', `/api/agent/marketing/content/${item.id}/versions`, { token: acct.agentKey });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((v: { version: number }) => v.version), [2, 1]);
+    assert.deepEqual(
+      res.body.data.map((v: { version: number }) => v.version),
+      [2, 1],
+    );
   });
 
   it('a write that changes nothing writes no version; a refused write writes none either', async () => {
@@ -60,9 +71,13 @@ describe('content versions', () => {
 
   it('versions page with limit and page', async () => {
     const item = await createItem(acct.ownerToken);
-    for (const title of ['a', 'b', 'c']) await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { title } });
+    for (const title of ['a', 'b', 'c'])
+      await call('PUT', `/api/marketing/content/${item.id}`, { token: acct.ownerToken, body: { title } });
     const page2 = await versions(item.id, '?limit=2&page=2');
-    assert.deepEqual(page2.body.data.map((v: { version: number }) => v.version), [2, 1]);
+    assert.deepEqual(
+      page2.body.data.map((v: { version: number }) => v.version),
+      [2, 1],
+    );
     assert.equal(page2.body.total, 4);
   });
 

@@ -6,11 +6,14 @@ import { newAccount, newAgentKey, newUser, type TestAccount } from '../../helper
 import { assertError, createAvatar, createGrid, createJourney, MISSING_ID } from './fixtures';
 
 const COLLECTIONS = ['avatars', 'journeys', 'before-after-grids'] as const;
-type Collection = typeof COLLECTIONS[number];
+type Collection = (typeof COLLECTIONS)[number];
 
 const BODIES: Record<Collection, { create: Record<string, unknown>; patch: Record<string, unknown> }> = {
   avatars: { create: { name: 'Agent avatar', attributes: { role: 'Buyer' } }, patch: { name: 'Agent avatar 2' } },
-  journeys: { create: { name: 'Agent journey', stages: [{ name: 'Awareness' }, { name: 'Decision' }] }, patch: { stages: [{ name: 'Decision' }, { name: 'Awareness' }] } },
+  journeys: {
+    create: { name: 'Agent journey', stages: [{ name: 'Awareness' }, { name: 'Decision' }] },
+    patch: { stages: [{ name: 'Decision' }, { name: 'Awareness' }] },
+  },
   'before-after-grids': {
     create: { name: 'Agent grid', results: [{ metric: 'Leads', before: 3, after: 9 }], testimonials: [{ quote: 'Great', consent: true }] },
     patch: { testimonials: [] },
@@ -25,13 +28,16 @@ const ROUTES: Array<{ method: string; path: (c: Collection) => string; permissio
   { method: 'PATCH', path: (c) => `/marketing/${c}/${MISSING_ID}`, permission: 'marketing.content:update' },
   { method: 'DELETE', path: (c) => `/marketing/${c}/${MISSING_ID}`, permission: 'marketing.content:update' },
 ];
-const bodyFor = (method: string, c: Collection) => (method === 'POST' ? BODIES[c].create : method === 'PATCH' ? BODIES[c].patch : undefined);
+const bodyFor = (method: string, c: Collection) =>
+  method === 'POST' ? BODIES[c].create : method === 'PATCH' ? BODIES[c].patch : undefined;
 const isWrite = (method: string) => method !== 'GET';
 
 describe('Grounding objects: auth and agent twins', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   for (const c of COLLECTIONS) {
     it(`an agent key with the content permissions creates, reads, lists, updates and deletes ${c} through /api/agent/marketing/${c}`, async () => {
@@ -85,15 +91,27 @@ describe('Grounding objects: auth and agent twins', () => {
     }
     const got = await call('GET', `/api/agent/marketing/avatars/${avatar.id}`, { token: key });
     assert.equal(got.body.name, 'Read only target');
-    assertError(await call('PATCH', `/api/agent/marketing/avatars/${avatar.id}`, { token: key, body: { name: 'Changed' } }), 403, 'read_only_key');
+    assertError(
+      await call('PATCH', `/api/agent/marketing/avatars/${avatar.id}`, { token: key, body: { name: 'Changed' } }),
+      403,
+      'read_only_key',
+    );
     assertError(await call('DELETE', `/api/agent/marketing/avatars/${avatar.id}`, { token: key }), 403, 'read_only_key');
     assert.equal((await call('GET', `/api/marketing/avatars/${avatar.id}`, { token: acct.ownerToken })).body.name, 'Read only target');
   });
 
-  it('an agent key of another account gets 404 for this account\'s objects and never lists them', async () => {
-    const [avatar, journey, grid] = await Promise.all([createAvatar(acct.ownerToken), createJourney(acct.ownerToken), createGrid(acct.ownerToken)]);
+  it("an agent key of another account gets 404 for this account's objects and never lists them", async () => {
+    const [avatar, journey, grid] = await Promise.all([
+      createAvatar(acct.ownerToken),
+      createJourney(acct.ownerToken),
+      createGrid(acct.ownerToken),
+    ]);
     const theirKey = other.agentKey;
-    const cases: Array<[Collection, string, string]> = [['avatars', avatar.id, 'avatar_not_found'], ['journeys', journey.id, 'journey_not_found'], ['before-after-grids', grid.id, 'grid_not_found']];
+    const cases: Array<[Collection, string, string]> = [
+      ['avatars', avatar.id, 'avatar_not_found'],
+      ['journeys', journey.id, 'journey_not_found'],
+      ['before-after-grids', grid.id, 'grid_not_found'],
+    ];
     for (const [c, id, code] of cases) {
       assertError(await call('GET', `/api/agent/marketing/${c}/${id}`, { token: theirKey }), 404, code);
       assertError(await call('PATCH', `/api/agent/marketing/${c}/${id}`, { token: theirKey, body: BODIES[c].patch }), 404, code);

@@ -6,15 +6,27 @@ import { createAvatar, createGrid, createJourney } from './fixtures';
 
 describe('Deleting a grounding object that content references', () => {
   let acct: TestAccount;
-  before(async () => { acct = await newAccount(); });
+  before(async () => {
+    acct = await newAccount();
+  });
 
   it('the content item keeps existing with avatar_id, journey_id and before_after_grid_id null; journey_stage stays', async () => {
-    const [avatar, journey, grid] = await Promise.all([createAvatar(acct.ownerToken), createJourney(acct.ownerToken), createGrid(acct.ownerToken)]);
+    const [avatar, journey, grid] = await Promise.all([
+      createAvatar(acct.ownerToken),
+      createJourney(acct.ownerToken),
+      createGrid(acct.ownerToken),
+    ]);
     const db = harness().db;
-    const [item] = await db('content_items').insert({
-      account_id: acct.accountId, title: 'Grounded post', avatar_id: avatar.id, journey_id: journey.id,
-      journey_stage: 'Decision', before_after_grid_id: grid.id,
-    }).returning('id');
+    const [item] = await db('content_items')
+      .insert({
+        account_id: acct.accountId,
+        title: 'Grounded post',
+        avatar_id: avatar.id,
+        journey_id: journey.id,
+        journey_stage: 'Decision',
+        before_after_grid_id: grid.id,
+      })
+      .returning('id');
     for (const path of [`avatars/${avatar.id}`, `journeys/${journey.id}`, `before-after-grids/${grid.id}`]) {
       const res = await call('DELETE', `/api/marketing/${path}`, { token: acct.ownerToken });
       assert.equal(res.status, 204, res.text);

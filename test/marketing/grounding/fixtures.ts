@@ -10,7 +10,10 @@ export const ABSENT_IDS = [MISSING_ID, 'not-a-uuid', '12345'];
 export function assertFieldError(res: CallResult, path: string, code = 'validation_failed') {
   assert.equal(res.status, 400, res.text);
   assert.equal(res.body.code, code, res.text);
-  assert.ok(res.body.errors.some((e: { path: string }) => e.path === path), `expected an error on ${path}: ${res.text}`);
+  assert.ok(
+    res.body.errors.some((e: { path: string }) => e.path === path),
+    `expected an error on ${path}: ${res.text}`,
+  );
 }
 
 export function assertError(res: CallResult, status: number, code: string) {
@@ -29,7 +32,11 @@ export const createAvatar = (token: string, body: Record<string, unknown> = {}) 
   create(token, 'avatars', { name: 'Busy Practice Owner', ...body });
 
 export const createJourney = (token: string, body: Record<string, unknown> = {}) =>
-  create(token, 'journeys', { name: 'Buyer journey', stages: [{ name: 'Awareness' }, { name: 'Consideration' }, { name: 'Decision' }], ...body });
+  create(token, 'journeys', {
+    name: 'Buyer journey',
+    stages: [{ name: 'Awareness' }, { name: 'Consideration' }, { name: 'Decision' }],
+    ...body,
+  });
 
 export const createGrid = (token: string, body: Record<string, unknown> = {}) =>
   create(token, 'before-after-grids', { name: 'Invoicing results', ...body });

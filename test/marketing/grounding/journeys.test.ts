@@ -11,7 +11,9 @@ const countJourneys = async (accountId: string) =>
 describe('Customer journey maps', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('creating a journey answers 201 with its stages in the order sent, each with a description or null', async () => {
     const stages = [
@@ -20,12 +22,16 @@ describe('Customer journey maps', () => {
       { name: 'Consideration', description: 'Compares options' },
       { name: 'Retention', description: '' },
     ];
-    const res = await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'Odd order', description: 'Test map', stages } });
+    const res = await call('POST', '/api/marketing/journeys', {
+      token: acct.ownerToken,
+      body: { name: 'Odd order', description: 'Test map', stages },
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(
       { name: res.body.name, description: res.body.description, stages: res.body.stages },
       {
-        name: 'Odd order', description: 'Test map',
+        name: 'Odd order',
+        description: 'Test map',
         stages: [
           { name: 'Decision', description: 'Picks a vendor' },
           { name: 'Awareness', description: null },
@@ -42,10 +48,16 @@ describe('Customer journey maps', () => {
 
   it('a journey has 1 to 20 stages: none or 21 is 400 naming body.stages and nothing is written', async () => {
     const before = await countJourneys(acct.accountId);
-    assertFieldError(await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'J', stages: [] } }), 'body.stages');
+    assertFieldError(
+      await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'J', stages: [] } }),
+      'body.stages',
+    );
     assertFieldError(await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'J' } }), 'body.stages');
     const many = Array.from({ length: 21 }, (_, i) => ({ name: `Stage ${i + 1}` }));
-    assertFieldError(await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'J', stages: many } }), 'body.stages');
+    assertFieldError(
+      await call('POST', '/api/marketing/journeys', { token: acct.ownerToken, body: { name: 'J', stages: many } }),
+      'body.stages',
+    );
     assert.equal(await countJourneys(acct.accountId), before);
     const twenty = await createJourney(acct.ownerToken, { stages: many.slice(0, 20) });
     assert.equal(twenty.stages.length, 20);
@@ -71,23 +83,48 @@ describe('Customer journey maps', () => {
     const journey = await createJourney(acct.ownerToken, { description: 'Keep' });
     const res = await call('PATCH', `/api/marketing/journeys/${journey.id}`, {
       token: acct.ownerToken,
-      body: { stages: [{ name: 'Decision' }, { name: 'Consideration', description: 'Now with words' }, { name: 'Awareness' }, { name: 'Advocacy' }] },
+      body: {
+        stages: [
+          { name: 'Decision' },
+          { name: 'Consideration', description: 'Now with words' },
+          { name: 'Awareness' },
+          { name: 'Advocacy' },
+        ],
+      },
     });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(stageNames(res.body), ['Decision', 'Consideration', 'Awareness', 'Advocacy']);
     assert.equal(res.body.stages[1].description, 'Now with words');
     assert.deepEqual([res.body.name, res.body.description], [journey.name, 'Keep']);
-    const renamed = await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { name: 'Renamed', description: null } });
-    assert.deepEqual([renamed.body.name, renamed.body.description, stageNames(renamed.body)], ['Renamed', null, ['Decision', 'Consideration', 'Awareness', 'Advocacy']]);
+    const renamed = await call('PATCH', `/api/marketing/journeys/${journey.id}`, {
+      token: acct.ownerToken,
+      body: { name: 'Renamed', description: null },
+    });
+    assert.deepEqual(
+      [renamed.body.name, renamed.body.description, stageNames(renamed.body)],
+      ['Renamed', null, ['Decision', 'Consideration', 'Awareness', 'Advocacy']],
+    );
     const got = await call('GET', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken });
     assert.deepEqual(got.body, renamed.body);
   });
 
   it('PATCH with bad stages is 400 naming the field and changes nothing', async () => {
     const journey = await createJourney(acct.ownerToken);
-    assertFieldError(await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { name: 'New', stages: [] } }), 'body.stages');
-    assertFieldError(await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { stages: [{ name: 'a' }, { name: 'A' }] } }), 'body.stages.1.name');
-    assertFieldError(await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { stage_order: [1] } }), 'body');
+    assertFieldError(
+      await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { name: 'New', stages: [] } }),
+      'body.stages',
+    );
+    assertFieldError(
+      await call('PATCH', `/api/marketing/journeys/${journey.id}`, {
+        token: acct.ownerToken,
+        body: { stages: [{ name: 'a' }, { name: 'A' }] },
+      }),
+      'body.stages.1.name',
+    );
+    assertFieldError(
+      await call('PATCH', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken, body: { stage_order: [1] } }),
+      'body',
+    );
     const got = await call('GET', `/api/marketing/journeys/${journey.id}`, { token: acct.ownerToken });
     assert.deepEqual(got.body, journey);
   });
@@ -102,7 +139,11 @@ describe('Customer journey maps', () => {
     const theirs = await createJourney(other.ownerToken, { name: 'Theirs' });
     for (const id of [theirs.id, ...ABSENT_IDS]) {
       assertError(await call('GET', `/api/marketing/journeys/${id}`, { token: acct.ownerToken }), 404, 'journey_not_found');
-      assertError(await call('PATCH', `/api/marketing/journeys/${id}`, { token: acct.ownerToken, body: { name: 'Mine' } }), 404, 'journey_not_found');
+      assertError(
+        await call('PATCH', `/api/marketing/journeys/${id}`, { token: acct.ownerToken, body: { name: 'Mine' } }),
+        404,
+        'journey_not_found',
+      );
       assertError(await call('DELETE', `/api/marketing/journeys/${id}`, { token: acct.ownerToken }), 404, 'journey_not_found');
     }
     const still = await call('GET', `/api/marketing/journeys/${theirs.id}`, { token: other.ownerToken });
@@ -117,6 +158,9 @@ describe('Customer journey maps', () => {
     await createJourney(acctL.ownerToken, { name: 'Second' });
     const res = await call('GET', '/api/marketing/journeys?limit=1', { token: acctL.ownerToken });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual([res.body.data.map((j: { name: string }) => j.name), res.body.total, res.body.page, res.body.limit], [['Second'], 2, 1, 1]);
+    assert.deepEqual(
+      [res.body.data.map((j: { name: string }) => j.name), res.body.total, res.body.page, res.body.limit],
+      [['Second'], 2, 1, 1],
+    );
   });
 });

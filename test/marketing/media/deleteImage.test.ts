@@ -35,7 +35,11 @@ describe('marketing content: delete-image', () => {
     const asset = await uploadPng(acct.ownerToken, itemId);
     const otherItem = await createItem(acct.accountId);
     assert.equal((await detach(acct.ownerToken, itemId, { asset_id: asset.id })).status, 200);
-    for (const [contentId, assetId] of [[itemId, asset.id], [otherItem, asset.id], [itemId, MISSING_ID]]) {
+    for (const [contentId, assetId] of [
+      [itemId, asset.id],
+      [otherItem, asset.id],
+      [itemId, MISSING_ID],
+    ]) {
       const res = await detach(acct.ownerToken, contentId, { asset_id: assetId });
       assert.equal(res.status, 404, res.text);
       assert.equal(res.body.code, 'image_not_attached');

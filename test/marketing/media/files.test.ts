@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { newPublicToken, storedFilename } from '../../../src/marketing/media/files';
 
 describe('media file names and tokens', () => {
-  it('a stored file name keeps the base name in URL-safe characters and takes the decoded format\'s extension', () => {
+  it("a stored file name keeps the base name in URL-safe characters and takes the decoded format's extension", () => {
     assert.equal(storedFilename('Hero Shot.PNG', 'png'), 'Hero-Shot.png');
     assert.equal(storedFilename('Café Menü (final).jpeg', 'webp'), 'Cafe-Menu-final.webp');
     assert.equal(storedFilename('../../etc/passwd', 'png'), 'passwd.png');

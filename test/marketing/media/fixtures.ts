@@ -16,13 +16,23 @@ export async function createItem(accountId: string, title = 'A post'): Promise<s
 
 /** A solid-colour image of the given format. */
 export function image(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'avif', width = 64, height = 48): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } }).toFormat(format).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .toFormat(format)
+    .toBuffer();
 }
 
-export interface FilePart { bytes: Buffer; filename: string; type?: string; field?: string }
+export interface FilePart {
+  bytes: Buffer;
+  filename: string;
+  type?: string;
+  field?: string;
+}
 
 /** A multipart/form-data body as a browser's FormData would send it, with its content-type (boundary included). */
-export async function multipart(files: FilePart[], fields: Record<string, string> = {}): Promise<{ rawBody: Buffer; headers: Record<string, string> }> {
+export async function multipart(
+  files: FilePart[],
+  fields: Record<string, string> = {},
+): Promise<{ rawBody: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const f of files) form.append(f.field ?? 'file', new Blob([f.bytes], { type: f.type ?? 'application/octet-stream' }), f.filename);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
@@ -31,7 +41,13 @@ export async function multipart(files: FilePart[], fields: Record<string, string
 }
 
 /** POSTs one file (plus fields) to an item's upload-image route, dashboard or agent. */
-export async function upload(token: string, contentId: string, file: FilePart, fields: Record<string, string> = {}, agent = false): Promise<CallResult> {
+export async function upload(
+  token: string,
+  contentId: string,
+  file: FilePart,
+  fields: Record<string, string> = {},
+  agent = false,
+): Promise<CallResult> {
   const prefix = agent ? '/api/agent' : '/api';
   return call('POST', `${prefix}/marketing/content/${contentId}/upload-image`, { token, ...(await multipart([file], fields)) });
 }

@@ -4,8 +4,10 @@ import { newAccount, newAgentKey, type TestAccount } from '../../helpers/account
 import { assertFieldError } from '../../crm/fixtures';
 import { createItem, MISSING_ID, uploadPng } from './fixtures';
 
-const patchAgent = (token: string, assetId: string, body: unknown) => call('PATCH', `/api/agent/marketing/media/${assetId}`, { token, body });
-const list = (token: string, query = '', agent = false) => call('GET', `${agent ? '/api/agent' : '/api'}/marketing/media${query}`, { token });
+const patchAgent = (token: string, assetId: string, body: unknown) =>
+  call('PATCH', `/api/agent/marketing/media/${assetId}`, { token, body });
+const list = (token: string, query = '', agent = false) =>
+  call('GET', `${agent ? '/api/agent' : '/api'}/marketing/media${query}`, { token });
 
 describe('marketing media library', () => {
   let acct: TestAccount;
@@ -93,10 +95,13 @@ describe('marketing media library', () => {
       await uploadPng(other.ownerToken, await createItem(other.accountId));
     });
 
-    it('lists the account\'s assets newest first as { data, total, page, limit }, without other accounts\' assets', async () => {
+    it("lists the account's assets newest first as { data, total, page, limit }, without other accounts' assets", async () => {
       const res = await list(acctL.ownerToken);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.data.map((a: { id: string }) => a.id), [...ids].reverse());
+      assert.deepEqual(
+        res.body.data.map((a: { id: string }) => a.id),
+        [...ids].reverse(),
+      );
       assert.deepEqual([res.body.total, res.body.page, res.body.limit], [3, 1, 25]);
       const page2 = await list(acctL.ownerToken, '?limit=2&page=2');
       assert.deepEqual([page2.body.data.map((a: { id: string }) => a.id), page2.body.total], [[ids[0]], 3]);
@@ -105,9 +110,15 @@ describe('marketing media library', () => {
     it('tag filters on an exact tag (brand_reference lists the tagged asset); content_id lists the images attached to an item', async () => {
       const key = await newAgentKey(acctL.accountId, ['marketing.content:read']);
       const brand = await list(key, '?tag=brand_reference', true);
-      assert.deepEqual(brand.body.data.map((a: { id: string }) => a.id), [ids[0]]);
+      assert.deepEqual(
+        brand.body.data.map((a: { id: string }) => a.id),
+        [ids[0]],
+      );
       const byItem = await list(acctL.ownerToken, `?content_id=${item1}`);
-      assert.deepEqual(byItem.body.data.map((a: { id: string }) => a.id), [ids[1], ids[0]]);
+      assert.deepEqual(
+        byItem.body.data.map((a: { id: string }) => a.id),
+        [ids[1], ids[0]],
+      );
       const byTag = await list(acctL.ownerToken, `?tag=${encodeURIComponent(`content:${item1}`)}`);
       assert.equal(byTag.body.total, 2);
     });

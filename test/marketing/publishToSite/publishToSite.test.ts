@@ -14,24 +14,46 @@ describe('publish a content item to the site (doc1 publish-to-site; doc2 What th
     world = await startSiteWorld();
     t = await newTenant(world);
     collectionId = world.sim.addCollection(t.siteId, {
-      displayName: 'Blog Posts', singularName: 'Blog Post',
-      fields: [{ slug: 'post-body', type: 'RichText' }, { slug: 'post-summary', type: 'PlainText' }, { slug: 'main-image', type: 'Image' }],
+      displayName: 'Blog Posts',
+      singularName: 'Blog Post',
+      fields: [
+        { slug: 'post-body', type: 'RichText' },
+        { slug: 'post-summary', type: 'PlainText' },
+        { slug: 'main-image', type: 'Image' },
+      ],
     }).id;
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   async function newItem(extra: Record<string, unknown> = {}) {
     const res = await world.app.call('POST', '/api/marketing/content', {
       token: t.account.ownerToken,
-      body: { title: 'Heat pumps in old houses', slug: 'heat-pumps-old-houses', body: '<h2>Why</h2><p>Because.</p>', excerpt: 'A short guide.', cms_link: { project_id: t.projectId, collection_id: collectionId }, ...extra },
+      body: {
+        title: 'Heat pumps in old houses',
+        slug: 'heat-pumps-old-houses',
+        body: '<h2>Why</h2><p>Because.</p>',
+        excerpt: 'A short guide.',
+        cms_link: { project_id: t.projectId, collection_id: collectionId },
+        ...extra,
+      },
     });
     assert.equal(res.status, 201, res.text);
     return res.body.id as string;
   }
   const publish = (id: string, token = t.account.agentKey) => world.app.call('POST', publishPath(id), { token });
-  const switchSource = (provider: 'native' | 'site_platform') => world.app.call('POST', OPS, {
-    token: t.account.agentKey, body: { action: 'project_cms_provider_set', project_id: t.projectId, provider, site_id: provider === 'native' ? undefined : t.siteId, confirm: true },
-  });
+  const switchSource = (provider: 'native' | 'site_platform') =>
+    world.app.call('POST', OPS, {
+      token: t.account.agentKey,
+      body: {
+        action: 'project_cms_provider_set',
+        project_id: t.projectId,
+        provider,
+        site_id: provider === 'native' ? undefined : t.siteId,
+        confirm: true,
+      },
+    });
 
   it('publishing an item to the site is refused until the source is the platform CMS (409 content_source_native, nothing written)', async () => {
     const id = await newItem();
@@ -68,7 +90,10 @@ describe('publish a content item to the site (doc1 publish-to-site; doc2 What th
     assert.ok(res.body.warnings.length > 0, 'a short body has SEO findings');
     assert.equal(typeof res.body.seo_check.score, 'number');
 
-    const edited = await world.app.call('PUT', `/api/marketing/content/${id}`, { token: t.account.ownerToken, body: { ...res.body.item, title: 'Heat pumps, revisited' } });
+    const edited = await world.app.call('PUT', `/api/marketing/content/${id}`, {
+      token: t.account.ownerToken,
+      body: { ...res.body.item, title: 'Heat pumps, revisited' },
+    });
     assert.equal(edited.status, 200, edited.text);
     const again = await publish(id);
     assert.equal(again.status, 200, again.text);
@@ -93,14 +118,16 @@ describe('publish a content item to the site (doc1 publish-to-site; doc2 What th
       const res = await publish(id);
       assert.equal(res.status, 502, res.text);
       assert.equal(res.body.code, 'platform_upstream');
-    } finally { world.sim.clearFaults(); }
+    } finally {
+      world.sim.clearFaults();
+    }
     const row = await harness().db('content_items').where({ id }).first();
     assert.ok(row.publish_failed_at);
     assert.equal(row.publish_error.code, 'platform_upstream');
     assert.equal(row.status, 'draft');
   });
 
-  it('another account\'s item, or a malformed id, is 404 content_not_found', async () => {
+  it("another account's item, or a malformed id, is 404 content_not_found", async () => {
     const id = await newItem({ slug: 'mine' });
     const other = await newTenant(world);
     const foreign = await publish(id, other.account.agentKey);

@@ -7,14 +7,17 @@ import { createItem, MISSING_ID } from '../media/fixtures';
 
 const path = (contentId: string, agent = false) => `${agent ? '/api/agent' : '/api'}/marketing/content/${contentId}/reviews`;
 const submit = (token: string, contentId: string, body: unknown, agent = false) => call('POST', path(contentId, agent), { token, body });
-const reviewsOf = (token: string, contentId: string, query = '', agent = false) => call('GET', `${path(contentId, agent)}${query}`, { token });
+const reviewsOf = (token: string, contentId: string, query = '', agent = false) =>
+  call('GET', `${path(contentId, agent)}${query}`, { token });
 const countReviews = async (contentId: string) =>
   Number((await harness().db('content_reviews').where({ content_id: contentId }).count({ n: '*' }))[0].n);
 
 describe('marketing content: reviews', () => {
   let acct: TestAccount;
   let other: TestAccount;
-  before(async () => { [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]); });
+  before(async () => {
+    [acct, other] = await Promise.all([newAccount(), newAccount('Other Co')]);
+  });
 
   it('an item nobody has reviewed is pending, with latest null and an empty history', async () => {
     const itemId = await createItem(acct.accountId);
@@ -39,14 +42,23 @@ describe('marketing content: reviews', () => {
       assert.equal((await reviewsOf(acct.ownerToken, itemId)).body.status, status);
     }
     const res = await reviewsOf(acct.ownerToken, itemId);
-    assert.deepEqual(res.body.history.map((r: { decision: string; note: string | null }) => [r.decision, r.note]), [
-      ['approve', 'Fixed, thanks.'], ['request_changes', 'Cite the grid for the 30% figure.'], ['approve', null],
-    ], 'history is newest first');
+    assert.deepEqual(
+      res.body.history.map((r: { decision: string; note: string | null }) => [r.decision, r.note]),
+      [
+        ['approve', 'Fixed, thanks.'],
+        ['request_changes', 'Cite the grid for the 30% figure.'],
+        ['approve', null],
+      ],
+      'history is newest first',
+    );
     assert.deepEqual(res.body.latest, res.body.history[0]);
     assert.deepEqual(res.body.history[1].reviewer, { type: 'user', id: member.userId });
     assert.equal(res.body.total, 3);
     const page2 = await reviewsOf(acct.ownerToken, itemId, '?limit=1&page=2');
-    assert.deepEqual([page2.body.history.length, page2.body.history[0].decision, page2.body.latest.note, page2.body.status], [1, 'request_changes', 'Fixed, thanks.', 'approved']);
+    assert.deepEqual(
+      [page2.body.history.length, page2.body.history[0].decision, page2.body.latest.note, page2.body.status],
+      [1, 'request_changes', 'Fixed, thanks.', 'approved'],
+    );
   });
 
   it('request_changes needs a note; a bad decision, an over-long note or an unknown field is 400 and writes nothing', async () => {

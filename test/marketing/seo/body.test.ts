@@ -5,7 +5,11 @@ describe('SEO check: body, headings and images', () => {
   describe('body', () => {
     it('a body without text is an error on body', () => {
       for (const body of [null, '', '<p> </p><!-- draft -->', '<img src="/a.png" alt="a">']) {
-        assert.deepEqual(findingsOf(withBody(body), 'body_empty').map((f) => [f.level, f.field]), [['error', 'body']], String(body));
+        assert.deepEqual(
+          findingsOf(withBody(body), 'body_empty').map((f) => [f.level, f.field]),
+          [['error', 'body']],
+          String(body),
+        );
       }
     });
 
@@ -20,10 +24,14 @@ describe('SEO check: body, headings and images', () => {
   });
 
   describe('heading order', () => {
-    const codes = (body: string) => findingsOf(withBody(body), 'heading_level_skipped').length + findingsOf(withBody(body), 'heading_order').length;
+    const codes = (body: string) =>
+      findingsOf(withBody(body), 'heading_level_skipped').length + findingsOf(withBody(body), 'heading_order').length;
 
     it('an H3 before any H2 is a warning', () => {
-      assert.deepEqual(findingsOf(withBody('<h3>Intro</h3><h2>Main</h2>'), 'heading_order').map((f) => [f.level, f.field]), [['warn', 'body']]);
+      assert.deepEqual(
+        findingsOf(withBody('<h3>Intro</h3><h2>Main</h2>'), 'heading_order').map((f) => [f.level, f.field]),
+        [['warn', 'body']],
+      );
     });
 
     it('a skipped level (H2 then H4) is a warning per skip', () => {
@@ -35,7 +43,10 @@ describe('SEO check: body, headings and images', () => {
     });
 
     it('more than one H1 is a warning; one is fine', () => {
-      assert.deepEqual(findingsOf(withBody('<h1>A</h1><h2>B</h2><h1>C</h1>'), 'multiple_h1').map((f) => [f.level, f.field]), [['warn', 'body']]);
+      assert.deepEqual(
+        findingsOf(withBody('<h1>A</h1><h2>B</h2><h1>C</h1>'), 'multiple_h1').map((f) => [f.level, f.field]),
+        [['warn', 'body']],
+      );
       assert.equal(findingsOf(withBody('<h1>A</h1><h2>B</h2>'), 'multiple_h1').length, 0);
     });
 
@@ -46,18 +57,34 @@ describe('SEO check: body, headings and images', () => {
 
   describe('images', () => {
     it('each body image without alt text (absent or blank) is a warning on body', () => {
-      const found = findingsOf(withBody('<img src="/a.png"><img src="/b.png" alt=""><img src="/c.png" alt="  "><img src="/d.png" alt="A chart">'), 'image_alt_missing');
-      assert.deepEqual(found.map((f) => [f.level, f.field]), [['warn', 'body'], ['warn', 'body'], ['warn', 'body']]);
+      const found = findingsOf(
+        withBody('<img src="/a.png"><img src="/b.png" alt=""><img src="/c.png" alt="  "><img src="/d.png" alt="A chart">'),
+        'image_alt_missing',
+      );
+      assert.deepEqual(
+        found.map((f) => [f.level, f.field]),
+        [
+          ['warn', 'body'],
+          ['warn', 'body'],
+          ['warn', 'body'],
+        ],
+      );
       assert.match(found[0].message, /\/a\.png/);
     });
 
     it('a featured image without alt text is a warning on featured_image_alt', () => {
-      assert.deepEqual(findingsOf(withBody('<p>x</p>', { featured_image_alt: null }), 'featured_image_alt_missing').map((f) => [f.level, f.field]), [['warn', 'featured_image_alt']]);
+      assert.deepEqual(
+        findingsOf(withBody('<p>x</p>', { featured_image_alt: null }), 'featured_image_alt_missing').map((f) => [f.level, f.field]),
+        [['warn', 'featured_image_alt']],
+      );
     });
 
     it('no featured image at all is a warning on featured_image_url, and its alt is then not asked for', () => {
       const item = withBody('<p>x</p>', { featured_image_url: null, featured_image_alt: null });
-      assert.deepEqual(findingsOf(item, 'featured_image_missing').map((f) => [f.level, f.field]), [['warn', 'featured_image_url']]);
+      assert.deepEqual(
+        findingsOf(item, 'featured_image_missing').map((f) => [f.level, f.field]),
+        [['warn', 'featured_image_url']],
+      );
       assert.equal(findingsOf(item, 'featured_image_alt_missing').length, 0);
     });
   });

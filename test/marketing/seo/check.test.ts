@@ -26,7 +26,17 @@ describe('SEO check: result', () => {
   });
 
   it('every finding carries level, field, code and message, and the score matches the findings', () => {
-    const result = seoCheck({ title: null, slug: 'Bad Slug', body: '<h3></h3><img src="x.png"><a href="">x</a> {{source}}', meta_title: null, meta_description: 'short', target_keyword: 'crm', featured_image_url: 'https://x.test/a.png', featured_image_alt: null, canonical_url: 'ftp://x' });
+    const result = seoCheck({
+      title: null,
+      slug: 'Bad Slug',
+      body: '<h3></h3><img src="x.png"><a href="">x</a> {{source}}',
+      meta_title: null,
+      meta_description: 'short',
+      target_keyword: 'crm',
+      featured_image_url: 'https://x.test/a.png',
+      featured_image_alt: null,
+      canonical_url: 'ftp://x',
+    });
     assert.equal(result.ok, false);
     for (const f of result.findings) {
       assert.deepEqual(Object.keys(f).sort(), ['code', 'field', 'level', 'message']);
@@ -45,8 +55,24 @@ describe('SEO check: result', () => {
   });
 
   it('an item with nothing filled in gets findings, never an exception', () => {
-    const result = seoCheck({ title: null, slug: null, body: null, meta_title: null, meta_description: null, target_keyword: null, featured_image_url: null, featured_image_alt: null, canonical_url: null });
+    const result = seoCheck({
+      title: null,
+      slug: null,
+      body: null,
+      meta_title: null,
+      meta_description: null,
+      target_keyword: null,
+      featured_image_url: null,
+      featured_image_alt: null,
+      canonical_url: null,
+    });
     assert.equal(result.ok, false);
-    assert.deepEqual(result.findings.filter((f) => f.level === 'error').map((f) => f.code).sort(), ['body_empty', 'slug_missing', 'title_missing']);
+    assert.deepEqual(
+      result.findings
+        .filter((f) => f.level === 'error')
+        .map((f) => f.code)
+        .sort(),
+      ['body_empty', 'slug_missing', 'title_missing'],
+    );
   });
 });

@@ -12,7 +12,10 @@ describe('SEO check: citation markers', () => {
 
   it('a reference without its definition is an error on body, once per source id', () => {
     const found = findingsOf(withBody('<p>A[^kb:1] B[^kb:1] C[^kb:2]</p><p>[^kb:2]: defined</p>'), 'citation_unresolved');
-    assert.deepEqual(found.map((f) => [f.level, f.field]), [['error', 'body']]);
+    assert.deepEqual(
+      found.map((f) => [f.level, f.field]),
+      [['error', 'body']],
+    );
     assert.match(found[0].message, /\[\^kb:1\]/);
   });
 
@@ -21,16 +24,42 @@ describe('SEO check: citation markers', () => {
   });
 
   it('placeholder markers are errors on body, once per distinct marker', () => {
-    const markers = ['[citation needed]', '[Citation Needed]', '[source]', '[ref?]', '[needs source]', '[TODO: find stat]', '[TBD]', '[TK]', '[[cite:acme]]', '{{source}}', '{{ citation }}', '[^]'];
+    const markers = [
+      '[citation needed]',
+      '[Citation Needed]',
+      '[source]',
+      '[ref?]',
+      '[needs source]',
+      '[TODO: find stat]',
+      '[TBD]',
+      '[TK]',
+      '[[cite:acme]]',
+      '{{source}}',
+      '{{ citation }}',
+      '[^]',
+    ];
     for (const marker of markers) {
-      assert.deepEqual(findingsOf(withBody(`<p>Churn fell 30% ${marker}.</p>`), 'citation_placeholder').map((f) => [f.level, f.field]), [['error', 'body']], marker);
+      assert.deepEqual(
+        findingsOf(withBody(`<p>Churn fell 30% ${marker}.</p>`), 'citation_placeholder').map((f) => [f.level, f.field]),
+        [['error', 'body']],
+        marker,
+      );
     }
     assert.equal(findingsOf(withBody('<p>a {{source}} b {{source}} c [TBD]</p>'), 'citation_placeholder').length, 2);
   });
 
   it('placeholders in title, meta_title or meta_description are errors on that field', () => {
-    const item = goodItem({ title: 'CRM software for {{audience}}', meta_title: 'CRM software [TBD] for teams', meta_description: 'CRM software [citation needed]' });
-    assert.deepEqual(findingsOf(item, 'citation_placeholder').map((f) => f.field).sort(), ['meta_description', 'meta_title', 'title']);
+    const item = goodItem({
+      title: 'CRM software for {{audience}}',
+      meta_title: 'CRM software [TBD] for teams',
+      meta_description: 'CRM software [citation needed]',
+    });
+    assert.deepEqual(
+      findingsOf(item, 'citation_placeholder')
+        .map((f) => f.field)
+        .sort(),
+      ['meta_description', 'meta_title', 'title'],
+    );
   });
 
   it('ordinary brackets and markup attributes are not markers', () => {

@@ -4,7 +4,10 @@ import { readBody } from '../../../src/marketing/seo/html';
 describe('SEO check: reading the body HTML', () => {
   it('reads headings, paragraphs, images and links in order', () => {
     const b = readBody('<h2 class="x">One <em>two</em></h2><p>Para <a href="/a">link</a>.</p><img src="/i.png" alt="pic"><h3>Three</h3>');
-    assert.deepEqual(b.headings, [{ level: 2, text: 'One two' }, { level: 3, text: 'Three' }]);
+    assert.deepEqual(b.headings, [
+      { level: 2, text: 'One two' },
+      { level: 3, text: 'Three' },
+    ]);
     assert.deepEqual(b.paragraphs, ['Para link.']);
     assert.deepEqual(b.images, [{ src: '/i.png', alt: 'pic' }]);
     assert.deepEqual(b.links, [{ href: '/a', text: 'link', named: false }]);
@@ -12,8 +15,14 @@ describe('SEO check: reading the body HTML', () => {
 
   it('copes with quoted ">" in attributes, unquoted and valueless attributes, self-closing tags and upper case', () => {
     const b = readBody('<IMG SRC=/x.png ALT="a > b" data-flag/><a title=\'x>y\' href=/go>go</A><img src="/y.png" alt>');
-    assert.deepEqual(b.images, [{ src: '/x.png', alt: 'a > b' }, { src: '/y.png', alt: '' }]);
-    assert.deepEqual(b.links.map((l) => l.href), ['/go']);
+    assert.deepEqual(b.images, [
+      { src: '/x.png', alt: 'a > b' },
+      { src: '/y.png', alt: '' },
+    ]);
+    assert.deepEqual(
+      b.links.map((l) => l.href),
+      ['/go'],
+    );
   });
 
   it('skips comments, doctype, script and style, and keeps a stray "<" as text', () => {

@@ -6,7 +6,11 @@ const both = '<a href="/pricing">pricing</a> <a href="https://example.org/study"
 describe('SEO check: links', () => {
   it('a link with an empty href (blank, "#" or none) is an error on body', () => {
     for (const link of ['<a href="">x</a>', '<a href=" ">x</a>', '<a href="#">x</a>', '<a>x</a>', '<a href>x</a>']) {
-      assert.deepEqual(findingsOf(withBody(`<p>${both} ${link}</p>`), 'link_href_empty').map((f) => [f.level, f.field]), [['error', 'body']], link);
+      assert.deepEqual(
+        findingsOf(withBody(`<p>${both} ${link}</p>`), 'link_href_empty').map((f) => [f.level, f.field]),
+        [['error', 'body']],
+        link,
+      );
     }
   });
 
@@ -21,7 +25,10 @@ describe('SEO check: links', () => {
   });
 
   it('a body without internal links is a warning; relative and site-relative paths count as internal', () => {
-    assert.deepEqual(findingsOf(withBody('<p><a href="https://example.org/">x</a></p>'), 'no_internal_links').map((f) => [f.level, f.field]), [['warn', 'body']]);
+    assert.deepEqual(
+      findingsOf(withBody('<p><a href="https://example.org/">x</a></p>'), 'no_internal_links').map((f) => [f.level, f.field]),
+      [['warn', 'body']],
+    );
     for (const href of ['/pricing', 'pricing', '../guides/crm', '?page=2']) {
       assert.equal(findingsOf(withBody(`<p><a href="${href}">x</a></p>`), 'no_internal_links').length, 0, href);
     }
@@ -36,7 +43,10 @@ describe('SEO check: links', () => {
 
   it('a body without outbound links is a warning; in-page anchors, mailto: and tel: are neither kind', () => {
     const body = '<p><a href="/x">x</a> <a href="#faq">faq</a> <a href="mailto:a@b.test">mail</a> <a href="tel:+1555">call</a></p>';
-    assert.deepEqual(findingsOf(withBody(body), 'no_outbound_links').map((f) => [f.level, f.field]), [['warn', 'body']]);
+    assert.deepEqual(
+      findingsOf(withBody(body), 'no_outbound_links').map((f) => [f.level, f.field]),
+      [['warn', 'body']],
+    );
     assert.equal(findingsOf(withBody('<p><a href="//cdn.example.org/paper.pdf">paper</a></p>'), 'no_outbound_links').length, 0);
   });
 

@@ -7,7 +7,10 @@ import { goodItem } from './fixtures';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 async function insertItem(accountId: string, fields: Record<string, unknown>): Promise<string> {
-  const [row] = await harness().db('content_items').insert({ account_id: accountId, ...fields }).returning('id');
+  const [row] = await harness()
+    .db('content_items')
+    .insert({ account_id: accountId, ...fields })
+    .returning('id');
   return row.id;
 }
 
@@ -38,7 +41,11 @@ describe('SEO check route', () => {
     const errors = res.body.findings.filter((f: { level: string }) => f.level === 'error');
     const warnings = res.body.findings.length - errors.length;
     assert.equal(res.body.score, 100 - 15 * errors.length - 5 * warnings);
-    assert.ok(res.body.findings.some((f: Record<string, string>) => f.code === 'slug_missing' && f.field === 'slug' && f.level === 'error' && f.message));
+    assert.ok(
+      res.body.findings.some(
+        (f: Record<string, string>) => f.code === 'slug_missing' && f.field === 'slug' && f.level === 'error' && f.message,
+      ),
+    );
     assert.ok(res.body.findings.some((f: Record<string, string>) => f.code === 'citation_placeholder' && f.field === 'body'));
   });
 
@@ -69,7 +76,12 @@ describe('SEO check route', () => {
 
   it('an item of another account, a missing id and a malformed id answer 404 content_not_found', async () => {
     const key = await newAgentKey(other.accountId, ['marketing.content:read']);
-    for (const [token, id, agent] of [[other.ownerToken, goodId, false], [key, goodId, true], [acct.ownerToken, MISSING_ID, false], [acct.ownerToken, 'not-a-uuid', false]] as const) {
+    for (const [token, id, agent] of [
+      [other.ownerToken, goodId, false],
+      [key, goodId, true],
+      [acct.ownerToken, MISSING_ID, false],
+      [acct.ownerToken, 'not-a-uuid', false],
+    ] as const) {
       const res = await check(token, id, agent);
       assert.equal(res.status, 404, res.text);
       assert.equal(res.body.code, 'content_not_found');
@@ -83,7 +95,8 @@ describe('SEO check route: documentation', () => {
     for (const path of ['/api/marketing/content/{id}/seo-check', '/api/agent/marketing/content/{id}/seo-check']) {
       const op = doc.paths[path]?.get;
       assert.ok(op, `${path} is not documented`);
-      for (const code of ['title_too_long', 'citation_unresolved', 'heading_level_skipped', 'link_href_empty']) assert.ok(op.description.includes(`| ${code} |`), code);
+      for (const code of ['title_too_long', 'citation_unresolved', 'heading_level_skipped', 'link_href_empty'])
+        assert.ok(op.description.includes(`| ${code} |`), code);
     }
   });
 });

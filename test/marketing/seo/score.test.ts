@@ -24,12 +24,16 @@ describe('SEO score is the spec formula exactly: 100 − 15·errors − 5·warni
 
   describe('through the seo-check route', () => {
     let acct: TestAccount;
-    before(async () => { acct = await newAccount(); });
+    before(async () => {
+      acct = await newAccount();
+    });
 
     it('an item with more findings than 100 points cover answers its negative score', async () => {
       const emptyLinks = Array.from({ length: 8 }, (_, i) => `<a href="">link ${i}</a>`).join(' ');
-      const [row] = await harness().db('content_items')
-        .insert({ account_id: acct.accountId, ...goodItem({ body: `<p>${emptyLinks}</p>` }) }).returning('id');
+      const [row] = await harness()
+        .db('content_items')
+        .insert({ account_id: acct.accountId, ...goodItem({ body: `<p>${emptyLinks}</p>` }) })
+        .returning('id');
       const res = await call('GET', `/api/marketing/content/${row.id}/seo-check`, { token: acct.ownerToken });
       assert.equal(res.status, 200, res.text);
       const errors = res.body.findings.filter((f: SeoFinding) => f.level === 'error').length;
@@ -41,7 +45,8 @@ describe('SEO score is the spec formula exactly: 100 − 15·errors − 5·warni
 
     it('the OpenAPI text of the score says it can go below 0 (and no longer that it is floored)', async () => {
       const doc = (await call('GET', '/openapi.json')).body;
-      const score = doc.paths['/api/marketing/content/{id}/seo-check'].get.responses['200'].content['application/json'].schema.properties.score;
+      const score =
+        doc.paths['/api/marketing/content/{id}/seo-check'].get.responses['200'].content['application/json'].schema.properties.score;
       assert.match(score.description, /below 0/);
       assert.doesNotMatch(score.description, /floored at 0/);
     });

@@ -39,7 +39,9 @@ describe('commerce platform client (against the simulator)', () => {
     shop = await install(sim, client);
   });
   afterEach(() => sim.clearFaults());
-  after(async () => { await sim.stop(); });
+  after(async () => {
+    await sim.stop();
+  });
 
   it('reads the shop with the token in X-Commerce-Access-Token', async () => {
     const info = await client.getShop(shop);
@@ -68,7 +70,10 @@ describe('commerce platform client (against the simulator)', () => {
     assert.equal(pages, 3);
     assert.deepEqual([...seen].sort(), created.map((o) => String(o.id)).sort());
     const cursorCalls = sim.requests().filter((r) => r.path.endsWith('/orders.json') && r.query.includes('page_info='));
-    assert.ok(cursorCalls.length === 2 && cursorCalls.every((r) => !/status=|updated_at_min=/.test(r.query)), 'a cursor page sends no other filter');
+    assert.ok(
+      cursorCalls.length === 2 && cursorCalls.every((r) => !/status=|updated_at_min=/.test(r.query)),
+      'a cursor page sends no other filter',
+    );
   });
 
   it('filters orders by updated_at_min on the first page', async () => {

@@ -37,7 +37,19 @@ describe('commerce client header parsing (unit)', () => {
 
   it('a shop domain is a bare lowercase host name', () => {
     for (const ok of ['acme.commerce.test', 'a-b.c.commerce.test', 'x1.example']) assert.equal(isShopDomain(ok), true, ok);
-    for (const bad of ['https://acme.commerce.test', 'acme.commerce.test/admin', 'acme.commerce.test:443', 'Acme.commerce.test', 'acme', '-a.commerce.test', 'a..b', 'acme.commerce.test.', 'a b.test', 'user@acme.test', ''])
+    for (const bad of [
+      'https://acme.commerce.test',
+      'acme.commerce.test/admin',
+      'acme.commerce.test:443',
+      'Acme.commerce.test',
+      'acme',
+      '-a.commerce.test',
+      'a..b',
+      'acme.commerce.test.',
+      'a b.test',
+      'user@acme.test',
+      '',
+    ])
       assert.equal(isShopDomain(bad), false, bad);
   });
 });

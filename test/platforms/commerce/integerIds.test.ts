@@ -28,18 +28,29 @@ function assertIntegerIds(json: unknown, what: string): void {
 /** Rule: the simulator serves the platform's shapes; the platform's ids (shop, order, line item, customer, webhook) are integers. */
 describe('commerce simulator: ids are JSON integers, as the platform sends them', () => {
   let s: Installed;
-  before(async () => { s = await installedSimulator(); s.sim.addOrders(SHOP, 6); });
+  before(async () => {
+    s = await installedSimulator();
+    s.sim.addOrders(SHOP, 6);
+  });
   after(() => s.sim.stop());
 
   it('shop, orders (with customers and line items), one order, products, collections and webhooks', async () => {
     assertIntegerIds(await (await s.admin('/shop.json')).json(), 'GET shop.json');
-    const listing = await (await s.admin('/orders.json?status=any')).json() as { orders: Array<{ id: number; customer: unknown }> };
+    const listing = (await (await s.admin('/orders.json?status=any')).json()) as { orders: Array<{ id: number; customer: unknown }> };
     assertIntegerIds(listing, 'GET orders.json');
-    assert.ok(listing.orders.some((o) => o.customer), 'the listing has customers');
+    assert.ok(
+      listing.orders.some((o) => o.customer),
+      'the listing has customers',
+    );
     assertIntegerIds(await (await s.admin(`/orders/${listing.orders[0].id}.json`)).json(), 'GET orders/{id}.json');
     assertIntegerIds(await (await s.admin('/products.json')).json(), 'GET products.json');
     assertIntegerIds(await (await s.admin('/custom_collections.json')).json(), 'GET custom_collections.json');
-    const created = await (await s.admin('/webhooks.json', { method: 'POST', body: JSON.stringify({ webhook: { topic: 'orders/create', address: 'https://app.example/hook' } }) })).json() as { webhook: { id: number } };
+    const created = (await (
+      await s.admin('/webhooks.json', {
+        method: 'POST',
+        body: JSON.stringify({ webhook: { topic: 'orders/create', address: 'https://app.example/hook' } }),
+      })
+    ).json()) as { webhook: { id: number } };
     assertIntegerIds(created, 'POST webhooks.json');
     assertIntegerIds(await (await s.admin(`/webhooks/${created.webhook.id}.json`)).json(), 'GET webhooks/{id}.json');
     assertIntegerIds(await (await s.admin('/webhooks.json')).json(), 'GET webhooks.json');
@@ -49,8 +60,13 @@ describe('commerce simulator: ids are JSON integers, as the platform sends them'
     const bodies: string[] = [];
     const receiver: Server = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => { bodies.push(body); res.writeHead(200).end(); });
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {

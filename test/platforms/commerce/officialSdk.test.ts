@@ -33,14 +33,20 @@ function loopbackFetch(sim: Installed['sim'], seen: Array<{ url: string; raw: st
     seen.push({ url: url.pathname, raw });
     const back = new Headers();
     for (const [name, value] of res.headers) {
-      back.set(name.replace(PLATFORM_HEADER, 'x-shopify-'), name === 'link' ? value.replaceAll(simShopBase(url.host), `https://${url.host}`) : value);
+      back.set(
+        name.replace(PLATFORM_HEADER, 'x-shopify-'),
+        name === 'link' ? value.replaceAll(simShopBase(url.host), `https://${url.host}`) : value,
+      );
     }
     return new Response(raw, { status: res.status, statusText: res.statusText, headers: back });
   }) as typeof fetch;
 }
 
 /** What `shopify.webhooks.validate` answered for each delivery the simulator made to this receiver. */
-interface Validated { result: Awaited<ReturnType<Shopify['webhooks']['validate']>>; body: string }
+interface Validated {
+  result: Awaited<ReturnType<Shopify['webhooks']['validate']>>;
+  body: string;
+}
 
 async function sdkWebhookReceiver(shopify: Shopify): Promise<{ address: string; validated: Validated[]; close(): Promise<void> }> {
   const validated: Validated[] = [];
@@ -51,17 +57,22 @@ async function sdkWebhookReceiver(shopify: Shopify): Promise<{ address: string; 
       const rawBody = Buffer.concat(chunks).toString('utf8');
       const headers: IncomingHttpHeaders = {};
       for (const [name, value] of Object.entries(req.headers)) headers[name.replace(PLATFORM_HEADER, 'x-shopify-')] = value;
-      void shopify.webhooks.validate({ rawBody, rawRequest: { headers, method: req.method, url: req.url }, rawResponse: res }).then((result) => {
-        validated.push({ result, body: rawBody });
-        res.writeHead(result.valid ? 200 : 401).end();
-      });
+      void shopify.webhooks
+        .validate({ rawBody, rawRequest: { headers, method: req.method, url: req.url }, rawResponse: res })
+        .then((result) => {
+          validated.push({ result, body: rawBody });
+          res.writeHead(result.valid ? 200 : 401).end();
+        });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     address: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     validated,
-    close: () => new Promise((resolve) => { server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -75,8 +86,13 @@ describe('the official commerce SDK (@shopify/shopify-api 13, API 2025-04) again
   before(async () => {
     s = await installedSimulator();
     shopify = shopifyApi({
-      apiKey: APP.clientId, apiSecretKey: APP.clientSecret, hostName: 'app.example', apiVersion: ApiVersion.April25,
-      isEmbeddedApp: false, scopes: SCOPES, logger: { level: LogSeverity.Error, log: async () => undefined },
+      apiKey: APP.clientId,
+      apiSecretKey: APP.clientSecret,
+      hostName: 'app.example',
+      apiVersion: ApiVersion.April25,
+      isEmbeddedApp: false,
+      scopes: SCOPES,
+      logger: { level: LogSeverity.Error, log: async () => undefined },
     });
     setAbstractFetchFunc(loopbackFetch(s.sim, seen));
     session = new Session({ id: `offline_${SHOP}`, shop: SHOP, state: 'installed', isOnline: false, accessToken: s.token });
@@ -108,8 +124,9 @@ describe('the official commerce SDK (@shopify/shopify-api 13, API 2025-04) again
     let path = 'orders';
     for (let pages = 0; query; pages++) {
       assert.ok(pages < 10, 'the cursors end');
-      const res: Awaited<ReturnType<typeof client.get<{ orders: Array<{ id: string; line_items: Array<{ id: string }>; customer: { id: string } | null }> }>>> =
-        await client.get({ path, query });
+      const res: Awaited<
+        ReturnType<typeof client.get<{ orders: Array<{ id: string; line_items: Array<{ id: string }>; customer: { id: string } | null }> }>>
+      > = await client.get({ path, query });
       for (const order of res.body.orders) {
         ids.push(order.id);
         assert.ok(order.line_items.every((li) => /^\d+$/.test(li.id)));
@@ -126,17 +143,21 @@ describe('the official commerce SDK (@shopify/shopify-api 13, API 2025-04) again
   it('the REST client creates, reads and deletes a webhook subscription', async () => {
     const client = new shopify.clients.Rest({ session });
     const created = await client.post<{ webhook: { id: string; topic: string; api_version: string } }>({
-      path: 'webhooks', data: { webhook: { topic: 'orders/updated', address: 'https://app.example/api/webhooks/commerce', format: 'json' } },
+      path: 'webhooks',
+      data: { webhook: { topic: 'orders/updated', address: 'https://app.example/api/webhooks/commerce', format: 'json' } },
     });
     assert.deepEqual([created.body.webhook.topic, created.body.webhook.api_version], ['orders/updated', API_VERSION]);
     assert.equal(typeof (JSON.parse(seen.at(-1)!.raw) as { webhook: { id: unknown } }).webhook.id, 'number');
     const read = await client.get<{ webhook: { id: string } }>({ path: `webhooks/${created.body.webhook.id}` });
     assert.equal(read.body.webhook.id, created.body.webhook.id);
     await client.delete({ path: `webhooks/${created.body.webhook.id}` });
-    await assert.rejects(client.get({ path: `webhooks/${created.body.webhook.id}` }), (err) => err instanceof HttpResponseError && err.response.code === 404);
+    await assert.rejects(
+      client.get({ path: `webhooks/${created.body.webhook.id}` }),
+      (err) => err instanceof HttpResponseError && err.response.code === 404,
+    );
   });
 
-  it('the SDK validates the simulator\'s webhook deliveries (base64 HMAC over the raw body) and refuses a wrong secret', async () => {
+  it("the SDK validates the simulator's webhook deliveries (base64 HMAC over the raw body) and refuses a wrong secret", async () => {
     const receiver = await sdkWebhookReceiver(shopify);
     try {
       const [order] = s.sim.addOrders(SHOP, [{ email: 'sdk@example.test', note: 'Crème brûlée ☕' }]);
@@ -152,7 +173,11 @@ describe('the official commerce SDK (@shopify/shopify-api 13, API 2025-04) again
       }
       assert.equal(typeof (JSON.parse(accepted.body) as { id: unknown }).id, 'number');
 
-      const forged = await s.sim.deliver(SHOP, 'orders/updated', order, { address: receiver.address, retrySchedule: [], clientSecret: 'not-the-secret' });
+      const forged = await s.sim.deliver(SHOP, 'orders/updated', order, {
+        address: receiver.address,
+        retrySchedule: [],
+        clientSecret: 'not-the-secret',
+      });
       assert.deepEqual([forged.delivered, forged.attempts[0].status], [false, 401]);
       const refused = receiver.validated[1].result;
       assert.deepEqual([refused.valid, !refused.valid && refused.reason], [false, 'invalid_hmac']);
@@ -161,8 +186,11 @@ describe('the official commerce SDK (@shopify/shopify-api 13, API 2025-04) again
     }
   });
 
-  it('the SDK validates the hex HMAC of the simulator\'s OAuth callback query', async () => {
-    const res = await fetch(authorizeUrl(s.sim, { client_id: APP.clientId, scope: SCOPES.join(','), redirect_uri: 'https://app.example/cb', state: 'nonce-sdk' }), { redirect: 'manual' });
+  it("the SDK validates the hex HMAC of the simulator's OAuth callback query", async () => {
+    const res = await fetch(
+      authorizeUrl(s.sim, { client_id: APP.clientId, scope: SCOPES.join(','), redirect_uri: 'https://app.example/cb', state: 'nonce-sdk' }),
+      { redirect: 'manual' },
+    );
     const query = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
     assert.equal(await shopify.utils.validateHmac(query), true);
     assert.equal(await shopify.utils.validateHmac({ ...query, state: 'tampered' }), false);

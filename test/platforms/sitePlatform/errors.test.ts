@@ -6,7 +6,9 @@ import { world, rejectsWith, type World } from './fixtures';
 
 describe('site platform client: error mapping', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('a timeout answers 504 platform_timeout and is never retried, even on GET', async () => {
@@ -26,13 +28,21 @@ describe('site platform client: error mapping', () => {
 
   it('a malformed body answers 502 platform_upstream', async () => {
     w.sim.injectFault({ kind: 'malformed', path: `/v2/collections/${w.blog.id}/items` });
-    const err = await rejectsWith(w.client().request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2' }), 502, 'platform_upstream', w.token);
+    const err = await rejectsWith(
+      w.client().request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2' }),
+      502,
+      'platform_upstream',
+      w.token,
+    );
     assert.equal(err.extra.upstreamStatus, 200);
   });
 
   it('a network failure answers 502 platform_upstream without upstreamStatus', async () => {
     const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
     });
     const client = createSitePlatformClient({ apiUrl: `http://127.0.0.1:${port}`, token: w.token, timeoutMs: 1000 });
     const err = await rejectsWith(client.listSites(), 502, 'platform_upstream', w.token);
@@ -48,35 +58,59 @@ describe('site platform client: error mapping', () => {
   it('404 keeps the platform not-found code: collection_not_found, item_not_found, resource_not_found', async () => {
     const client = w.client();
     const missingId = '0'.repeat(24);
-    const a = await rejectsWith(client.request({ method: 'GET', path: `/collections/${missingId}`, base: 'v2' }), 404, 'collection_not_found');
-    await rejectsWith(client.request({ method: 'GET', path: `/collections/${w.blog.id}/items/${missingId}`, base: 'v2' }), 404, 'item_not_found');
+    const a = await rejectsWith(
+      client.request({ method: 'GET', path: `/collections/${missingId}`, base: 'v2' }),
+      404,
+      'collection_not_found',
+    );
+    await rejectsWith(
+      client.request({ method: 'GET', path: `/collections/${w.blog.id}/items/${missingId}`, base: 'v2' }),
+      404,
+      'item_not_found',
+    );
     await rejectsWith(client.request({ method: 'GET', path: `/sites/${missingId}`, base: 'v2' }), 404, 'resource_not_found');
     assert.equal(a.extra.upstreamStatus, 404);
   });
 
   it('409 from the platform answers 409 conflict', async () => {
     const client = w.client();
-    const create = () => client.request({ method: 'POST', path: `/collections/${w.blog.id}/items`, base: 'v2', body: { fieldData: { name: 'Dup', slug: 'dup' } } });
+    const create = () =>
+      client.request({
+        method: 'POST',
+        path: `/collections/${w.blog.id}/items`,
+        base: 'v2',
+        body: { fieldData: { name: 'Dup', slug: 'dup' } },
+      });
     await create();
     const err = await rejectsWith(create(), 409, 'conflict');
     assert.equal(err.extra.upstreamStatus, 409);
   });
 
   it('400 from the platform answers 422 platform_validation with the field errors', async () => {
-    const err = await rejectsWith(w.client().request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2', query: { limit: 101 } }), 422, 'platform_validation');
+    const err = await rejectsWith(
+      w.client().request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2', query: { limit: 101 } }),
+      422,
+      'platform_validation',
+    );
     assert.equal(err.extra.upstreamStatus, 400);
     assert.ok((err.extra.errors ?? []).length > 0);
   });
 
   it('a missing scope on the platform answers 412 missing_scopes', async () => {
     const token = w.sim.issueToken({ scopes: ['sites:read'] });
-    const err = await rejectsWith(w.client({ token }).request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2' }), 412, 'missing_scopes', token);
+    const err = await rejectsWith(
+      w.client({ token }).request({ method: 'GET', path: `/collections/${w.blog.id}/items`, base: 'v2' }),
+      412,
+      'missing_scopes',
+      token,
+    );
     assert.equal(err.extra.upstreamStatus, 403);
   });
 });
 
 describe('site platform client: error table', () => {
-  const map = (status: number, code: string) => sitePlatformErrors.fromResponse('GET /v2/x', status, { code, message: 'm', externalReference: null, details: [] });
+  const map = (status: number, code: string) =>
+    sitePlatformErrors.fromResponse('GET /v2/x', status, { code, message: 'm', externalReference: null, details: [] });
 
   it('402 answers not_enterprise_plan_site', () => {
     const err = map(402, 'not_enterprise_plan_site');

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/http/errors';
-import { startSitePlatformSimulator, type SimCollection, type SimSite, type SitePlatformSimulator } from '../../../src/sandbox/sitePlatform';
-import { createSitePlatformClient, TokenBucket, type SitePlatformClient, type SitePlatformClientOptions } from '../../../src/platforms/sitePlatform';
+import {
+  startSitePlatformSimulator,
+  type SimCollection,
+  type SimSite,
+  type SitePlatformSimulator,
+} from '../../../src/sandbox/sitePlatform';
+import {
+  createSitePlatformClient,
+  TokenBucket,
+  type SitePlatformClient,
+  type SitePlatformClientOptions,
+} from '../../../src/platforms/sitePlatform';
 
 export const APP = { clientId: 'site-app-1', clientSecret: 'site-app-secret-1', redirectUri: 'https://app.example.test/cb' };
 export const SCOPES = ['sites:read', 'sites:write', 'pages:read', 'pages:write', 'cms:read', 'cms:write', 'authorized_user:read'];
@@ -22,7 +32,12 @@ export interface World {
 }
 
 export async function world(): Promise<World> {
-  const clock = { now: Date.UTC(2026, 0, 1), advance(ms: number) { this.now += ms; } };
+  const clock = {
+    now: Date.UTC(2026, 0, 1),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
   const now = () => clock.now;
   const sim = await startSitePlatformSimulator({ now });
   sim.addApp(APP);
@@ -32,9 +47,19 @@ export async function world(): Promise<World> {
   const token = sim.issueToken({ scopes: SCOPES });
   const bucket = (perMinute = 60) => new TokenBucket(perMinute, now);
   return {
-    sim, site, blog, clock, token, bucket,
+    sim,
+    site,
+    blog,
+    clock,
+    token,
+    bucket,
     client: (overrides = {}) => createSitePlatformClient({ apiUrl: sim.baseUrl, token, timeoutMs: 2000, bucket: bucket(), ...overrides }),
-    seen: (path, since = 0) => sim.requests().slice(since).filter((r) => r.path === path).map(({ method, status }) => ({ method, status })),
+    seen: (path, since = 0) =>
+      sim
+        .requests()
+        .slice(since)
+        .filter((r) => r.path === path)
+        .map(({ method, status }) => ({ method, status })),
     async exhaust(t = token) {
       for (;;) {
         const res = await fetch(`${sim.baseUrl}/v2/sites`, { headers: { authorization: `Bearer ${t}` } });
@@ -47,7 +72,10 @@ export async function world(): Promise<World> {
 
 /** Awaits a rejection with the given status and code; checks the token is nowhere in it. */
 export async function rejectsWith(promise: Promise<unknown>, status: number, code: string, token?: string): Promise<ApiError> {
-  const err = await promise.then(() => assert.fail(`expected ${status} ${code}`), (e: unknown) => e);
+  const err = await promise.then(
+    () => assert.fail(`expected ${status} ${code}`),
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ApiError, `not an ApiError: ${String(err)}`);
   assert.deepEqual([err.status, err.code], [status, code], err.message);
   if (token) assert.ok(!JSON.stringify({ m: err.message, e: err.extra, s: err.stack }).includes(token), 'the token leaked into the error');

@@ -4,7 +4,9 @@ import { world, rejectsWith, type World } from './fixtures';
 
 describe('site platform client: rate limits', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('refuses locally with 429 rate_limited and retry_after_seconds when the bucket is empty, sending nothing', async () => {
@@ -40,7 +42,8 @@ describe('site platform client: rate limits', () => {
   });
 
   it('follows the platform count down: X-RateLimit-Remaining below the bucket empties it to match', async () => {
-    for (let i = 0; i < 59; i += 1) await (await fetch(`${w.sim.baseUrl}/v2/sites`, { headers: { authorization: `Bearer ${w.token}` } })).arrayBuffer();
+    for (let i = 0; i < 59; i += 1)
+      await (await fetch(`${w.sim.baseUrl}/v2/sites`, { headers: { authorization: `Bearer ${w.token}` } })).arrayBuffer();
     const bucket = w.bucket();
     const client = w.client({ bucket });
     await client.listSites(); // the platform reports 0 remaining
@@ -50,18 +53,31 @@ describe('site platform client: rate limits', () => {
   it('retries a remote 429 on GET once, after Retry-After', async () => {
     await w.exhaust();
     const waits: number[] = [];
-    const client = w.client({ sleep: async (ms) => { waits.push(ms); w.clock.advance(ms); } });
+    const client = w.client({
+      sleep: async (ms) => {
+        waits.push(ms);
+        w.clock.advance(ms);
+      },
+    });
     const since = w.sim.requests().length;
     const sites = await client.listSites();
     assert.equal(sites.length, 1);
     assert.deepEqual(waits, [60_000]);
-    assert.deepEqual(w.seen('/v2/sites', since), [{ method: 'GET', status: 429 }, { method: 'GET', status: 200 }]);
+    assert.deepEqual(w.seen('/v2/sites', since), [
+      { method: 'GET', status: 429 },
+      { method: 'GET', status: 200 },
+    ]);
   });
 
   it('retries a GET only once: a second 429 answers 429 rate_limited with upstreamStatus', async () => {
     await w.exhaust();
     // Another process spends the fresh window while the client waits out Retry-After.
-    const client = w.client({ sleep: async (ms) => { w.clock.advance(ms); await w.exhaust(); } });
+    const client = w.client({
+      sleep: async (ms) => {
+        w.clock.advance(ms);
+        await w.exhaust();
+      },
+    });
     const since = w.sim.requests().length;
     const err = await rejectsWith(client.listSites(), 429, 'rate_limited', w.token);
     assert.deepEqual([err.extra.upstreamStatus, err.extra.retryAfterSeconds], [429, 60]);
@@ -72,9 +88,22 @@ describe('site platform client: rate limits', () => {
   it('never retries a POST after a remote 429', async () => {
     await w.exhaust();
     let slept = false;
-    const client = w.client({ sleep: async () => { slept = true; } });
+    const client = w.client({
+      sleep: async () => {
+        slept = true;
+      },
+    });
     const since = w.sim.requests().length;
-    const err = await rejectsWith(client.request({ method: 'POST', path: `/collections/${w.blog.id}/items`, base: 'v2', body: { fieldData: { name: 'x', slug: 'x' } } }), 429, 'rate_limited');
+    const err = await rejectsWith(
+      client.request({
+        method: 'POST',
+        path: `/collections/${w.blog.id}/items`,
+        base: 'v2',
+        body: { fieldData: { name: 'x', slug: 'x' } },
+      }),
+      429,
+      'rate_limited',
+    );
     assert.deepEqual([err.extra.upstreamStatus, err.extra.retryAfterSeconds, slept], [429, 60, false]);
     assert.equal(w.seen(`/v2/collections/${w.blog.id}/items`, since).length, 1);
   });
@@ -82,7 +111,12 @@ describe('site platform client: rate limits', () => {
   it('does not wait past the cap: a Retry-After longer than maxRetryWaitMs answers 429 at once', async () => {
     await w.exhaust();
     let slept = false;
-    const client = w.client({ maxRetryWaitMs: 5_000, sleep: async () => { slept = true; } });
+    const client = w.client({
+      maxRetryWaitMs: 5_000,
+      sleep: async () => {
+        slept = true;
+      },
+    });
     const since = w.sim.requests().length;
     await rejectsWith(client.listSites(), 429, 'rate_limited');
     assert.equal(slept, false);

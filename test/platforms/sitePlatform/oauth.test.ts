@@ -3,14 +3,22 @@ import { createSitePlatformClient, exchangeAuthorizationCode, revokeAuthorizatio
 import { APP, SCOPES, world, rejectsWith, type World } from './fixtures';
 
 async function authorize(w: World): Promise<string> {
-  const query = new URLSearchParams({ client_id: APP.clientId, response_type: 'code', scope: SCOPES.join(' '), state: 's', redirect_uri: APP.redirectUri });
+  const query = new URLSearchParams({
+    client_id: APP.clientId,
+    response_type: 'code',
+    scope: SCOPES.join(' '),
+    state: 's',
+    redirect_uri: APP.redirectUri,
+  });
   const res = await fetch(`${w.sim.baseUrl}/oauth/authorize?${query}`, { redirect: 'manual' });
   return new URL(res.headers.get('location')!).searchParams.get('code')!;
 }
 
 describe('site platform client: OAuth', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   const creds = { clientId: APP.clientId, clientSecret: APP.clientSecret, timeoutMs: 2000 };
@@ -41,6 +49,11 @@ describe('site platform client: OAuth', () => {
   });
 
   it('wrong client credentials answer 401 platform_auth', async () => {
-    await rejectsWith(revokeAuthorization({ ...creds, clientSecret: 'nope', authUrl: w.sim.baseUrl, accessToken: w.token }), 401, 'platform_auth', w.token);
+    await rejectsWith(
+      revokeAuthorization({ ...creds, clientSecret: 'nope', authUrl: w.sim.baseUrl, accessToken: w.token }),
+      401,
+      'platform_auth',
+      w.token,
+    );
   });
 });

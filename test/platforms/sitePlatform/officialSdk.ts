@@ -15,12 +15,22 @@ interface Serializer {
   json(value: unknown, opts?: Record<string, unknown>): { ok: true } | { ok: false; errors: Array<{ path: string[]; message: string }> };
 }
 
-const STRICT = { unrecognizedObjectKeys: 'fail', allowUnrecognizedEnumValues: false, allowUnrecognizedUnionMembers: false, skipValidation: false } as const;
+const STRICT = {
+  unrecognizedObjectKeys: 'fail',
+  allowUnrecognizedEnumValues: false,
+  allowUnrecognizedUnionMembers: false,
+  skipValidation: false,
+} as const;
 
 /** The SDK client aimed at the simulator's `/v2`; no retries, so a refused request fails at once. */
 export function sdkClient(sim: SitePlatformSimulator, accessToken: string): WebflowClient {
   const base = `${sim.baseUrl}/v2`;
-  return new WebflowClient({ accessToken, environment: { base, dataApi: base, contentDeliveryApi: base }, maxRetries: 0, timeoutInSeconds: 5 });
+  return new WebflowClient({
+    accessToken,
+    environment: { base, dataApi: base, contentDeliveryApi: base },
+    maxRetries: 0,
+    timeoutInSeconds: 5,
+  });
 }
 
 /** Awaits the SDK call and checks its answer against the SDK's serializer in strict mode. */
@@ -28,7 +38,9 @@ export async function strictly<T>(what: string, schema: Serializer, call: Promis
   const value = await call;
   const checked = schema.json(value, STRICT);
   if (!checked.ok) {
-    assert.fail(`${what}: the SDK's serializer refuses the answer: ${checked.errors.map((e) => `${e.path.join('.') || '(root)'}: ${e.message}`).join('; ')}`);
+    assert.fail(
+      `${what}: the SDK's serializer refuses the answer: ${checked.errors.map((e) => `${e.path.join('.') || '(root)'}: ${e.message}`).join('; ')}`,
+    );
   }
   return value;
 }

@@ -15,7 +15,12 @@ describe('claim extraction', () => {
   let chat: ChatClient;
   before(async () => {
     sim = await startModelSimulator();
-    chat = createChatClient({ MODEL_API_URL: sim.url, MODEL_API_KEY: sim.apiKey, MODEL_CHAT_MODEL: 'gpt-4o-mini', FETCH_TIMEOUT_MS: 5000 })!;
+    chat = createChatClient({
+      MODEL_API_URL: sim.url,
+      MODEL_API_KEY: sim.apiKey,
+      MODEL_CHAT_MODEL: 'gpt-4o-mini',
+      FETCH_TIMEOUT_MS: 5000,
+    })!;
   });
   afterEach(() => sim.fabricateQuotes(false));
   after(() => sim.stop());
@@ -71,7 +76,10 @@ describe('claim extraction', () => {
 
   it('a malformed model answer is model_bad_response', async () => {
     sim.malformedNext(1);
-    await assert.rejects(extractClaims(chat, input), (err) => err instanceof ProviderError && err.code === 'model_bad_response' && !err.retryable);
+    await assert.rejects(
+      extractClaims(chat, input),
+      (err) => err instanceof ProviderError && err.code === 'model_bad_response' && !err.retryable,
+    );
     sim.answerNext('{"findings": []}');
     await assert.rejects(extractClaims(chat, input), (err) => err instanceof ProviderError && err.code === 'model_bad_response');
     sim.answerNext('{"claims": [{"claim": 1}, {"quote": null}]}');
@@ -80,12 +88,16 @@ describe('claim extraction', () => {
 
   it('reads answers in a Markdown fence, confidence as a percentage, and keeps the first claim of each quote', async () => {
     const quote = text.split('. ')[0] + '.';
-    sim.answerNext(`\`\`\`json\n${JSON.stringify({ claims: [
-      { claim: 'Adoption grew.', quote, confidence: 85 },
-      { claim: 'Duplicate.', quote, confidence: 0.2 },
-      { claim: 'No confidence given.', quote: 'Installers report' },
-      { claim: '', quote: 'dropped: empty claim' },
-    ] })}\n\`\`\``);
+    sim.answerNext(
+      `\`\`\`json\n${JSON.stringify({
+        claims: [
+          { claim: 'Adoption grew.', quote, confidence: 85 },
+          { claim: 'Duplicate.', quote, confidence: 0.2 },
+          { claim: 'No confidence given.', quote: 'Installers report' },
+          { claim: '', quote: 'dropped: empty claim' },
+        ],
+      })}\n\`\`\``,
+    );
     const result = await extractClaims(chat, input);
     assert.deepEqual(result.claims, [
       { claim: 'Adoption grew.', quote, confidence_score: 0.85 },
@@ -101,6 +113,9 @@ describe('claim extraction', () => {
 
   it('a model failure surfaces as the client\u2019s coded error (429 → model_rate_limited, retryable)', async () => {
     sim.failNext(1, 429);
-    await assert.rejects(extractClaims(chat, input), (err) => err instanceof ProviderError && err.code === 'model_rate_limited' && err.retryable);
+    await assert.rejects(
+      extractClaims(chat, input),
+      (err) => err instanceof ProviderError && err.code === 'model_rate_limited' && err.retryable,
+    );
   });
 });

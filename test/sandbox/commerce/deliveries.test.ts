@@ -10,7 +10,8 @@ function verifies(raw: Buffer, header: string | string[] | undefined, secret: st
 }
 
 // Non-ASCII text and escaped slashes: JSON.parse + JSON.stringify gives different bytes, so only the raw body verifies.
-const RAW_PAYLOAD = '{"id":"5100000000123","title":"Café — naïve crème brûlée ☕","handle":"https:\\/\\/maple-goods.example\\/products\\/cafe"}';
+const RAW_PAYLOAD =
+  '{"id":"5100000000123","title":"Café — naïve crème brûlée ☕","handle":"https:\\/\\/maple-goods.example\\/products\\/cafe"}';
 
 describe('commerce simulator: webhook deliveries', () => {
   let s: Installed;
@@ -50,7 +51,10 @@ describe('commerce simulator: webhook deliveries', () => {
     const [order] = s.sim.addOrders(SHOP, 1);
     receiver.script = [500, 503];
     const result = await s.sim.deliver(SHOP, 'orders/create', order);
-    assert.deepEqual(result.attempts.map((a) => a.status), [500, 503, 200]);
+    assert.deepEqual(
+      result.attempts.map((a) => a.status),
+      [500, 503, 200],
+    );
     assert.equal(result.delivered, true);
     const ids = receiver.received.map((r) => r.headers['x-commerce-webhook-id']);
     assert.deepEqual(ids, [result.webhookId, result.webhookId, result.webhookId]);
@@ -63,7 +67,10 @@ describe('commerce simulator: webhook deliveries', () => {
     receiver.script = [401, 'hang', 500, 500];
     const result = await s.sim.deliver(SHOP, 'orders/updated', { id: '1' });
     assert.equal(result.delivered, false);
-    assert.deepEqual(result.attempts.map((a) => a.status), [401, 0, 500, 500]);
+    assert.deepEqual(
+      result.attempts.map((a) => a.status),
+      [401, 0, 500, 500],
+    );
     assert.equal(result.attempts[1].error, 'timeout');
   });
 
@@ -118,7 +125,10 @@ describe('commerce simulator: webhook deliveries', () => {
     await s.sim.stop();
     const result = await pending;
     assert.equal(result.delivered, false);
-    assert.deepEqual(result.attempts.map((a) => a.status), [500]);
+    assert.deepEqual(
+      result.attempts.map((a) => a.status),
+      [500],
+    );
     assert.ok(Date.now() - started < 1000);
   });
 });

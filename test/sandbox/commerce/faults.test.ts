@@ -3,7 +3,9 @@ import { SHOP, installedSimulator, type Installed } from './fixtures';
 
 describe('commerce simulator: fault injection', () => {
   let s: Installed;
-  beforeEach(async () => { s = await installedSimulator({ timeoutHoldMs: 5_000 }); });
+  beforeEach(async () => {
+    s = await installedSimulator({ timeoutHoldMs: 5_000 });
+  });
   afterEach(() => s.sim.stop());
 
   it('5xx fails the next matching request only, then the path recovers', async () => {
@@ -36,7 +38,10 @@ describe('commerce simulator: fault injection', () => {
 
   it('stop() drops held requests at once', async () => {
     s.sim.injectFault({ path: 'shop.json', kind: 'timeout' });
-    const held = s.admin('/shop.json').then(() => 'answered', () => 'dropped');
+    const held = s.admin('/shop.json').then(
+      () => 'answered',
+      () => 'dropped',
+    );
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await s.sim.stop();

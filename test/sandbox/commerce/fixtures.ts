@@ -16,9 +16,19 @@ export function authorizeUrl(sim: CommerceSimulator, params: Record<string, stri
 
 /** Runs the OAuth flow over HTTP and returns the granted code from the redirect. */
 export async function authorizeCode(sim: CommerceSimulator, shop = SHOP): Promise<string> {
-  const res = await fetch(authorizeUrl(sim, {
-    client_id: APP.clientId, scope: SCOPES.join(','), redirect_uri: 'https://app.example/cb', state: 'nonce-1',
-  }, shop), { redirect: 'manual' });
+  const res = await fetch(
+    authorizeUrl(
+      sim,
+      {
+        client_id: APP.clientId,
+        scope: SCOPES.join(','),
+        redirect_uri: 'https://app.example/cb',
+        state: 'nonce-1',
+      },
+      shop,
+    ),
+    { redirect: 'manual' },
+  );
   return new URL(res.headers.get('location')!).searchParams.get('code')!;
 }
 
@@ -37,9 +47,10 @@ export async function installedSimulator(options: SimulatorOptions = {}): Promis
   sim.addShop({ domain: SHOP, name: 'Maple Goods' });
   const res = await exchange(sim, await authorizeCode(sim));
   const { access_token: token } = (await res.json()) as { access_token: string };
-  const admin = (path: string, init: RequestInit = {}) => fetch(
-    path.startsWith('http') ? path : `${sim.baseUrl}/${SHOP}/admin/api/2025-04${path}`,
-    { ...init, headers: { 'x-commerce-access-token': token, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } },
-  );
+  const admin = (path: string, init: RequestInit = {}) =>
+    fetch(path.startsWith('http') ? path : `${sim.baseUrl}/${SHOP}/admin/api/2025-04${path}`, {
+      ...init,
+      headers: { 'x-commerce-access-token': token, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    });
   return { sim, token, admin };
 }

@@ -4,8 +4,11 @@ import { startCommerceSimulator, type CommerceSimulator } from '../../../src/san
 import { APP, SCOPES, SHOP, authorizeCode, authorizeUrl, exchange } from './fixtures';
 
 function expectedHmac(query: URLSearchParams, secret: string): string {
-  const message = [...query].filter(([k]) => k !== 'hmac' && k !== 'signature')
-    .sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  const message = [...query]
+    .filter(([k]) => k !== 'hmac' && k !== 'signature')
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return createHmac('sha256', secret).update(message).digest('hex');
 }
 
@@ -19,9 +22,15 @@ describe('commerce simulator: OAuth', () => {
   afterEach(() => sim.stop());
 
   it('the authorize redirect carries code, shop, state, timestamp and a hex HMAC of the sorted query', async () => {
-    const res = await fetch(authorizeUrl(sim, {
-      client_id: APP.clientId, scope: SCOPES.join(','), redirect_uri: 'https://app.example/api/oauth/commerce/callback', state: 'st-42',
-    }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(sim, {
+        client_id: APP.clientId,
+        scope: SCOPES.join(','),
+        redirect_uri: 'https://app.example/api/oauth/commerce/callback',
+        state: 'st-42',
+      }),
+      { redirect: 'manual' },
+    );
     assert.equal(res.status, 302);
     const location = new URL(res.headers.get('location')!);
     assert.equal(location.origin + location.pathname, 'https://app.example/api/oauth/commerce/callback');
@@ -59,12 +68,17 @@ describe('commerce simulator: OAuth', () => {
     assert.equal(shop.myshopify_domain, SHOP);
     assert.equal((await fetch(url)).status, 401);
     sim.addShop({ domain: 'other.mycommerce.test' });
-    const foreign = await fetch(`${sim.baseUrl}/other.mycommerce.test/admin/api/2025-04/shop.json`, { headers: { 'x-commerce-access-token': token } });
+    const foreign = await fetch(`${sim.baseUrl}/other.mycommerce.test/admin/api/2025-04/shop.json`, {
+      headers: { 'x-commerce-access-token': token },
+    });
     assert.equal(foreign.status, 401);
   });
 
   it('an unknown client_id answers 400 and issues no code', async () => {
-    const res = await fetch(authorizeUrl(sim, { client_id: 'nobody', scope: 'read_orders', redirect_uri: 'https://app.example/cb', state: 's' }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(sim, { client_id: 'nobody', scope: 'read_orders', redirect_uri: 'https://app.example/cb', state: 's' }),
+      { redirect: 'manual' },
+    );
     assert.equal(res.status, 400);
     assert.equal(res.headers.get('location'), null);
   });
@@ -84,7 +98,14 @@ describe('commerce simulator: OAuth', () => {
   });
 
   it('an unknown shop answers 404', async () => {
-    const res = await fetch(authorizeUrl(sim, { client_id: APP.clientId, scope: 'read_orders', redirect_uri: 'https://app.example/cb' }, 'nowhere.mycommerce.test'), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(
+        sim,
+        { client_id: APP.clientId, scope: 'read_orders', redirect_uri: 'https://app.example/cb' },
+        'nowhere.mycommerce.test',
+      ),
+      { redirect: 'manual' },
+    );
     assert.equal(res.status, 404);
   });
 });

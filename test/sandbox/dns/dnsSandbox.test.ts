@@ -21,9 +21,17 @@ async function dnsError(lookup: Promise<unknown>): Promise<string> {
 
 describe('DNS sandbox', () => {
   let dns: DnsSandbox;
-  before(async () => { dns = await startDnsSandbox({ control: true }); });
-  after(async () => { await dns.stop(); });
-  afterEach(() => { dns.clear(); dns.heal(); dns.delayMs = 0; });
+  before(async () => {
+    dns = await startDnsSandbox({ control: true });
+  });
+  after(async () => {
+    await dns.stop();
+  });
+  afterEach(() => {
+    dns.clear();
+    dns.heal();
+    dns.delayMs = 0;
+  });
 
   it('answers the TXT records it holds to a real resolver', async () => {
     dns.setTxt('_workyard.example.com', ['workyard-verification=abc', 'v=spf1 -all']);
@@ -91,7 +99,10 @@ describe('DNS sandbox', () => {
     dns.setTxt('_workyard.example.com', ['over-tcp']);
     const resolve = DNS.TCPClient({ dns: dns.host, port: dns.port });
     const answer = await resolve('_workyard.example.com', 'TXT');
-    assert.deepEqual(answer.answers.map((a) => a.data), [['over-tcp']]);
+    assert.deepEqual(
+      answer.answers.map((a) => a.data),
+      [['over-tcp']],
+    );
   });
 
   it('publishes and removes records through its HTTP console', async () => {
@@ -99,7 +110,7 @@ describe('DNS sandbox', () => {
     const put = await fetch(url, { method: 'PUT', body: JSON.stringify({ txt: ['workyard-verification=t0k'] }) });
     assert.equal(put.status, 200);
     assert.deepEqual(await resolverFor(dns).resolveTxt('_workyard.console.test'), [['workyard-verification=t0k']]);
-    const listed = await (await fetch(`${dns.controlUrl}/records`)).json() as { records: unknown[] };
+    const listed = (await (await fetch(`${dns.controlUrl}/records`)).json()) as { records: unknown[] };
     assert.deepEqual(listed.records, [{ name: '_workyard.console.test', txt: ['workyard-verification=t0k'] }]);
     assert.equal((await fetch(url, { method: 'PUT', body: '{"txt":"not a list"}' })).status, 400);
     assert.equal((await fetch(url, { method: 'DELETE' })).status, 204);

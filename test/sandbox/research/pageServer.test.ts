@@ -4,7 +4,9 @@ import { articleHtml, startPageServer, type PageServer } from '../../../src/sand
 
 describe('page server (web pages on loopback)', () => {
   let pages: PageServer;
-  before(async () => { pages = await startPageServer(); });
+  before(async () => {
+    pages = await startPageServer();
+  });
   after(() => pages.stop());
 
   it('serves a set page as HTML at its URL and counts hits per path', async () => {

@@ -5,8 +5,15 @@ describe('search simulator (Brave Search API on loopback)', () => {
   let sim: SearchSimulator;
   const get = (query: string, token: string | null = sim.apiKey) =>
     fetch(`${sim.url}?${query}`, { headers: token === null ? {} : { 'x-subscription-token': token, accept: 'application/json' } });
-  const results = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => ({ title: `${prefix} ${i + 1}`, url: `https://example.org/${prefix}/${i + 1}`, description: `About result ${i + 1}.` }));
-  before(async () => { sim = await startSearchSimulator({ apiKey: 'BSA-test-key' }); });
+  const results = (n: number, prefix = 'r') =>
+    Array.from({ length: n }, (_, i) => ({
+      title: `${prefix} ${i + 1}`,
+      url: `https://example.org/${prefix}/${i + 1}`,
+      description: `About result ${i + 1}.`,
+    }));
+  before(async () => {
+    sim = await startSearchSimulator({ apiKey: 'BSA-test-key' });
+  });
   after(() => sim.stop());
 
   it('serves 127.0.0.1 at the Brave endpoint path with the given key', () => {
@@ -18,7 +25,7 @@ describe('search simulator (Brave Search API on loopback)', () => {
     for (const token of ['wrong', null]) {
       const res = await get('q=x', token);
       assert.equal(res.status, 401);
-      const body = await res.json() as any;
+      const body = (await res.json()) as any;
       assert.equal(body.type, 'ErrorResponse');
       assert.equal(body.error.code, 'SUBSCRIPTION_TOKEN_INVALID');
     }
@@ -27,18 +34,24 @@ describe('search simulator (Brave Search API on loopback)', () => {
   it('answers the results set for the query, or the "*" results for any other query, in web.results', async () => {
     sim.setResults('Heat Pumps', results(2, 'heat'));
     sim.setResults('*', results(1, 'any'));
-    const heat = await (await get('q=heat%20pumps&count=5')).json() as any;
-    assert.deepEqual(heat.web.results.map((r: { url: string }) => r.url), ['https://example.org/heat/1', 'https://example.org/heat/2']);
+    const heat = (await (await get('q=heat%20pumps&count=5')).json()) as any;
+    assert.deepEqual(
+      heat.web.results.map((r: { url: string }) => r.url),
+      ['https://example.org/heat/1', 'https://example.org/heat/2'],
+    );
     assert.equal(heat.query.original, 'heat pumps');
-    const other = await (await get('q=solar&count=5')).json() as any;
-    assert.deepEqual(other.web.results.map((r: { title: string }) => r.title), ['any 1']);
+    const other = (await (await get('q=solar&count=5')).json()) as any;
+    assert.deepEqual(
+      other.web.results.map((r: { title: string }) => r.title),
+      ['any 1'],
+    );
   });
 
   it('count is respected, at most 20', async () => {
     sim.setResults('many', results(30));
-    assert.equal((await (await get('q=many&count=3')).json() as any).web.results.length, 3);
-    assert.equal((await (await get('q=many&count=50')).json() as any).web.results.length, 20);
-    assert.equal((await (await get('q=many')).json() as any).web.results.length, 20);
+    assert.equal(((await (await get('q=many&count=3')).json()) as any).web.results.length, 3);
+    assert.equal(((await (await get('q=many&count=50')).json()) as any).web.results.length, 20);
+    assert.equal(((await (await get('q=many')).json()) as any).web.results.length, 20);
   });
 
   it('records every call with its q and count', async () => {
@@ -53,7 +66,7 @@ describe('search simulator (Brave Search API on loopback)', () => {
       const res = await get('q=x');
       assert.equal(res.status, 429);
       assert.equal(res.headers.get('retry-after'), '1');
-      assert.equal((await res.json() as any).error.code, 'RATE_LIMITED');
+      assert.equal(((await res.json()) as any).error.code, 'RATE_LIMITED');
     }
     assert.equal((await get('q=x')).status, 200);
   });

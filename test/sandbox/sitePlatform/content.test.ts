@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { extendedWorld, type ExtendedWorld } from './extended';
 
-interface Nodes { nodes: Array<{ id: string; text: { text: string } }> }
-interface Page { id: string }
+interface Nodes {
+  nodes: Array<{ id: string; text: { text: string } }>;
+}
+interface Page {
+  id: string;
+}
 
 describe('site platform simulator: page and component body content', () => {
   let w: ExtendedWorld;
@@ -28,20 +32,32 @@ describe('site platform simulator: page and component body content', () => {
 
   it('component properties write in a secondary locale; the primary locale is refused', async () => {
     const hero = w.sim.addComponent(w.site.id, { name: 'Hero', properties: { Heading: 'Welcome' } });
-    const props = (await (await w.api(`/sites/${w.site.id}/components/${hero.id}/properties`)).json()) as { properties: Array<{ propertyId: string }> };
+    const props = (await (await w.api(`/sites/${w.site.id}/components/${hero.id}/properties`)).json()) as {
+      properties: Array<{ propertyId: string }>;
+    };
     const propertyId = props.properties[0].propertyId;
     const body = { properties: [{ propertyId, text: 'Bienvenue' }] };
     assert.equal((await w.api(`/sites/${w.site.id}/components/${hero.id}/properties`, { method: 'POST', body })).status, 400);
     const fr = w.site.locales.secondary[0].id;
-    assert.equal((await w.api(`/sites/${w.site.id}/components/${hero.id}/properties?localeId=${fr}`, { method: 'POST', body })).status, 200);
-    const read = (await (await w.api(`/sites/${w.site.id}/components/${hero.id}/properties?localeId=${fr}`)).json()) as { properties: Array<{ text: { text: string } }> };
+    assert.equal(
+      (await w.api(`/sites/${w.site.id}/components/${hero.id}/properties?localeId=${fr}`, { method: 'POST', body })).status,
+      200,
+    );
+    const read = (await (await w.api(`/sites/${w.site.id}/components/${hero.id}/properties?localeId=${fr}`)).json()) as {
+      properties: Array<{ text: { text: string } }>;
+    };
     assert.equal(read.properties[0].text.text, 'Bienvenue');
   });
 
   it('JSON-LD schema markup is written and read on the beta base', async () => {
     const schema = { '@type': 'Organization', name: 'Maple' };
     assert.equal((await w.call('beta', `/pages/${page.id}/schema-markup`, { method: 'PUT', body: { jsonLdSchema: schema } })).status, 200);
-    const bulk = await w.call('beta', `/sites/${w.site.id}/pages/schema-markup/query`, { method: 'POST', body: { pages: [{ id: page.id }] } });
-    assert.deepEqual(await bulk.json(), { pages: [{ id: page.id, localeId: w.site.locales.primary.id, jsonLdSchema: schema, isInherited: false }] });
+    const bulk = await w.call('beta', `/sites/${w.site.id}/pages/schema-markup/query`, {
+      method: 'POST',
+      body: { pages: [{ id: page.id }] },
+    });
+    assert.deepEqual(await bulk.json(), {
+      pages: [{ id: page.id, localeId: w.site.locales.primary.id, jsonLdSchema: schema, isInherited: false }],
+    });
   });
 });

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { world, type World } from './fixtures';
 
-interface ErrorBody { code: string; message: string; externalReference: unknown; details: Array<{ param?: string; description: string }> }
+interface ErrorBody {
+  code: string;
+  message: string;
+  externalReference: unknown;
+  details: Array<{ param?: string; description: string }>;
+}
 
 async function errorOf(res: Response): Promise<ErrorBody> {
   const body = (await res.json()) as ErrorBody;
@@ -12,7 +17,9 @@ async function errorOf(res: Response): Promise<ErrorBody> {
 
 describe('site platform simulator: error bodies', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('a missing or unknown bearer token answers 401 not_authorized', async () => {
@@ -39,7 +46,11 @@ describe('site platform simulator: error bodies', () => {
 
   it('a scope never granted answers 403 missing_scopes; page:* scopes count as pages:*', async () => {
     const readOnly = w.sim.issueToken({ scopes: ['cms:read', 'page:read'] });
-    const res = await w.api(`/collections/${w.blog.id}/items`, { token: readOnly, method: 'POST', body: { fieldData: { name: 'x', slug: 'x' } } });
+    const res = await w.api(`/collections/${w.blog.id}/items`, {
+      token: readOnly,
+      method: 'POST',
+      body: { fieldData: { name: 'x', slug: 'x' } },
+    });
     assert.equal(res.status, 403);
     assert.equal((await errorOf(res)).code, 'missing_scopes');
     assert.equal((await w.api(`/sites/${w.site.id}/pages`, { token: readOnly })).status, 200);

@@ -3,7 +3,9 @@ import { world, type World } from './fixtures';
 
 describe('site platform simulator: failure injection', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('5xx fails the next N requests with an internal_error body, then requests succeed', async () => {
@@ -38,7 +40,10 @@ describe('site platform simulator: failure injection', () => {
     assert.ok(Date.now() - started >= 190);
     assert.equal((await w.api('/sites')).status, 200);
     w.sim.injectFault({ kind: 'timeout' });
-    const held = w.api('/sites').then(() => 'answered', () => 'dropped');
+    const held = w.api('/sites').then(
+      () => 'answered',
+      () => 'dropped',
+    );
     await new Promise((r) => setTimeout(r, 50));
     await w.sim.stop();
     assert.equal(await held, 'dropped');
@@ -49,6 +54,9 @@ describe('site platform simulator: failure injection', () => {
     await (await w.api('/sites')).arrayBuffer();
     await (await w.api(`/sites/${w.site.id}`)).arrayBuffer();
     const log = w.sim.requests().map((r) => [r.method, r.path, r.status]);
-    assert.deepEqual(log, [['GET', '/v2/sites', 502], ['GET', `/v2/sites/${w.site.id}`, 200]]);
+    assert.deepEqual(log, [
+      ['GET', '/v2/sites', 502],
+      ['GET', `/v2/sites/${w.site.id}`, 200],
+    ]);
   });
 });

@@ -1,5 +1,8 @@
 import {
-  startSitePlatformSimulator, type SimCollection, type SimSite, type SitePlatformSimulator,
+  startSitePlatformSimulator,
+  type SimCollection,
+  type SimSite,
+  type SitePlatformSimulator,
 } from '../../../src/sandbox/sitePlatform';
 
 export const APP = { clientId: 'site-app-1', clientSecret: 'site-app-secret-1', redirectUri: 'https://app.example.test/cb' };
@@ -20,10 +23,20 @@ export interface World {
 
 /** One site (custom domain, French secondary locale), a Blog collection with 5 items, two pages, a token. */
 export async function world(): Promise<World> {
-  const clock = { now: Date.UTC(2026, 0, 1), advance(ms: number) { this.now += ms; } };
+  const clock = {
+    now: Date.UTC(2026, 0, 1),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
   const sim = await startSitePlatformSimulator({ now: () => clock.now });
   sim.addApp(APP);
-  const site = sim.addSite({ displayName: 'Maple Studio', workspaceId: 'ws-maple', customDomains: ['www.maple.test'], secondaryLocales: ['fr'] });
+  const site = sim.addSite({
+    displayName: 'Maple Studio',
+    workspaceId: 'ws-maple',
+    customDomains: ['www.maple.test'],
+    secondaryLocales: ['fr'],
+  });
   const blog = sim.addCollection(site.id, { displayName: 'Blog Posts', singularName: 'Blog Post', fields: [{ slug: 'summary' }] });
   sim.addItems(blog.id, 5);
   sim.addPage(site.id, { title: 'Home', slug: '' });
@@ -39,7 +52,13 @@ export async function world(): Promise<World> {
 }
 
 export async function authorizeCode(sim: SitePlatformSimulator, scopes = ALL_SCOPES, state = 'csrf-1'): Promise<URL> {
-  const query = new URLSearchParams({ client_id: APP.clientId, response_type: 'code', scope: scopes.join(' '), state, redirect_uri: APP.redirectUri });
+  const query = new URLSearchParams({
+    client_id: APP.clientId,
+    response_type: 'code',
+    scope: scopes.join(' '),
+    state,
+    redirect_uri: APP.redirectUri,
+  });
   const res = await fetch(`${sim.baseUrl}/oauth/authorize?${query}`, { redirect: 'manual' });
   return new URL(res.headers.get('location')!);
 }

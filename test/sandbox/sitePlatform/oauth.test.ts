@@ -3,7 +3,9 @@ import { APP, authorizeCode, exchange, world, type World } from './fixtures';
 
 describe('site platform simulator: OAuth', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('authorize approves at once and redirects to redirect_uri with a code and the same state', async () => {
@@ -47,7 +49,12 @@ describe('site platform simulator: OAuth', () => {
   it('authorize refuses an unknown client and a redirect_uri other than the registered one', async () => {
     const bad = await fetch(`${w.sim.baseUrl}/oauth/authorize?client_id=nope&response_type=code&scope=sites:read`, { redirect: 'manual' });
     assert.equal(bad.status, 400);
-    const q = new URLSearchParams({ client_id: APP.clientId, response_type: 'code', scope: 'sites:read', redirect_uri: 'https://evil.test/cb' });
+    const q = new URLSearchParams({
+      client_id: APP.clientId,
+      response_type: 'code',
+      scope: 'sites:read',
+      redirect_uri: 'https://evil.test/cb',
+    });
     assert.equal((await fetch(`${w.sim.baseUrl}/oauth/authorize?${q}`, { redirect: 'manual' })).status, 400);
   });
 

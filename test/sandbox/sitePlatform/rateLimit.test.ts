@@ -3,7 +3,9 @@ import { world, type World } from './fixtures';
 
 describe('site platform simulator: rate limit per token per minute', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   async function burn(token: string, n: number): Promise<Response> {

@@ -9,8 +9,11 @@ describe('site platform simulator: Enterprise-only site configuration', () => {
     w = await extendedWorld();
     const s = `/sites/${w.site.id}`;
     const calls: Array<[string, string, 'v2' | 'beta']> = [
-      ['GET', `${s}/redirects`, 'v2'], ['GET', `${s}/robots_txt`, 'v2'], ['PUT', `${s}/well_known`, 'v2'],
-      ['GET', `${s}/llms_txt`, 'beta'], ['GET', `${s}/activity_logs`, 'v2'],
+      ['GET', `${s}/redirects`, 'v2'],
+      ['GET', `${s}/robots_txt`, 'v2'],
+      ['PUT', `${s}/well_known`, 'v2'],
+      ['GET', `${s}/llms_txt`, 'beta'],
+      ['GET', `${s}/activity_logs`, 'v2'],
     ];
     for (const [method, path, base] of calls) {
       const res = await w.call(base, path, { method, body: method === 'GET' ? undefined : { fileName: 'x.txt', fileData: 'x' } });
@@ -22,16 +25,35 @@ describe('site platform simulator: Enterprise-only site configuration', () => {
   it('on an Enterprise site redirects round-trip, robots.txt merges rules and the activity log records only events the platform logs (a publish, not a redirect or robots.txt write)', async () => {
     w = await extendedWorld({ enterprise: true });
     const s = `/sites/${w.site.id}`;
-    const created = (await (await w.api(`${s}/redirects`, { method: 'POST', body: { fromUrl: '/old', toUrl: '/new' } })).json()) as { id: string };
+    const created = (await (await w.api(`${s}/redirects`, { method: 'POST', body: { fromUrl: '/old', toUrl: '/new' } })).json()) as {
+      id: string;
+    };
     await w.api(`${s}/redirects/${created.id}`, { method: 'PATCH', body: { toUrl: '/newer' } });
-    assert.deepEqual((await (await w.api(`${s}/redirects`)).json()), { redirects: [{ id: created.id, fromUrl: '/old', toUrl: '/newer' }] });
+    assert.deepEqual(await (await w.api(`${s}/redirects`)).json(), { redirects: [{ id: created.id, fromUrl: '/old', toUrl: '/newer' }] });
     await w.api(`${s}/robots_txt`, { method: 'PUT', body: { rules: [{ userAgent: '*', disallows: ['/admin'] }] } });
-    await w.api(`${s}/robots_txt`, { method: 'PATCH', body: { rules: [{ userAgent: '*', disallows: ['/tmp'] }, { userAgent: 'GPTBot', disallows: ['/'] }] } });
+    await w.api(`${s}/robots_txt`, {
+      method: 'PATCH',
+      body: {
+        rules: [
+          { userAgent: '*', disallows: ['/tmp'] },
+          { userAgent: 'GPTBot', disallows: ['/'] },
+        ],
+      },
+    });
     const robots = (await (await w.api(`${s}/robots_txt`)).json()) as { rules: Array<{ userAgent: string; disallows: string[] }> };
-    assert.deepEqual(robots.rules.map((r) => [r.userAgent, r.disallows]), [['*', ['/admin', '/tmp']], ['GPTBot', ['/']]]);
+    assert.deepEqual(
+      robots.rules.map((r) => [r.userAgent, r.disallows]),
+      [
+        ['*', ['/admin', '/tmp']],
+        ['GPTBot', ['/']],
+      ],
+    );
     assert.equal((await w.api(`${s}/publish`, { method: 'POST', body: { publishToWebflowSubdomain: true } })).status, 202);
     const log = (await (await w.api(`${s}/activity_logs`)).json()) as { items: Array<{ event: string; resourceOperation: string }> };
-    assert.deepEqual(log.items.map((i) => `${i.event}:${i.resourceOperation}`), ['site_published:PUBLISHED']);
+    assert.deepEqual(
+      log.items.map((i) => `${i.event}:${i.resourceOperation}`),
+      ['site_published:PUBLISHED'],
+    );
   });
 
   it('llms.txt is served on the beta base and its update is read back', async () => {

@@ -10,15 +10,23 @@ interface SiteBody {
 
 describe('site platform simulator: sites and publish', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
   it('get site shows primary and secondary locales and custom domains', async () => {
     const site = (await (await w.api(`/sites/${w.site.id}`)).json()) as SiteBody;
     assert.equal(site.workspaceId, 'ws-maple');
     assert.equal(site.locales.primary.tag, 'en');
-    assert.deepEqual(site.locales.secondary.map((l) => [l.tag, l.subdirectory]), [['fr', 'fr']]);
-    assert.deepEqual(site.customDomains.map((d) => d.url), ['www.maple.test']);
+    assert.deepEqual(
+      site.locales.secondary.map((l) => [l.tag, l.subdirectory]),
+      [['fr', 'fr']],
+    );
+    assert.deepEqual(
+      site.customDomains.map((d) => d.url),
+      ['www.maple.test'],
+    );
     assert.equal('plan' in site, false, 'internal fields stay internal');
   });
 
@@ -26,7 +34,10 @@ describe('site platform simulator: sites and publish', () => {
     const other = w.sim.addSite({ displayName: 'Other' });
     const token = w.sim.issueToken({ scopes: ['sites:read'], siteIds: [other.id] });
     const body = (await (await w.api('/sites', { token })).json()) as { sites: SiteBody[] };
-    assert.deepEqual(body.sites.map((s) => s.id), [other.id]);
+    assert.deepEqual(
+      body.sites.map((s) => s.id),
+      [other.id],
+    );
     const hidden = await w.api(`/sites/${w.site.id}`, { token });
     assert.equal(hidden.status, 404);
   });

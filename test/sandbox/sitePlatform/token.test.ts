@@ -2,16 +2,23 @@ import assert from 'node:assert/strict';
 import { authorizeCode, exchange, world, type World } from './fixtures';
 
 interface Introspection {
-  authorization: { grantType: string; rateLimit: number; scope: string; authorizedTo: { siteIds: string[]; workspaceIds: string[]; userIds: string[] } };
+  authorization: {
+    grantType: string;
+    rateLimit: number;
+    scope: string;
+    authorizedTo: { siteIds: string[]; workspaceIds: string[]; userIds: string[] };
+  };
   application?: { id: string };
 }
 
 describe('site platform simulator: token introspection', () => {
   let w: World;
-  beforeEach(async () => { w = await world(); });
+  beforeEach(async () => {
+    w = await world();
+  });
   afterEach(() => w.sim.stop());
 
-  it('introspect reports an OAuth grant\'s scopes, workspace, user, application and plan rate limit', async () => {
+  it("introspect reports an OAuth grant's scopes, workspace, user, application and plan rate limit", async () => {
     w.sim.setUser({ email: 'ada@maple.test' });
     const code = (await authorizeCode(w.sim, ['sites:read', 'cms:read'])).searchParams.get('code')!;
     const { access_token: token } = (await (await exchange(w.sim, code)).json()) as { access_token: string };

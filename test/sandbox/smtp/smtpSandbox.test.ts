@@ -9,12 +9,21 @@ function client(url: string) {
 describe('SMTP sandbox relay', () => {
   let smtp: SmtpSandbox;
 
-  beforeEach(async () => { smtp = await startSmtpSandbox(); });
-  afterEach(async () => { await smtp.stop(); });
+  beforeEach(async () => {
+    smtp = await startSmtpSandbox();
+  });
+  afterEach(async () => {
+    await smtp.stop();
+  });
 
   it('accepts any sender and recipient and records the envelope and the raw message', async () => {
     const info = await client(smtp.url).sendMail({
-      from: 'a@one.test', to: ['b@two.test', 'C Person <c@three.test>'], bcc: 'd@four.test', subject: 'Hi there', text: 'plain body', html: '<p>html body</p>',
+      from: 'a@one.test',
+      to: ['b@two.test', 'C Person <c@three.test>'],
+      bcc: 'd@four.test',
+      subject: 'Hi there',
+      text: 'plain body',
+      html: '<p>html body</p>',
     });
     assert.match(String(info.response), /^250 .*queued as /);
     const [received] = await smtp.waitForMessages(1);
@@ -35,15 +44,24 @@ describe('SMTP sandbox relay', () => {
 
   it('refuses a recipient, a sender or a message on demand with the given code', async () => {
     smtp.refuseNext('rcpt', { code: 550, message: 'No such user', recipient: 'gone@two.test' });
-    const partial = await client(smtp.url).sendMail({ from: 'a@one.test', to: ['gone@two.test', 'here@two.test'], subject: 's', text: 't' });
+    const partial = await client(smtp.url).sendMail({
+      from: 'a@one.test',
+      to: ['gone@two.test', 'here@two.test'],
+      subject: 's',
+      text: 't',
+    });
     assert.deepEqual(partial.rejected, ['gone@two.test']);
     assert.deepEqual((await smtp.waitForMessages(1))[0].envelope.to, ['here@two.test']);
 
     smtp.refuseNext('mail', { code: 553, message: 'Sender refused' });
-    await assert.rejects(client(smtp.url).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' }), { responseCode: 553 });
+    await assert.rejects(client(smtp.url).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' }), {
+      responseCode: 553,
+    });
 
     smtp.refuseNext('data', { code: 554, message: 'Message refused' });
-    await assert.rejects(client(smtp.url).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' }), { responseCode: 554 });
+    await assert.rejects(client(smtp.url).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' }), {
+      responseCode: 554,
+    });
     assert.equal(smtp.messages.length, 1, 'refused messages are not recorded');
   });
 
@@ -78,7 +96,12 @@ describe('SMTP sandbox relay with AUTH', () => {
       await client(smtp.url).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' });
       assert.equal((await smtp.waitForMessages(1))[0].user, 'relay-user');
       await assert.rejects(
-        client(`smtp://relay-user:wrong@127.0.0.1:${smtp.port}`).sendMail({ from: 'a@one.test', to: 'b@two.test', subject: 's', text: 't' }),
+        client(`smtp://relay-user:wrong@127.0.0.1:${smtp.port}`).sendMail({
+          from: 'a@one.test',
+          to: 'b@two.test',
+          subject: 's',
+          text: 't',
+        }),
         { code: 'EAUTH' },
       );
       await assert.rejects(

@@ -5,14 +5,32 @@ import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { newProjectId } from '../../helpers/projects';
 import { OPS } from '../operations/fixtures';
-import { addClient, addSite, authorize, connectWithSiteToken, openCallback, registerClient, startSiteWorld, type SiteWorld } from './fixtures';
+import {
+  addClient,
+  addSite,
+  authorize,
+  connectWithSiteToken,
+  openCallback,
+  registerClient,
+  startSiteWorld,
+  type SiteWorld,
+} from './fixtures';
 
 describe('site platform disconnect: explicit revocation, and projects falling back to the native CMS until a connect restores them', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
-  interface Oauthed { account: TestAccount; siteId: string; connectionId: string; client: { clientId: string; clientSecret: string } }
+  interface Oauthed {
+    account: TestAccount;
+    siteId: string;
+    connectionId: string;
+    client: { clientId: string; clientSecret: string };
+  }
   async function oauthAccount(): Promise<Oauthed> {
     const account = await newAccount();
     const siteId = addSite(world, 'Fallback').id;
@@ -22,12 +40,17 @@ describe('site platform disconnect: explicit revocation, and projects falling ba
     assert.equal(connected.status, 200, connected.text);
     return { account, siteId, connectionId: connected.body.connection.id, client };
   }
-  const disconnect = (a: TestAccount, id: string) => world.app.call('POST', `/api/site-platform/connections/${id}/disconnect`, { token: a.ownerToken });
-  const capabilities = (a: TestAccount, projectId: string) => world.app.call('GET', `/api/builder/site-platform/${projectId}/cms-capabilities`, { token: a.ownerToken });
+  const disconnect = (a: TestAccount, id: string) =>
+    world.app.call('POST', `/api/site-platform/connections/${id}/disconnect`, { token: a.ownerToken });
+  const capabilities = (a: TestAccount, projectId: string) =>
+    world.app.call('GET', `/api/builder/site-platform/${projectId}/cms-capabilities`, { token: a.ownerToken });
   async function platformProject(a: TestAccount, siteId: string): Promise<string> {
     const projectId = await newProjectId(a.accountId);
     await saveBinding(harness().db, a.accountId, projectId, { override_mode: 'inherit', connection_id: null, site_id: siteId });
-    const res = await world.app.call('POST', OPS, { token: a.agentKey, body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'site_platform', site_id: siteId, confirm: true } });
+    const res = await world.app.call('POST', OPS, {
+      token: a.agentKey,
+      body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'site_platform', site_id: siteId, confirm: true },
+    });
     assert.equal(res.status, 200, res.text);
     return projectId;
   }
@@ -54,7 +77,9 @@ describe('site platform disconnect: explicit revocation, and projects falling ba
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.revocation, 'failed');
       assert.ok(res.body.disconnected_at);
-    } finally { world.sim.clearFaults(); }
+    } finally {
+      world.sim.clearFaults();
+    }
   });
 
   it('a site token has nothing to revoke through the API (revocation not_applicable)', async () => {
@@ -87,7 +112,10 @@ describe('site platform disconnect: explicit revocation, and projects falling ba
     const a = await oauthAccount();
     const projectId = await platformProject(a.account, a.siteId);
     await disconnect(a.account, a.connectionId);
-    const manual = await world.app.call('POST', OPS, { token: a.account.agentKey, body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'native', confirm: true } });
+    const manual = await world.app.call('POST', OPS, {
+      token: a.account.agentKey,
+      body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'native', confirm: true },
+    });
     assert.equal(manual.status, 200, manual.text);
     await openCallback(await authorize(world, a.account, { intent: 'site_account_connect' }));
     assert.equal((await capabilities(a.account, projectId)).body.provider, 'native');

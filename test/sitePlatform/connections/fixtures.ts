@@ -19,16 +19,31 @@ export interface SiteWorld {
   close(): Promise<void>;
 }
 
-export async function startSiteWorld(config: Partial<Config> = {}, options: { sim?: SitePlatformSimulator; logger?: Logger } = {}): Promise<SiteWorld> {
-  const sim = options.sim ?? await startSitePlatformSimulator();
+export async function startSiteWorld(
+  config: Partial<Config> = {},
+  options: { sim?: SitePlatformSimulator; logger?: Logger } = {},
+): Promise<SiteWorld> {
+  const sim = options.sim ?? (await startSitePlatformSimulator());
   const full: Partial<Config> = {
-    SITE_PLATFORM_API_URL: sim.baseUrl, SITE_PLATFORM_AUTH_URL: sim.baseUrl, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: newKey(),
-    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: undefined, SITE_PLATFORM_CLIENT_ID: undefined, SITE_PLATFORM_CLIENT_SECRET: undefined,
+    SITE_PLATFORM_API_URL: sim.baseUrl,
+    SITE_PLATFORM_AUTH_URL: sim.baseUrl,
+    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: newKey(),
+    SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: undefined,
+    SITE_PLATFORM_CLIENT_ID: undefined,
+    SITE_PLATFORM_CLIENT_SECRET: undefined,
     SITE_PLATFORM_TIMEOUT_MS: 2_000,
     ...config,
   };
   const app = await startPrivateApp([], { config: full, logger: options.logger });
-  return { sim, app, config: full, close: async () => { await app.close(); if (!options.sim) await sim.stop(); } };
+  return {
+    sim,
+    app,
+    config: full,
+    close: async () => {
+      await app.close();
+      if (!options.sim) await sim.stop();
+    },
+  };
 }
 
 /** Service deps matching a world's configuration, with an injectable clock. */
@@ -42,7 +57,11 @@ export const ALL_SCOPES = [...REQUESTED_SCOPES];
 
 /** A site on the simulator with a unique id. */
 export function addSite(world: SiteWorld, name = 'Site', extra: { secondaryLocales?: string[]; customDomains?: string[] } = {}) {
-  return world.sim.addSite({ id: `site_${randomBytes(6).toString('hex')}`, displayName: `${name} ${randomBytes(2).toString('hex')}`, ...extra });
+  return world.sim.addSite({
+    id: `site_${randomBytes(6).toString('hex')}`,
+    displayName: `${name} ${randomBytes(2).toString('hex')}`,
+    ...extra,
+  });
 }
 
 export function addClient(world: SiteWorld, siteIds: string[]) {
@@ -51,8 +70,15 @@ export function addClient(world: SiteWorld, siteIds: string[]) {
   return client;
 }
 
-export async function registerClient(world: SiteWorld, account: TestAccount, client: { clientId: string; clientSecret: string }): Promise<string> {
-  const res = await world.app.call('POST', '/api/site-platform/oauth-clients', { token: account.ownerToken, body: { client_id: client.clientId, client_secret: client.clientSecret } });
+export async function registerClient(
+  world: SiteWorld,
+  account: TestAccount,
+  client: { clientId: string; clientSecret: string },
+): Promise<string> {
+  const res = await world.app.call('POST', '/api/site-platform/oauth-clients', {
+    token: account.ownerToken,
+    body: { client_id: client.clientId, client_secret: client.clientSecret },
+  });
   if (res.status !== 201) throw new Error(`client registration failed: ${res.status} ${res.text}`);
   return res.body.id;
 }
@@ -70,7 +96,11 @@ export async function openCallback(url: URL | string) {
   const res = await fetch(url, { headers: { accept: 'application/json' } });
   const text = await res.text();
   let body: any;
-  try { body = JSON.parse(text); } catch { body = undefined; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   return { status: res.status, body, text };
 }
 

@@ -7,16 +7,35 @@ import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { createLogger } from '../../../src/logger';
 import { resolveCredentials } from '../../../src/sitePlatform/connections';
 import {
-  ALL_SCOPES, addClient, addSite, authorize, depsOf, openCallback, registerClient, startSiteWorld, type SiteWorld,
+  ALL_SCOPES,
+  addClient,
+  addSite,
+  authorize,
+  depsOf,
+  openCallback,
+  registerClient,
+  startSiteWorld,
+  type SiteWorld,
 } from './fixtures';
 
 describe('site platform OAuth connect', () => {
   let world: SiteWorld;
   const lines: string[] = [];
   before(async () => {
-    world = await startSiteWorld({}, { logger: createLogger('trace', { write: (line: string) => { lines.push(line); } }) });
+    world = await startSiteWorld(
+      {},
+      {
+        logger: createLogger('trace', {
+          write: (line: string) => {
+            lines.push(line);
+          },
+        }),
+      },
+    );
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const rowOf = (id: string) => harness().db('site_platform_connections').where({ id }).first();
 
@@ -24,7 +43,10 @@ describe('site platform OAuth connect', () => {
     const account = await newAccount();
     const client = addClient(world, [addSite(world).id]);
     await registerClient(world, account, client);
-    const res = await world.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_account_connect' } });
+    const res = await world.app.call('POST', '/api/site-platform/connect', {
+      token: account.ownerToken,
+      body: { intent: 'site_account_connect' },
+    });
     assert.equal(res.status, 200, res.text);
     const url = new URL(res.body.authorize_url);
     assert.equal(`${url.origin}${url.pathname}`, `${world.sim.baseUrl}/oauth/authorize`);
@@ -52,7 +74,10 @@ describe('site platform OAuth connect', () => {
     assert.equal(connection.status, 'active');
     assert.ok(connection.authorized_user_email);
     assert.equal(connection.rate_limit_per_minute, 60);
-    assert.deepEqual(sites.map((s: any) => s.site_id), [site.id]);
+    assert.deepEqual(
+      sites.map((s: any) => s.site_id),
+      [site.id],
+    );
     assert.equal(sites[0].custom_domains[0].url, 'www.agency.test');
     assert.equal(sites[0].locales.secondary.length, 1);
 
@@ -86,7 +111,9 @@ describe('site platform OAuth connect', () => {
     const first = await openCallback(await authorize(world, account, { intent: 'site_account_connect' }));
     const before = (await rowOf(first.body.connection.id)).access_token_enc;
     const cached = await resolveCredentials(depsOf(world), account.accountId);
-    const again = await openCallback(await authorize(world, account, { intent: 'site_reconnect', connection_id: first.body.connection.id }));
+    const again = await openCallback(
+      await authorize(world, account, { intent: 'site_reconnect', connection_id: first.body.connection.id }),
+    );
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.connection.id, first.body.connection.id);
     const key = world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY;
@@ -103,7 +130,10 @@ describe('site platform OAuth connect', () => {
     const site = addSite(world);
     const client = addClient(world, [site.id]);
     const clientRowId = await registerClient(world, account, client);
-    const stale = newState({ accountId: account.accountId, intent: 'site_account_connect', client: { kind: 'account', id: clientRowId } }, Date.now() - 300_001);
+    const stale = newState(
+      { accountId: account.accountId, intent: 'site_account_connect', client: { kind: 'account', id: clientRowId } },
+      Date.now() - 300_001,
+    );
     const url = new URL(await authorize(world, account, { intent: 'site_account_connect' }));
     url.searchParams.set('state', signState(stateKey(harness().deps.secretHashKey), stale));
     const res = await openCallback(url);
@@ -141,10 +171,14 @@ describe('site platform OAuth connect', () => {
   describe('client resolution order', () => {
     it('(a) the named oauth_app_id wins over the service-wide client; (b) service-wide beats (c) the first registered', async () => {
       const service = addClient(world, [addSite(world).id]);
-      const withService = await startSiteWorld({
-        SITE_PLATFORM_CLIENT_ID: service.clientId, SITE_PLATFORM_CLIENT_SECRET: service.clientSecret,
-        SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY,
-      }, { sim: world.sim });
+      const withService = await startSiteWorld(
+        {
+          SITE_PLATFORM_CLIENT_ID: service.clientId,
+          SITE_PLATFORM_CLIENT_SECRET: service.clientSecret,
+          SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY,
+        },
+        { sim: world.sim },
+      );
       try {
         const account = await newAccount();
         const first = addClient(world, []);
@@ -152,7 +186,10 @@ describe('site platform OAuth connect', () => {
         await registerClient(withService, account, first);
         const secondId = await registerClient(withService, account, second);
         const clientOf = async (body: Record<string, unknown>) => {
-          const res = await withService.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_account_connect', ...body } });
+          const res = await withService.app.call('POST', '/api/site-platform/connect', {
+            token: account.ownerToken,
+            body: { intent: 'site_account_connect', ...body },
+          });
           assert.equal(res.status, 200, res.text);
           return [new URL(res.body.authorize_url).searchParams.get('client_id'), res.body.client];
         };
@@ -162,7 +199,10 @@ describe('site platform OAuth connect', () => {
         assert.equal(options.body.quick_connect, true);
         assert.ok(!options.text.includes(first.clientSecret), 'client secrets are never answered');
         // (c) without the service-wide client: the account's first registered client.
-        const res = await world.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_account_connect' } });
+        const res = await world.app.call('POST', '/api/site-platform/connect', {
+          token: account.ownerToken,
+          body: { intent: 'site_account_connect' },
+        });
         assert.equal(new URL(res.body.authorize_url).searchParams.get('client_id'), first.clientId);
       } finally {
         await withService.close();
@@ -175,7 +215,10 @@ describe('site platform OAuth connect', () => {
         const account = await newAccount();
         const options = await halfSet.app.call('GET', '/api/site-platform/connect-options', { token: account.ownerToken });
         assert.equal(options.body.quick_connect, false, 'quick connect is offered only when both are set');
-        const res = await halfSet.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_account_connect' } });
+        const res = await halfSet.app.call('POST', '/api/site-platform/connect', {
+          token: account.ownerToken,
+          body: { intent: 'site_account_connect' },
+        });
         assert.equal(res.status, 409);
         assert.equal(res.body.code, 'site_platform_oauth_client_missing');
       } finally {
@@ -191,22 +234,34 @@ describe('site platform OAuth connect', () => {
       const secondId = await registerClient(world, account, second);
       const made = await openCallback(await authorize(world, account, { intent: 'site_account_connect', oauth_app_id: secondId }));
       assert.equal(made.body.connection.oauth_app_id, secondId);
-      const res = await world.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_reconnect', connection_id: made.body.connection.id } });
+      const res = await world.app.call('POST', '/api/site-platform/connect', {
+        token: account.ownerToken,
+        body: { intent: 'site_reconnect', connection_id: made.body.connection.id },
+      });
       assert.equal(new URL(res.body.authorize_url).searchParams.get('client_id'), second.clientId);
     });
   });
 
-  it('another account\'s client, connection and project behave as missing (project: 404 project_not_found)', async () => {
+  it("another account's client, connection and project behave as missing (project: 404 project_not_found)", async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world);
     const ownersClient = await registerClient(world, owner, addClient(world, [site.id]));
-    const made = await openCallback(await authorize(world, owner, { intent: 'site_project_connect', project_id: await newProjectId(owner.accountId) }));
+    const made = await openCallback(
+      await authorize(world, owner, { intent: 'site_project_connect', project_id: await newProjectId(owner.accountId) }),
+    );
     const projectId = made.body.connection.project_id;
     await registerClient(world, other, addClient(world, [site.id]));
-    const attempt = (body: Record<string, unknown>) => world.app.call('POST', '/api/site-platform/connect', { token: other.ownerToken, body });
-    assert.equal((await attempt({ intent: 'site_account_connect', oauth_app_id: ownersClient })).body.code, 'site_platform_oauth_client_not_found');
-    assert.equal((await attempt({ intent: 'site_reconnect', connection_id: made.body.connection.id })).body.code, 'site_platform_connection_not_found');
+    const attempt = (body: Record<string, unknown>) =>
+      world.app.call('POST', '/api/site-platform/connect', { token: other.ownerToken, body });
+    assert.equal(
+      (await attempt({ intent: 'site_account_connect', oauth_app_id: ownersClient })).body.code,
+      'site_platform_oauth_client_not_found',
+    );
+    assert.equal(
+      (await attempt({ intent: 'site_reconnect', connection_id: made.body.connection.id })).body.code,
+      'site_platform_connection_not_found',
+    );
     const sameProject = await attempt({ intent: 'site_project_connect', project_id: projectId });
     assert.deepEqual([sameProject.status, sameProject.body.code], [404, 'project_not_found']);
     const ownersBinding = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
@@ -216,7 +271,10 @@ describe('site platform OAuth connect', () => {
   it('connect is owner or admin only', async () => {
     const account = await newAccount();
     const member = await newUser(account.accountId, 'member');
-    const res = await world.app.call('POST', '/api/site-platform/connect', { token: member.token, body: { intent: 'site_account_connect' } });
+    const res = await world.app.call('POST', '/api/site-platform/connect', {
+      token: member.token,
+      body: { intent: 'site_account_connect' },
+    });
     assert.equal(res.status, 403);
   });
 
@@ -224,7 +282,10 @@ describe('site platform OAuth connect', () => {
     const keyless = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: undefined }, { sim: world.sim });
     try {
       const account = await newAccount();
-      const start = await keyless.app.call('POST', '/api/site-platform/connect', { token: account.ownerToken, body: { intent: 'site_account_connect' } });
+      const start = await keyless.app.call('POST', '/api/site-platform/connect', {
+        token: account.ownerToken,
+        body: { intent: 'site_account_connect' },
+      });
       assert.equal(start.status, 503);
       assert.equal(start.body.code, 'site_platform_not_configured');
       const token = world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [] });

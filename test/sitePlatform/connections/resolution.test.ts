@@ -7,8 +7,12 @@ import { addSite, connectWithSiteToken, depsOf, startSiteWorld, type SiteWorld }
 
 describe('site platform credential resolution, bindings and disconnect', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   const bind = (ownerToken: string, projectId: string, body: Record<string, unknown>) =>
     world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, { token: ownerToken, body });
@@ -39,7 +43,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal((await resolveCredentials(deps, account.accountId, { projectId }))?.connectionId, def.body.connection.id);
   });
 
-  it('a requested site missing from the default connection falls back to the account\'s own row for that site', async () => {
+  it("a requested site missing from the default connection falls back to the account's own row for that site", async () => {
     const account = await newAccount();
     const deps = depsOf(world);
     const siteA = addSite(world).id;
@@ -109,7 +113,7 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal(row.access_token_enc, null);
   });
 
-  it('another account\'s connection, binding, project and sites behave as missing', async () => {
+  it("another account's connection, binding, project and sites behave as missing", async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const site = addSite(world).id;
@@ -126,10 +130,16 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     const owners = await world.app.call('GET', `/api/site-platform/projects/${projectId}/binding`, { token: owner.ownerToken });
     assert.deepEqual([owners.body.binding.override_mode, owners.body.resolved.connection_id], ['override', id]);
     const otherProject = await newProjectId(other.accountId);
-    const foreignRef = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, { override_mode: 'override', connection_id: id });
+    const foreignRef = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, {
+      override_mode: 'override',
+      connection_id: id,
+    });
     assert.equal(foreignRef.status, 400);
     assert.equal(foreignRef.body.code, 'invalid_reference');
-    const foreignSite = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, { override_mode: 'inherit', site_id: site });
+    const foreignSite = await call('PUT', `/api/site-platform/projects/${otherProject}/binding`, {
+      override_mode: 'inherit',
+      site_id: site,
+    });
     assert.equal(foreignSite.body.code, 'invalid_reference');
     assert.deepEqual((await call('GET', '/api/site-platform/connections')).body.data, []);
     assert.deepEqual((await call('GET', '/api/site-platform/sites')).body.data, []);
@@ -145,7 +155,10 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     await connectWithSiteToken(world, client, [site]);
     for (const account of [agency, client]) {
       const sites = await world.app.call('GET', '/api/site-platform/sites', { token: account.ownerToken });
-      assert.deepEqual(sites.body.data.map((s: any) => s.site_id), [site]);
+      assert.deepEqual(
+        sites.body.data.map((s: any) => s.site_id),
+        [site],
+      );
     }
   });
 });

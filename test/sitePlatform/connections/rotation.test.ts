@@ -10,8 +10,12 @@ describe('site platform token key rotation', () => {
   const keyA = newKey();
   const keyB = newKey();
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: keyA }); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: keyA });
+  });
+  after(async () => {
+    await world.close();
+  });
 
   const rowOf = (accountId: string) => harness().db('site_platform_connections').where({ account_id: accountId }).first();
 
@@ -21,7 +25,10 @@ describe('site platform token key rotation', () => {
     const { token } = await connectWithSiteToken(world, account, [site]);
     const sealedA = (await rowOf(account.accountId)).access_token_enc;
 
-    const rotated = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: keyB, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA }, { sim: world.sim });
+    const rotated = await startSiteWorld(
+      { SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: keyB, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA },
+      { sim: world.sim },
+    );
     try {
       bustCredentials(account.accountId);
       const resolved = await resolveCredentials(depsOf(rotated), account.accountId, { siteId: site });
@@ -42,7 +49,10 @@ describe('site platform token key rotation', () => {
     const lost = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: keyB }, { sim: world.sim });
     try {
       bustCredentials(account.accountId);
-      await assert.rejects(resolveCredentials(depsOf(lost), account.accountId, { siteId: site }), { status: 503, code: 'site_platform_token_unreadable' });
+      await assert.rejects(resolveCredentials(depsOf(lost), account.accountId, { siteId: site }), {
+        status: 503,
+        code: 'site_platform_token_unreadable',
+      });
     } finally {
       await lost.close();
     }

@@ -7,9 +7,20 @@ describe('site platform pasted site token', () => {
   let world: SiteWorld;
   const lines: string[] = [];
   before(async () => {
-    world = await startSiteWorld({}, { logger: createLogger('trace', { write: (line: string) => { lines.push(line); } }) });
+    world = await startSiteWorld(
+      {},
+      {
+        logger: createLogger('trace', {
+          write: (line: string) => {
+            lines.push(line);
+          },
+        }),
+      },
+    );
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   const paste = (ownerToken: string, body: Record<string, unknown>) =>
     world.app.call('POST', '/api/site-platform/site-token', { token: ownerToken, body });
@@ -23,8 +34,14 @@ describe('site platform pasted site token', () => {
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.connection.auth_kind, 'site_token');
     assert.equal(res.body.connection.authorized_user_email, null);
-    assert.deepEqual(res.body.sites.map((s: any) => s.site_id), [site.id]);
-    const paths = world.sim.requests().slice(calls).map((r) => r.path);
+    assert.deepEqual(
+      res.body.sites.map((s: any) => s.site_id),
+      [site.id],
+    );
+    const paths = world.sim
+      .requests()
+      .slice(calls)
+      .map((r) => r.path);
     assert.ok(paths.some((p) => p.endsWith('/token/introspect')) && paths.some((p) => p.endsWith('/sites')), paths.join(','));
     assert.ok(!res.text.includes(token));
     assert.ok(!lines.join('\n').includes(token), 'no log line carries the token');

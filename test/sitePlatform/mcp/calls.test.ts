@@ -8,10 +8,14 @@ const text = (result: any): any => JSON.parse(result.content[0].text);
 // checked against a loopback stand-in that records what the tools send.
 describe('site-platform MCP: tool calls map to the agent operation route', () => {
   let stub: StubRoute;
-  beforeEach(async () => { stub = await startStubRoute(); });
-  afterEach(async () => { await stub.close(); });
+  beforeEach(async () => {
+    stub = await startStubRoute();
+  });
+  afterEach(async () => {
+    await stub.close();
+  });
 
-  it('a read tool sends GET with action and parameters as the query and the caller\'s key as bearer', async () => {
+  it("a read tool sends GET with action and parameters as the query and the caller's key as bearer", async () => {
     const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
     try {
       stub.answer = { status: 200, body: { items: [{ id: 'i1' }], pagination: { offset: 5, limit: 10, total: 6 } } };
@@ -26,8 +30,17 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
       assert.equal(req.method, 'GET');
       assert.equal(req.path, '/api/agent/web/site-platform-ops');
       assert.equal(req.authorization, 'Bearer ak_reader');
-      assert.deepEqual(req.query, { action: 'cms_item_list', site_id: 'site_1', collection_id: 'col_1', offset: '5', limit: '10', project_id: 'proj_1' });
-    } finally { await close(); }
+      assert.deepEqual(req.query, {
+        action: 'cms_item_list',
+        site_id: 'site_1',
+        collection_id: 'col_1',
+        offset: '5',
+        limit: '10',
+        project_id: 'proj_1',
+      });
+    } finally {
+      await close();
+    }
   });
 
   it('a read tool sends array parameters JSON-encoded in one query key', async () => {
@@ -37,7 +50,9 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
       await client.callTool({ name: 'platform_page_schema_bulk_get', arguments: { site_id: 'site_1', pages } });
       assert.equal(stub.seen[0].method, 'GET');
       assert.deepEqual(JSON.parse(stub.seen[0].query.pages), pages);
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('a write tool sends POST with { action, ...parameters } as the JSON body', async () => {
@@ -52,7 +67,9 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
       assert.equal(req.authorization, 'Bearer ak_writer');
       assert.match(req.contentType ?? '', /application\/json/);
       assert.deepEqual(req.body, { action: 'site_publish', site_id: 'site_1', confirm: true });
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('a coded error from the route comes back as an error result carrying status and code', async () => {
@@ -62,27 +79,35 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
       const result: any = await client.callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1' } });
       assert.equal(result.isError, true);
       assert.deepEqual(text(result), { status: 412, error: stub.answer.body });
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('parameters failing the operation schema are refused before the route is called', async () => {
     const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
     try {
-      const result: any = await client.callTool({ name: 'platform_cms_item_list', arguments: { site_id: 'site_1', collection_id: 'c', limit: 500 } })
+      const result: any = await client
+        .callTool({ name: 'platform_cms_item_list', arguments: { site_id: 'site_1', collection_id: 'c', limit: 500 } })
         .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
       assert.equal(result.isError, true);
       assert.equal(stub.seen.length, 0);
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('a read-only key cannot call a write tool: it is not registered', async () => {
     const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
     try {
-      const result: any = await client.callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1', confirm: true } })
+      const result: any = await client
+        .callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1', confirm: true } })
         .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
       assert.equal(result.isError, true);
       assert.equal(stub.seen.length, 0);
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('an unreachable route answers a coded error result, not a thrown failure', async () => {
@@ -92,6 +117,9 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
       const result: any = await client.callTool({ name: 'platform_site_list', arguments: {} });
       assert.equal(result.isError, true);
       assert.equal(text(result).error.code, 'operation_route_unreachable');
-    } finally { await close(); stub = await startStubRoute(); }
+    } finally {
+      await close();
+      stub = await startStubRoute();
+    }
   });
 });

@@ -8,5 +8,11 @@ export async function connectClient(opts: SitePlatformMcpOptions): Promise<{ cli
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  return { client, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }

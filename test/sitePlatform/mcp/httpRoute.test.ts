@@ -22,7 +22,9 @@ describe('site-platform MCP: POST /mcp (Streamable HTTP, agent key)', () => {
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.length, 111);
-    } finally { await client.close(); }
+    } finally {
+      await client.close();
+    }
   });
 
   it('a read-only agent key is served, and lists only the read tools', async () => {
@@ -32,7 +34,9 @@ describe('site-platform MCP: POST /mcp (Streamable HTTP, agent key)', () => {
       const { tools } = await client.listTools();
       assert.equal(tools.length, OPERATIONS.filter((op) => op.kind === 'read').length);
       assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true));
-    } finally { await client.close(); }
+    } finally {
+      await client.close();
+    }
   });
 
   it('no key is 401 missing_credentials; a bad key 401 invalid_credentials', async () => {
@@ -47,7 +51,7 @@ describe('site-platform MCP: POST /mcp (Streamable HTTP, agent key)', () => {
   });
 
   // End to end once the agent operation route is mounted (another helper's work); skipped, not faked, until then.
-  it('a read tool called over /mcp reaches the agent operation route with the caller\'s key', async function () {
+  it("a read tool called over /mcp reaches the agent operation route with the caller's key", async function () {
     const account = await newAccount();
     const probe = await call('GET', '/api/agent/web/site-platform-ops?action=site_list', { token: account.agentKey });
     if (probe.body?.code === 'route_not_found') this.skip();
@@ -59,6 +63,8 @@ describe('site-platform MCP: POST /mcp (Streamable HTTP, agent key)', () => {
       if (result.isError) assert.deepEqual({ ...answer.error, request_id: undefined }, { ...probe.body, request_id: undefined });
       else assert.deepEqual(answer, probe.body);
       assert.equal(Boolean(result.isError), probe.status >= 400);
-    } finally { await client.close(); }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -13,7 +13,9 @@ describe('site-platform MCP: tool list', () => {
       const { tools } = await client.listTools();
       assert.equal(tools.length, 111);
       assert.deepEqual(tools.map((t) => t.name).sort(), OPERATIONS.map((op) => `platform_${op.name}`).sort());
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('a read-only agent key sees only the read tools, classed by route verb alone', async () => {
@@ -27,7 +29,9 @@ describe('site-platform MCP: tool list', () => {
       // page_schema_bulk_get is a platform POST but a read: it stays visible to a read-only key.
       assert.ok(tools.some((t) => t.name === 'platform_page_schema_bulk_get'));
       assert.ok(!tools.some((t) => t.name === 'platform_site_publish'));
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('each tool takes the operation parameters plus project_id and site_id as its input schema', async () => {
@@ -45,7 +49,9 @@ describe('site-platform MCP: tool list', () => {
         assert.ok('project_id' in (tool.inputSchema.properties ?? {}), tool.name);
         assert.ok('site_id' in (tool.inputSchema.properties ?? {}), tool.name);
       }
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 
   it('the description names read or write and the gates', async () => {
@@ -62,6 +68,8 @@ describe('site-platform MCP: tool list', () => {
       assert.match(byName.get('platform_site_list')!.description!, /^Read operation site_list/);
       assert.equal(byName.get('platform_site_list')!.annotations?.readOnlyHint, true);
       assert.match(byName.get('platform_redirect_list')!.description!, /not_enterprise_plan_site/);
-    } finally { await close(); }
+    } finally {
+      await close();
+    }
   });
 });

@@ -9,11 +9,17 @@ import { OPS, platformCallsSince, query, type Tenant, useTenantWorld } from './f
 describe('site platform CMS snapshot cache: schema 10 minutes, items 60 seconds, stale on writes', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   const get = (token: string, params: Record<string, string>) => world.app.call('GET', `${OPS}${query(params)}`, { token });
-  const age = (accountId: string, kind: string, seconds: number) => harness().db('site_platform_cms_snapshots')
-    .where({ account_id: accountId, kind }).update({ fetched_at: harness().db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
+  const age = (accountId: string, kind: string, seconds: number) =>
+    harness()
+      .db('site_platform_cms_snapshots')
+      .where({ account_id: accountId, kind })
+      .update({ fetched_at: harness().db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
 
   it('the schema snapshot (collection list) is served from cache for 10 minutes, then refetched', async () => {
     const first = await get(t.account.agentKey, { action: 'cms_collection_list', site_id: t.siteId });
@@ -32,7 +38,7 @@ describe('site platform CMS snapshot cache: schema 10 minutes, items 60 seconds,
     assert.deepEqual(platformCallsSince(world, mark), [`GET /v2/sites/${t.siteId}/collections`]);
   });
 
-  it('the items snapshot (one collection\'s items) is served from cache for 60 seconds, then refetched', async () => {
+  it("the items snapshot (one collection's items) is served from cache for 60 seconds, then refetched", async () => {
     const params = { action: 'cms_item_list', site_id: t.siteId, collection_id: t.collectionId };
     await get(t.account.agentKey, params);
     const mark = world.sim.requests().length;
@@ -57,21 +63,34 @@ describe('site platform CMS snapshot cache: schema 10 minutes, items 60 seconds,
     const params = { action: 'cms_item_list', site_id: t.siteId, collection_id: t.collectionId };
     const before = await get(t.account.agentKey, params);
     const created = await world.app.call('POST', OPS, {
-      token: t.account.agentKey, body: { action: 'cms_item_create', site_id: t.siteId, collection_id: t.collectionId, fieldData: { name: 'Fresh post', slug: 'fresh-post' } },
+      token: t.account.agentKey,
+      body: {
+        action: 'cms_item_create',
+        site_id: t.siteId,
+        collection_id: t.collectionId,
+        fieldData: { name: 'Fresh post', slug: 'fresh-post' },
+      },
     });
     assert.equal(created.status, 200, created.text);
     const after = await get(t.account.agentKey, params);
     assert.equal(after.body.snapshot.cached, false);
     assert.equal(after.body.result.items.length, before.body.result.items.length + 1);
     const schema = await get(t.account.agentKey, { action: 'cms_collection_list', site_id: t.siteId });
-    assert.equal(schema.body.snapshot.cached, false, 'the site\'s schema snapshot went stale too');
+    assert.equal(schema.body.snapshot.cached, false, "the site's schema snapshot went stale too");
   });
 
   it('a failed write leaves the snapshots alone', async () => {
     const params = { action: 'cms_item_list', site_id: t.siteId, collection_id: t.collectionId };
     await get(t.account.agentKey, params);
     const failed = await world.app.call('POST', OPS, {
-      token: t.account.agentKey, body: { action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: 'item_missing', fieldData: { name: 'x' } },
+      token: t.account.agentKey,
+      body: {
+        action: 'cms_item_update',
+        site_id: t.siteId,
+        collection_id: t.collectionId,
+        item_id: 'item_missing',
+        fieldData: { name: 'x' },
+      },
     });
     assert.equal(failed.status, 404, failed.text);
     assert.equal((await get(t.account.agentKey, params)).body.snapshot.cached, true);
@@ -103,7 +122,12 @@ describe('site platform CMS snapshot cache: schema 10 minutes, items 60 seconds,
   });
 
   it('reads outside the cache (single items, pages) carry no snapshot', async () => {
-    const res = await get(t.account.agentKey, { action: 'cms_item_get', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0] });
+    const res = await get(t.account.agentKey, {
+      action: 'cms_item_get',
+      site_id: t.siteId,
+      collection_id: t.collectionId,
+      item_id: t.itemIds[0],
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.snapshot, undefined);
   });

@@ -5,12 +5,18 @@ import { SNIPPET } from '../../../src/sitePlatform/operations/composites/service
 import { addClient, addSite, authorize, openCallback, registerClient, type SiteWorld } from '../connections/fixtures';
 import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from './fixtures';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a80000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a80000000049454e44ae426082',
+  'hex',
+);
 
 describe('site platform composite operations (asset_upload, page_query, service snippet)', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
   afterEach(() => world.sim.clearFaults());
 
   const post = (token: string, body: Record<string, unknown>, key?: string) =>
@@ -18,9 +24,14 @@ describe('site platform composite operations (asset_upload, page_query, service 
   const get = (token: string, params: Record<string, string>) => world.app.call('GET', `${OPS}${query(params)}`, { token });
 
   describe('asset_upload', () => {
-    it('creates the asset record with the file\'s MD5, uploads the bytes to the presigned target, and answers the hosted asset', async () => {
+    it("creates the asset record with the file's MD5, uploads the bytes to the presigned target, and answers the hosted asset", async () => {
       const mark = world.sim.requests().length;
-      const res = await post(t.account.agentKey, { action: 'asset_upload', site_id: t.siteId, fileName: 'dot.png', content_base64: PNG.toString('base64') });
+      const res = await post(t.account.agentKey, {
+        action: 'asset_upload',
+        site_id: t.siteId,
+        fileName: 'dot.png',
+        content_base64: PNG.toString('base64'),
+      });
       assert.equal(res.status, 200, res.text);
       const asset = res.body.result;
       assert.equal(asset.fileHash, createHash('md5').update(PNG).digest('hex'));
@@ -53,7 +64,12 @@ describe('site platform composite operations (asset_upload, page_query, service 
 
     it('content that is not base64, or empty, is 400 and nothing reaches the platform', async () => {
       const mark = world.sim.requests().length;
-      const bad = await post(t.account.agentKey, { action: 'asset_upload', site_id: t.siteId, fileName: 'x.png', content_base64: 'not base64 ✗' });
+      const bad = await post(t.account.agentKey, {
+        action: 'asset_upload',
+        site_id: t.siteId,
+        fileName: 'x.png',
+        content_base64: 'not base64 ✗',
+      });
       assert.equal(bad.status, 400, bad.text);
       const missing = await post(t.account.agentKey, { action: 'asset_upload', site_id: t.siteId, fileName: 'x.png' });
       assert.equal(missing.status, 400);
@@ -76,7 +92,10 @@ describe('site platform composite operations (asset_upload, page_query, service 
       const mark = world.sim.requests().length;
       const res = await get(account.agentKey, { action: 'page_query', site_id: siteId, query: 'pricing' });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.result.pages.map((p: any) => p.title), ['Pricing plans']);
+      assert.deepEqual(
+        res.body.result.pages.map((p: any) => p.title),
+        ['Pricing plans'],
+      );
       assert.equal(res.body.result.capped, false);
       assert.equal(res.body.result.scanned, res.body.result.total);
       assert.equal(platformCallsSince(world, mark).length, 3);
@@ -124,28 +143,62 @@ describe('site platform composite operations (asset_upload, page_query, service 
       assert.equal(world.sim.siteData(siteId).scripts.filter((s) => s.displayName === SNIPPET.displayName).length, 1);
       assert.deepEqual(ourApplied(), []);
 
-      const done = await post(account.agentKey, { action: 'service_snippet_install', site_id: siteId, confirm: true }, `rerun-${Date.now()}`);
+      const done = await post(
+        account.agentKey,
+        { action: 'service_snippet_install', site_id: siteId, confirm: true },
+        `rerun-${Date.now()}`,
+      );
       assert.equal(done.status, 200, done.text);
       assert.equal(done.body.result.registered, false, 'the earlier registration is adopted, not duplicated');
       assert.equal(world.sim.siteData(siteId).scripts.filter((s) => s.displayName === SNIPPET.displayName).length, 1);
-      assert.deepEqual(ourApplied().map((s) => [s.version, s.location]), [[SNIPPET.version, 'footer']]);
+      assert.deepEqual(
+        ourApplied().map((s) => [s.version, s.location]),
+        [[SNIPPET.version, 'footer']],
+      );
     });
 
-    it('install keeps the site\'s other scripts; remove takes only ours away', async () => {
-      const other = await post(account.agentKey, { action: 'script_register_inline', site_id: siteId, displayName: 'Chat widget', version: '2.0.0', sourceCode: 'console.log(1)' });
+    it("install keeps the site's other scripts; remove takes only ours away", async () => {
+      const other = await post(account.agentKey, {
+        action: 'script_register_inline',
+        site_id: siteId,
+        displayName: 'Chat widget',
+        version: '2.0.0',
+        sourceCode: 'console.log(1)',
+      });
       assert.equal(other.status, 200, other.text);
-      const withOther = [...world.sim.siteData(siteId).siteCode!.scripts, { id: other.body.result.id, version: '2.0.0', location: 'footer' }];
-      const applied = await post(account.agentKey, { action: 'site_customcode_upsert', site_id: siteId, confirm: true, scripts: withOther });
+      const withOther = [
+        ...world.sim.siteData(siteId).siteCode!.scripts,
+        { id: other.body.result.id, version: '2.0.0', location: 'footer' },
+      ];
+      const applied = await post(account.agentKey, {
+        action: 'site_customcode_upsert',
+        site_id: siteId,
+        confirm: true,
+        scripts: withOther,
+      });
       assert.equal(applied.status, 200, applied.text);
       const again = await post(account.agentKey, { action: 'service_snippet_install', site_id: siteId, confirm: true, location: 'header' });
       assert.equal(again.status, 200, again.text);
-      assert.deepEqual(world.sim.siteData(siteId).siteCode!.scripts.map((s) => s.id).sort(), [other.body.result.id, 'workyard-snippet'].sort());
+      assert.deepEqual(
+        world.sim
+          .siteData(siteId)
+          .siteCode!.scripts.map((s) => s.id)
+          .sort(),
+        [other.body.result.id, 'workyard-snippet'].sort(),
+      );
 
       const removed = await post(account.agentKey, { action: 'service_snippet_remove', site_id: siteId, confirm: true });
       assert.equal(removed.status, 200, removed.text);
       assert.equal(removed.body.result.removed, true);
-      assert.deepEqual(world.sim.siteData(siteId).siteCode!.scripts.map((s) => s.id), [other.body.result.id]);
-      const twice = await post(account.agentKey, { action: 'service_snippet_remove', site_id: siteId, confirm: true }, `again-${Date.now()}`);
+      assert.deepEqual(
+        world.sim.siteData(siteId).siteCode!.scripts.map((s) => s.id),
+        [other.body.result.id],
+      );
+      const twice = await post(
+        account.agentKey,
+        { action: 'service_snippet_remove', site_id: siteId, confirm: true },
+        `again-${Date.now()}`,
+      );
       assert.equal(twice.status, 200, twice.text);
       assert.equal(twice.body.result.removed, false);
     });

@@ -26,7 +26,9 @@ describe('every registry operation runs against the site platform simulator thro
     world = await startSiteWorld();
     t = await sampleTenant(world, true);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
 
   it('every platform operation has a sample (only the service action project_cms_provider_set has none: it never calls the platform)', () => {
     const sampled = new Set(SAMPLES.map((x) => x.action));
@@ -68,11 +70,15 @@ describe('every registry operation runs against the site platform simulator thro
       const want = expectedCall(op, params);
       const hit = calls.find((c) => `${c.method} ${c.path}` === want);
       if (res.status !== 200) {
-        failures.push(`${op.name}: ${res.status} ${res.body?.code ?? ''} ${res.body?.message ?? res.text} [platform: ${calls.map((c) => `${c.method} ${c.path} ${c.status}`).join(', ') || 'none'}]`);
+        failures.push(
+          `${op.name}: ${res.status} ${res.body?.code ?? ''} ${res.body?.message ?? res.text} [platform: ${calls.map((c) => `${c.method} ${c.path} ${c.status}`).join(', ') || 'none'}]`,
+        );
         continue;
       }
       if (!hit || hit.status >= 300) {
-        failures.push(`${op.name}: expected ${want} answered 2xx, saw ${calls.map((c) => `${c.method} ${c.path} ${c.status}`).join(', ') || 'no platform call'}`);
+        failures.push(
+          `${op.name}: expected ${want} answered 2xx, saw ${calls.map((c) => `${c.method} ${c.path} ${c.status}`).join(', ') || 'no platform call'}`,
+        );
         continue;
       }
       if (res.body.action !== op.name) failures.push(`${op.name}: answered action ${res.body.action}`);
@@ -82,7 +88,8 @@ describe('every registry operation runs against the site platform simulator thro
       results.set(op.name, res.body.result);
       const rows = (await auditRows(t.account.accountId)).slice(audited).map((r: { action: string }) => r.action);
       const wantRows = op.kind === 'write' ? [`platform.${op.name}`] : [];
-      if (JSON.stringify(rows) !== JSON.stringify(wantRows)) failures.push(`${op.name}: audit rows ${JSON.stringify(rows)}, expected ${JSON.stringify(wantRows)}`);
+      if (JSON.stringify(rows) !== JSON.stringify(wantRows))
+        failures.push(`${op.name}: audit rows ${JSON.stringify(rows)}, expected ${JSON.stringify(wantRows)}`);
     }
     assert.deepEqual(failures, []);
   });
@@ -102,6 +109,9 @@ describe('every registry operation runs against the site platform simulator thro
       }
     }
     assert.deepEqual(failures, []);
-    assert.deepEqual((await auditRows(plain.account.accountId)).map((r: { action: string }) => r.action), []);
+    assert.deepEqual(
+      (await auditRows(plain.account.accountId)).map((r: { action: string }) => r.action),
+      [],
+    );
   });
 });

@@ -42,7 +42,9 @@ export function useTenantWorld(onReady: (world: SiteWorld, tenant: Tenant) => vo
     world = await startSiteWorld();
     onReady(world, await newTenant(world));
   });
-  after(async () => { await world?.close(); });
+  after(async () => {
+    await world?.close();
+  });
 }
 
 /** Mocha hooks of a tenancy suite: one simulator world with two tenants, A and B, started before the suite, closed after it. */
@@ -52,14 +54,19 @@ export function useTwoTenantWorld(onReady: (world: SiteWorld, a: Tenant, b: Tena
     world = await startSiteWorld();
     onReady(world, await newTenant(world), await newTenant(world));
   });
-  after(async () => { await world?.close(); });
+  after(async () => {
+    await world?.close();
+  });
 }
 
 export const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
 /** Sim requests to the platform since a mark, as `METHOD path`. */
 export function platformCallsSince(world: SiteWorld, mark: number): string[] {
-  return world.sim.requests().slice(mark).map((r) => `${r.method} ${r.path}`);
+  return world.sim
+    .requests()
+    .slice(mark)
+    .map((r) => `${r.method} ${r.path}`);
 }
 
 export async function auditRows(accountId: string) {

@@ -6,7 +6,10 @@ import { OPS, auditRows, newTenant, platformCallsSince, query, type Tenant, useT
 describe('site platform operation routes: actions, verbs and gates', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   const post = (token: string, body: Record<string, unknown>) => world.app.call('POST', OPS, { token, body });
   const get = (token: string, params: Record<string, string>) => world.app.call('GET', `${OPS}${query(params)}`, { token });
@@ -23,7 +26,12 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     const asPost = await post(t.account.agentKey, { action: 'cms_collection_list', site_id: t.siteId });
     assert.equal(asPost.status, 400);
     assert.equal(asPost.body.code, 'wrong_verb');
-    const asGet = await get(t.account.agentKey, { action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0] });
+    const asGet = await get(t.account.agentKey, {
+      action: 'cms_item_update',
+      site_id: t.siteId,
+      collection_id: t.collectionId,
+      item_id: t.itemIds[0],
+    });
     assert.equal(asGet.status, 400);
     assert.equal(asGet.body.code, 'wrong_verb');
     assert.deepEqual(platformCallsSince(world, mark), []);
@@ -33,10 +41,13 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     const res = await get(t.account.agentKey, { action: 'cms_collection_list', site_id: t.siteId });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.action, 'cms_collection_list');
-    assert.deepEqual(res.body.result.collections.map((c: any) => c.id), [t.collectionId]);
+    assert.deepEqual(
+      res.body.result.collections.map((c: any) => c.id),
+      [t.collectionId],
+    );
   });
 
-  it('a site_id that is not one of the account\'s sites is 404, also for another account\'s site', async () => {
+  it("a site_id that is not one of the account's sites is 404, also for another account's site", async () => {
     const other = await newTenant(world);
     const mark = world.sim.requests().length;
     const foreign = await get(t.account.agentKey, { action: 'cms_collection_list', site_id: other.siteId });
@@ -47,7 +58,7 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     assert.deepEqual(platformCallsSince(world, mark), []);
   });
 
-  it('a project_id of another account answers 404 project_not_found like an unknown one, never through the other\'s binding', async () => {
+  it("a project_id of another account answers 404 project_not_found like an unknown one, never through the other's binding", async () => {
     const other = await newTenant(world);
     const mark = world.sim.requests().length;
     const res = await get(t.account.agentKey, { action: 'cms_collection_list', project_id: other.projectId });
@@ -68,14 +79,25 @@ describe('site platform operation routes: actions, verbs and gates', () => {
 
   it('a scope never granted is 412 missing_scopes before confirm is looked at', async () => {
     const narrow = await newTenant(world, { scopes: ['sites:read', 'cms:read'] });
-    const res = await post(narrow.account.agentKey, { action: 'cms_item_delete', site_id: narrow.siteId, collection_id: narrow.collectionId, item_id: narrow.itemIds[0] });
+    const res = await post(narrow.account.agentKey, {
+      action: 'cms_item_delete',
+      site_id: narrow.siteId,
+      collection_id: narrow.collectionId,
+      item_id: narrow.itemIds[0],
+    });
     assert.equal(res.status, 412);
     assert.equal(res.body.code, 'missing_scopes');
     assert.deepEqual(res.body.missing_scopes, ['cms:write']);
   });
 
   it('a confirm-gated write without confirm true is 412 confirm_required and changes nothing', async () => {
-    const res = await post(t.account.agentKey, { action: 'cms_item_delete', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[2], confirm: 'yes' });
+    const res = await post(t.account.agentKey, {
+      action: 'cms_item_delete',
+      site_id: t.siteId,
+      collection_id: t.collectionId,
+      item_id: t.itemIds[2],
+      confirm: 'yes',
+    });
     assert.equal(res.status, 412);
     assert.equal(res.body.code, 'confirm_required');
     assert.ok(world.sim.item(t.collectionId, t.itemIds[2]));
@@ -88,7 +110,13 @@ describe('site platform operation routes: actions, verbs and gates', () => {
   });
 
   it('a DOM write on a site without a secondary locale is 412 secondary_locale_required and says so', async () => {
-    const res = await post(t.account.agentKey, { action: 'page_dom_update', site_id: t.siteId, page_id: t.pageId, localeId: 'x', nodes: [{ nodeId: 'n1', text: 'Hi' }] });
+    const res = await post(t.account.agentKey, {
+      action: 'page_dom_update',
+      site_id: t.siteId,
+      page_id: t.pageId,
+      localeId: 'x',
+      nodes: [{ nodeId: 'n1', text: 'Hi' }],
+    });
     assert.equal(res.status, 412);
     assert.equal(res.body.code, 'secondary_locale_required');
     assert.match(res.body.message, /no secondary locale/);
@@ -96,9 +124,20 @@ describe('site platform operation routes: actions, verbs and gates', () => {
 
   it('a DOM write on a multi-locale site needs localeId naming one of its secondary locales', async () => {
     const multi = await newTenant(world, { secondaryLocales: ['fr'] });
-    const missing = await post(multi.account.agentKey, { action: 'page_dom_update', site_id: multi.siteId, page_id: multi.pageId, nodes: [{ nodeId: 'n1', text: 'Salut' }] });
+    const missing = await post(multi.account.agentKey, {
+      action: 'page_dom_update',
+      site_id: multi.siteId,
+      page_id: multi.pageId,
+      nodes: [{ nodeId: 'n1', text: 'Salut' }],
+    });
     assert.equal(missing.body.code, 'secondary_locale_required');
-    const foreign = await post(multi.account.agentKey, { action: 'page_dom_update', site_id: multi.siteId, page_id: multi.pageId, localeId: 'not-a-locale', nodes: [{ nodeId: 'n1', text: 'Salut' }] });
+    const foreign = await post(multi.account.agentKey, {
+      action: 'page_dom_update',
+      site_id: multi.siteId,
+      page_id: multi.pageId,
+      localeId: 'not-a-locale',
+      nodes: [{ nodeId: 'n1', text: 'Salut' }],
+    });
     assert.equal(foreign.status, 412);
     assert.equal(foreign.body.code, 'secondary_locale_required');
   });
@@ -117,21 +156,35 @@ describe('site platform operation routes: actions, verbs and gates', () => {
     world.sim.injectFault({ kind: '5xx', status: 503, path: '/collections', times: 2 });
     try {
       // An uncached read (the collection list may be served from its snapshot).
-      const down = await get(t.account.agentKey, { action: 'cms_item_get', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[1] });
+      const down = await get(t.account.agentKey, {
+        action: 'cms_item_get',
+        site_id: t.siteId,
+        collection_id: t.collectionId,
+        item_id: t.itemIds[1],
+      });
       assert.equal(down.status, 502);
       assert.equal(down.body.code, 'platform_upstream');
-    } finally { world.sim.clearFaults(); }
+    } finally {
+      world.sim.clearFaults();
+    }
   });
 
   it('a successful write is audited once as platform.<action> by agent:<key name>; a refused one is not', async () => {
     const before = (await auditRows(t.account.accountId)).length;
     const res = await post(t.account.agentKey, {
-      action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0], fieldData: { name: 'Renamed' },
+      action: 'cms_item_update',
+      site_id: t.siteId,
+      collection_id: t.collectionId,
+      item_id: t.itemIds[0],
+      fieldData: { name: 'Renamed' },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(world.sim.item(t.collectionId, t.itemIds[0])!.fieldData.name, 'Renamed');
     const rows = (await auditRows(t.account.accountId)).slice(before);
-    assert.deepEqual(rows.map((r: any) => [r.action, r.actor, r.target]), [['platform.cms_item_update', 'agent:default', t.itemIds[0]]]);
+    assert.deepEqual(
+      rows.map((r: any) => [r.action, r.actor, r.target]),
+      [['platform.cms_item_update', 'agent:default', t.itemIds[0]]],
+    );
     await post(t.account.agentKey, { action: 'cms_item_delete', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0] });
     assert.equal((await auditRows(t.account.accountId)).length, before + 1);
   });

@@ -11,7 +11,12 @@ describe('site platform write locks', () => {
     let ran = false;
     const outer = withTargetLock(db, accountId, 'item_id:a', () => sleep(150));
     await sleep(30);
-    await assert.rejects(withTargetLock(db, accountId, 'item_id:a', async () => { ran = true; }), { code: 'write_locked' });
+    await assert.rejects(
+      withTargetLock(db, accountId, 'item_id:a', async () => {
+        ran = true;
+      }),
+      { code: 'write_locked' },
+    );
     await outer;
     assert.equal(ran, false);
     assert.equal(await withTargetLock(db, accountId, 'item_id:a', async () => 'free again'), 'free again');
@@ -30,8 +35,16 @@ describe('site platform write locks', () => {
   it('a handler outliving the lock window is 409 write_unconfirmed, and an expired lock is taken over', async () => {
     const { db } = harness();
     const { accountId } = await newAccount();
-    await assert.rejects(withTargetLock(db, accountId, 'page_id:p', () => sleep(200), 50), { code: 'write_unconfirmed' });
-    await db('site_platform_write_locks').insert({ account_id: accountId, target: 'page_id:q', holder: crypto.randomUUID(), expires_at: new Date(Date.now() - 1000) });
+    await assert.rejects(
+      withTargetLock(db, accountId, 'page_id:p', () => sleep(200), 50),
+      { code: 'write_unconfirmed' },
+    );
+    await db('site_platform_write_locks').insert({
+      account_id: accountId,
+      target: 'page_id:q',
+      holder: crypto.randomUUID(),
+      expires_at: new Date(Date.now() - 1000),
+    });
     assert.equal(await withTargetLock(db, accountId, 'page_id:q', async () => 'taken over'), 'taken over');
   });
 });

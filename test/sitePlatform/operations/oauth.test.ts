@@ -5,8 +5,12 @@ import { OPS, query } from './fixtures';
 
 describe('site platform operation routes: OAuth connections', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('an OAuth connection passes the auth-kind gate and a locale-gated write runs on a secondary locale', async () => {
     const account = await newAccount();
@@ -23,10 +27,15 @@ describe('site platform operation routes: OAuth connections', () => {
     const fr = world.sim.site(site.id)!.locales.secondary[0];
     const nodeId = `${page.id}-heading`;
     const res = await world.app.call('POST', OPS, {
-      token: account.agentKey, body: { action: 'page_dom_update', site_id: site.id, page_id: page.id, localeId: fr.id, nodes: [{ nodeId, text: 'Bonjour' }] },
+      token: account.agentKey,
+      body: { action: 'page_dom_update', site_id: site.id, page_id: page.id, localeId: fr.id, nodes: [{ nodeId, text: 'Bonjour' }] },
     });
     assert.equal(res.status, 200, res.text);
-    const read = await world.app.call('GET', `${OPS}${query({ action: 'page_dom_get', site_id: site.id, page_id: page.id, localeId: fr.id })}`, { token: account.agentKey });
+    const read = await world.app.call(
+      'GET',
+      `${OPS}${query({ action: 'page_dom_get', site_id: site.id, page_id: page.id, localeId: fr.id })}`,
+      { token: account.agentKey },
+    );
     assert.equal(read.status, 200, read.text);
     assert.ok(JSON.stringify(read.body.result.nodes).includes('Bonjour'), read.text);
   });

@@ -35,14 +35,22 @@ export interface SampleSite {
   userEmail: string;
 }
 
-export interface SampleTenant { account: TestAccount; site: SampleSite }
+export interface SampleTenant {
+  account: TestAccount;
+  site: SampleSite;
+}
 
 /** A site with something of every family; `enterprise` sets the plan flag the site-configuration endpoints check. */
 export function seedSampleSite(world: SiteWorld, enterprise: boolean): SampleSite {
   const { sim } = world;
   const site = sim.addSite({
-    id: `site_${randomBytes(6).toString('hex')}`, displayName: `Every op ${randomBytes(2).toString('hex')}`, plan: 120,
-    secondaryLocales: ['fr'], customDomains: ['www.every.example.test'], enterprise, ecommerce: true,
+    id: `site_${randomBytes(6).toString('hex')}`,
+    displayName: `Every op ${randomBytes(2).toString('hex')}`,
+    plan: 120,
+    secondaryLocales: ['fr'],
+    customDomains: ['www.every.example.test'],
+    enterprise,
+    ecommerce: true,
   });
   // Forms are readable only after a first publish.
   site.lastPublished = new Date().toISOString();
@@ -56,11 +64,22 @@ export function seedSampleSite(world: SiteWorld, enterprise: boolean): SampleSit
   const doomedSubmission = sim.addSubmission(site.id, form.id, { Name: 'Spam' });
   const thread = sim.addCommentThread(site.id, { pageId: page.id, content: 'Is this heading right?' });
   return {
-    siteId: site.id, frLocaleId: site.locales.secondary[0].id, pageId: page.id, collectionId: collection.id,
-    itemId: item.id, liveItemId: live.id, skuCollectionId: skus.id, componentId: component.id,
-    assetId: sim.addAsset(site.id, { fileName: 'logo.png' }).id, doomedAssetId: sim.addAsset(site.id, { fileName: 'old.png' }).id,
-    formId: form.id, submissionId: submission.id, doomedSubmissionId: doomedSubmission.id, threadId: thread.id,
-    orderId: sim.addOrder(site.id).orderId, userEmail: sim.setUser({}).email,
+    siteId: site.id,
+    frLocaleId: site.locales.secondary[0].id,
+    pageId: page.id,
+    collectionId: collection.id,
+    itemId: item.id,
+    liveItemId: live.id,
+    skuCollectionId: skus.id,
+    componentId: component.id,
+    assetId: sim.addAsset(site.id, { fileName: 'logo.png' }).id,
+    doomedAssetId: sim.addAsset(site.id, { fileName: 'old.png' }).id,
+    formId: form.id,
+    submissionId: submission.id,
+    doomedSubmissionId: doomedSubmission.id,
+    threadId: thread.id,
+    orderId: sim.addOrder(site.id).orderId,
+    userEmail: sim.setUser({}).email,
   };
 }
 
@@ -78,7 +97,10 @@ export async function sampleTenant(world: SiteWorld, enterprise: boolean): Promi
 export type From = (action: string) => any;
 type Params = (s: SampleSite, from: From) => Record<string, unknown>;
 
-export interface Sample { action: string; params: Params }
+export interface Sample {
+  action: string;
+  params: Params;
+}
 
 const s = (action: string, params: Params): Sample => ({ action, params });
 const site = (x: SampleSite) => ({ site_id: x.siteId });
@@ -115,29 +137,50 @@ export const SAMPLES: readonly Sample[] = [
   s('page_dom_get', (x) => ({ ...page(x), localeId: x.frLocaleId })),
   s('page_dom_update', (x) => ({ ...page(x), localeId: x.frLocaleId, nodes: [{ nodeId: `${x.pageId}-heading`, text: 'Bonjour' }] })),
   s('page_schema_get', page),
-  s('page_schema_update', (x) => ({ ...page(x), jsonLdSchema: { '@context': 'https://schema.org', '@type': 'Organization', name: 'Every op' } })),
+  s('page_schema_update', (x) => ({
+    ...page(x),
+    jsonLdSchema: { '@context': 'https://schema.org', '@type': 'Organization', name: 'Every op' },
+  })),
   s('page_schema_bulk_get', (x) => ({ ...site(x), pages: [{ id: x.pageId }, { id: x.pageId, localeId: x.frLocaleId }] })),
   s('page_schema_bulk_update', (x) => ({ ...site(x), pages: [{ id: x.pageId, localeId: x.frLocaleId, jsonLdSchema: null }] })),
 
   s('component_list', site),
   s('component_content_get', comp),
-  s('component_content_update', (x) => ({ ...comp(x), localeId: x.frLocaleId, nodes: [{ nodeId: `${x.componentId}-node-1`, text: 'Salut' }] })),
+  s('component_content_update', (x) => ({
+    ...comp(x),
+    localeId: x.frLocaleId,
+    nodes: [{ nodeId: `${x.componentId}-node-1`, text: 'Salut' }],
+  })),
   s('component_properties_get', (x) => ({ ...comp(x), localeId: x.frLocaleId })),
-  s('component_properties_update', (x) => ({ ...comp(x), localeId: x.frLocaleId, properties: [{ propertyId: `${x.componentId}-prop-1`, text: 'Bienvenue' }] })),
+  s('component_properties_update', (x) => ({
+    ...comp(x),
+    localeId: x.frLocaleId,
+    properties: [{ propertyId: `${x.componentId}-prop-1`, text: 'Bienvenue' }],
+  })),
 
   s('script_list', site),
   s('script_register_hosted', (x) => ({
-    ...site(x), displayName: 'Hosted Widget', hostedLocation: 'https://cdn.example.test/widget.js', integrityHash: 'sha384-abc123', version: '1.0.0',
+    ...site(x),
+    displayName: 'Hosted Widget',
+    hostedLocation: 'https://cdn.example.test/widget.js',
+    integrityHash: 'sha384-abc123',
+    version: '1.0.0',
   })),
   s('script_register_inline', (x) => ({ ...site(x), displayName: 'Inline Widget', sourceCode: 'console.log("hi")', version: '1.0.0' })),
   s('site_customcode_get', site),
-  s('site_customcode_upsert', (x, from) => ({ ...site(x), scripts: [{ id: from('script_register_inline').id, version: '1.0.0', location: 'footer' }] })),
+  s('site_customcode_upsert', (x, from) => ({
+    ...site(x),
+    scripts: [{ id: from('script_register_inline').id, version: '1.0.0', location: 'footer' }],
+  })),
   s('site_customcode_blocks_list', site),
   s('service_snippet_install', (x) => ({ ...site(x), location: 'footer' })),
   s('service_snippet_remove', site),
   s('site_customcode_delete', site),
   s('page_customcode_get', page),
-  s('page_customcode_upsert', (x, from) => ({ ...page(x), scripts: [{ id: from('script_register_hosted').id, version: '1.0.0', location: 'header' }] })),
+  s('page_customcode_upsert', (x, from) => ({
+    ...page(x),
+    scripts: [{ id: from('script_register_hosted').id, version: '1.0.0', location: 'header' }],
+  })),
   s('page_customcode_delete', page),
 
   s('google_tag_list', site),
@@ -146,7 +189,12 @@ export const SAMPLES: readonly Sample[] = [
 
   s('cms_collection_list', site),
   s('cms_collection_get', col),
-  s('cms_collection_create', (x) => ({ ...site(x), displayName: 'Scratch', singularName: 'Scratch item', fields: [{ type: 'PlainText', displayName: 'Note' }] })),
+  s('cms_collection_create', (x) => ({
+    ...site(x),
+    displayName: 'Scratch',
+    singularName: 'Scratch item',
+    fields: [{ type: 'PlainText', displayName: 'Note' }],
+  })),
   s('cms_field_create', (x) => ({ ...col(x), type: 'PlainText', displayName: 'Subtitle' })),
   s('cms_field_update', (x, from) => ({ ...col(x), field_id: from('cms_field_create').id, helpText: 'Shown under the title' })),
   s('cms_field_delete', (x, from) => ({ ...col(x), field_id: from('cms_field_create').id })),
@@ -167,7 +215,11 @@ export const SAMPLES: readonly Sample[] = [
   s('asset_list', site),
   s('asset_get', (x) => ({ ...site(x), asset_id: x.assetId })),
   s('asset_update', (x) => ({ ...site(x), asset_id: x.assetId, altText: 'The logo' })),
-  s('asset_upload', (x) => ({ ...site(x), fileName: 'pixel.gif', content_base64: 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==' })),
+  s('asset_upload', (x) => ({
+    ...site(x),
+    fileName: 'pixel.gif',
+    content_base64: 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==',
+  })),
   s('asset_delete', (x) => ({ ...site(x), asset_id: x.doomedAssetId })),
   s('asset_folder_list', site),
   s('asset_folder_create', (x) => ({ ...site(x), displayName: 'Brand' })),
@@ -190,8 +242,10 @@ export const SAMPLES: readonly Sample[] = [
 
   s('product_list', site),
   s('product_create', (x) => ({
-    ...site(x), publishStatus: 'staging',
-    product: { fieldData: { name: 'Mug' } }, sku: { fieldData: { name: 'Mug', price: { value: 1200, unit: 'USD' } } },
+    ...site(x),
+    publishStatus: 'staging',
+    product: { fieldData: { name: 'Mug' } },
+    sku: { fieldData: { name: 'Mug', price: { value: 1200, unit: 'USD' } } },
   })),
   s('product_get', product),
   s('product_update', (x, from) => ({ ...product(x, from), product: { fieldData: { name: 'Big mug' } } })),
@@ -199,7 +253,11 @@ export const SAMPLES: readonly Sample[] = [
   s('sku_update', (x, from) => ({ ...product(x, from), sku_id: from('product_create').skus[0].id, sku: { fieldData: { name: 'Mug S' } } })),
   s('inventory_get', (x, from) => ({ ...site(x), collection_id: x.skuCollectionId, item_id: from('product_create').skus[0].id })),
   s('inventory_update', (x, from) => ({
-    ...site(x), collection_id: x.skuCollectionId, item_id: from('product_create').skus[0].id, inventoryType: 'finite', quantity: 5,
+    ...site(x),
+    collection_id: x.skuCollectionId,
+    item_id: from('product_create').skus[0].id,
+    inventoryType: 'finite',
+    quantity: 5,
   })),
   s('order_list', (x) => ({ ...site(x), status: 'unfulfilled' })),
   s('order_get', order),
@@ -213,10 +271,19 @@ export const SAMPLES: readonly Sample[] = [
   s('redirect_update', (x, from) => ({ ...site(x), redirect_id: from('redirect_create').id, toUrl: '/home' })),
   s('redirect_delete', (x, from) => ({ ...site(x), redirect_id: from('redirect_create').id })),
   s('robots_get', site),
-  s('robots_replace', (x) => ({ ...site(x), ...robotsRule('disallows', '/private'), sitemap: 'https://www.every.example.test/sitemap.xml' })),
+  s('robots_replace', (x) => ({
+    ...site(x),
+    ...robotsRule('disallows', '/private'),
+    sitemap: 'https://www.every.example.test/sitemap.xml',
+  })),
   s('robots_merge', (x) => ({ ...site(x), ...robotsRule('allows', '/public') })),
   s('robots_delete', site),
-  s('wellknown_create', (x) => ({ ...site(x), fileName: 'apple-app-site-association', fileData: '{"applinks":{}}', contentType: 'application/json' })),
+  s('wellknown_create', (x) => ({
+    ...site(x),
+    fileName: 'apple-app-site-association',
+    fileData: '{"applinks":{}}',
+    contentType: 'application/json',
+  })),
   s('wellknown_delete', (x) => ({ ...site(x), fileNames: ['apple-app-site-association'] })),
   s('llms_txt_get', site),
   s('llms_txt_update', (x) => ({ ...site(x), content: '# Every op\n\n- [Home](/)' })),

@@ -6,10 +6,18 @@ import { OPS, builderOps, newTenant, platformCallsSince, type Tenant, useTenantW
 describe('site platform operation routes: idempotency slots and publish cooldown', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
-  const update = (itemId: string, name: string) =>
-    ({ action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: itemId, fieldData: { name } });
+  const update = (itemId: string, name: string) => ({
+    action: 'cms_item_update',
+    site_id: t.siteId,
+    collection_id: t.collectionId,
+    item_id: itemId,
+    fieldData: { name },
+  });
   const patches = (world: SiteWorld, mark: number) => platformCallsSince(world, mark).filter((c) => c.startsWith('PATCH'));
 
   it('an agent-route POST claims a slot from the body hash: an identical retry replays without a platform call', async () => {
@@ -61,7 +69,12 @@ describe('site platform operation routes: idempotency slots and publish cooldown
   it('a 409 write_locked releases the slot; other 4xx outcomes stay cached', async () => {
     const { db } = harness();
     const body = update(t.itemIds[1], 'Locked');
-    await db('site_platform_write_locks').insert({ account_id: t.account.accountId, target: `item_id:${t.itemIds[1]}`, holder: crypto.randomUUID(), expires_at: new Date(Date.now() + 60_000) });
+    await db('site_platform_write_locks').insert({
+      account_id: t.account.accountId,
+      target: `item_id:${t.itemIds[1]}`,
+      holder: crypto.randomUUID(),
+      expires_at: new Date(Date.now() + 60_000),
+    });
     const locked = await world.app.call('POST', OPS, { token: t.account.agentKey, body });
     assert.equal(locked.status, 409);
     assert.equal(locked.body.code, 'write_locked');

@@ -10,7 +10,9 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     world = await startSiteWorld();
     t = await sampleTenant(world, false);
   });
-  after(async () => { await world.close(); });
+  after(async () => {
+    await world.close();
+  });
   afterEach(() => world.sim.clearFaults());
 
   const post = (body: Record<string, unknown>) =>
@@ -28,18 +30,34 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     const res = await post({ action: 'webhook_update', webhook_id: old.id, url: 'https://hooks.example.test/new' });
     assert.equal(res.status, 200, res.text);
     const calls = platformCallsSince(world, mark);
-    assert.deepEqual(calls, [`GET /v2/sites/${t.site.siteId}/webhooks`, `POST /v2/sites/${t.site.siteId}/webhooks`, `DELETE /v2/webhooks/${old.id}`]);
+    assert.deepEqual(calls, [
+      `GET /v2/sites/${t.site.siteId}/webhooks`,
+      `POST /v2/sites/${t.site.siteId}/webhooks`,
+      `DELETE /v2/webhooks/${old.id}`,
+    ]);
     assert.ok(!calls.some((c) => c.startsWith('PATCH')), 'no PATCH reaches the platform');
     const replaced = res.body.result;
     assert.notEqual(replaced.id, old.id);
-    assert.deepEqual([replaced.triggerType, replaced.url, replaced.filter], ['form_submission', 'https://hooks.example.test/new', { name: 'Contact' }]);
-    assert.deepEqual(hooks().filter((h) => h.id === old.id || h.id === replaced.id).map((h) => h.id), [replaced.id]);
+    assert.deepEqual(
+      [replaced.triggerType, replaced.url, replaced.filter],
+      ['form_submission', 'https://hooks.example.test/new', { name: 'Contact' }],
+    );
+    assert.deepEqual(
+      hooks()
+        .filter((h) => h.id === old.id || h.id === replaced.id)
+        .map((h) => h.id),
+      [replaced.id],
+    );
     assert.ok((await auditRows(t.account.accountId)).some((r) => r.action === 'platform.webhook_update'));
   });
 
   it('the simulator, like the platform, has no PATCH /webhooks/{id}', async () => {
     const old = await create('https://hooks.example.test/patch');
-    const res = await fetch(`${world.sim.baseUrl}/v2/webhooks/${old.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${world.sim.baseUrl}/v2/webhooks/${old.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(res.status, 405);
   });
 
@@ -51,7 +69,10 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(res.body.code, 'webhook_update_incomplete');
     const replacement = hooks().find((h) => h.url === 'https://hooks.example.test/unstuck')!;
     assert.deepEqual([res.body.old_webhook_id, res.body.new_webhook_id], [old.id, replacement.id]);
-    assert.ok(hooks().some((h) => h.id === old.id), 'the old registration is still there');
+    assert.ok(
+      hooks().some((h) => h.id === old.id),
+      'the old registration is still there',
+    );
     const cleanup = await post({ action: 'webhook_delete', webhook_id: old.id });
     assert.equal(cleanup.status, 200, cleanup.text);
   });
@@ -64,13 +85,20 @@ describe('webhook_update: the platform has no webhook update, so the operation r
     assert.equal(nothing.body.code, 'validation_failed');
     const unknown = await post({ action: 'webhook_update', webhook_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', url: 'https://hooks.example.test/x' });
     assert.equal(unknown.status, 404, unknown.text);
-    assert.deepEqual(hooks().map((h) => h.id), before);
+    assert.deepEqual(
+      hooks().map((h) => h.id),
+      before,
+    );
     const other = await post({ action: 'webhook_create', triggerType: 'site_publish', url: 'https://hooks.example.test/publish' });
     assert.equal(other.status, 200, other.text);
     const everyHook = hooks().map((h) => h.id);
     const filtered = await post({ action: 'webhook_update', webhook_id: other.body.result.id, filter: { name: 'Contact' } });
     assert.equal(filtered.status, 400, filtered.text);
     assert.equal(filtered.body.code, 'validation_failed');
-    assert.deepEqual(hooks().map((h) => h.id), everyHook, 'a filter on a site_publish webhook registers and deletes nothing');
+    assert.deepEqual(
+      hooks().map((h) => h.id),
+      everyHook,
+      'a filter on a site_publish webhook registers and deletes nothing',
+    );
   });
 });

@@ -6,8 +6,16 @@ const op = (name: string): OperationDef => {
   assert.ok(found, name);
   return found;
 };
-const ALL = 'sites:read sites:write pages:read pages:write cms:read cms:write custom_code:read custom_code:write components:read components:write authorized_user:read';
-const ok: GateContext = { grantedScopes: ALL, authKind: 'oauth', confirm: true, localeId: 'loc_fr', siteHasSecondaryLocale: true, method: 'POST' };
+const ALL =
+  'sites:read sites:write pages:read pages:write cms:read cms:write custom_code:read custom_code:write components:read components:write authorized_user:read';
+const ok: GateContext = {
+  grantedScopes: ALL,
+  authKind: 'oauth',
+  confirm: true,
+  localeId: 'loc_fr',
+  siteHasSecondaryLocale: true,
+  method: 'POST',
+};
 const codeOf = (name: string, ctx: Partial<GateContext>) => {
   const err = checkGates(op(name), { ...ok, ...ctx });
   return err && { status: err.status, code: err.code, message: err.message };
@@ -69,10 +77,23 @@ describe('site-platform registry: gates', () => {
   it('gates run in the order wrong_verb, scope, confirm, auth kind, locale', () => {
     // A made-up operation carrying every gate, so each failure can be peeled off in turn.
     const all = { ...op('page_dom_update'), confirmGated: true, requiresOAuth: true };
-    const failing: GateContext = { grantedScopes: '', authKind: 'site_token', confirm: undefined, localeId: undefined, siteHasSecondaryLocale: false, method: 'GET' };
+    const failing: GateContext = {
+      grantedScopes: '',
+      authKind: 'site_token',
+      confirm: undefined,
+      localeId: undefined,
+      siteHasSecondaryLocale: false,
+      method: 'GET',
+    };
     const order: string[] = [];
     let ctx = failing;
-    const fixes: Array<Partial<GateContext>> = [{ method: 'POST' }, { grantedScopes: 'pages:write' }, { confirm: true }, { authKind: 'oauth' }, { siteHasSecondaryLocale: true, localeId: 'loc_fr' }];
+    const fixes: Array<Partial<GateContext>> = [
+      { method: 'POST' },
+      { grantedScopes: 'pages:write' },
+      { confirm: true },
+      { authKind: 'oauth' },
+      { siteHasSecondaryLocale: true, localeId: 'loc_fr' },
+    ];
     for (const fix of fixes) {
       order.push(checkGates(all, ctx)!.code);
       ctx = { ...ctx, ...fix };

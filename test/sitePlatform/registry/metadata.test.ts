@@ -27,8 +27,18 @@ describe('site-platform registry: metadata and parameter schemas', () => {
   });
 
   it('site publish, bulk writes, composites and the service action take no lock', () => {
-    for (const name of ['site_publish', 'cms_item_create_bulk', 'cms_item_update_bulk', 'cms_item_publish', 'cms_item_unpublish_bulk', 'asset_upload',
-      'service_snippet_install', 'page_schema_bulk_update', 'project_cms_provider_set', 'webhook_delete']) {
+    for (const name of [
+      'site_publish',
+      'cms_item_create_bulk',
+      'cms_item_update_bulk',
+      'cms_item_publish',
+      'cms_item_unpublish_bulk',
+      'asset_upload',
+      'service_snippet_install',
+      'page_schema_bulk_update',
+      'project_cms_provider_set',
+      'webhook_delete',
+    ]) {
       assert.equal(getOperation(name)?.lockTarget, null, name);
     }
     assert.equal(getOperation('cms_item_update')?.lockTarget, 'item_id');
@@ -43,15 +53,27 @@ describe('site-platform registry: metadata and parameter schemas', () => {
 
   it('schemas reject malformed parameters', () => {
     assert.equal(getOperation('cms_item_publish')!.params.safeParse({ site_id: 's', collection_id: 'c', itemIds: [] }).success, false);
-    assert.equal(getOperation('page_dom_update')!.params.safeParse({ site_id: 's', page_id: 'p', localeId: 'l', nodes: [] }).success, false);
-    assert.equal(getOperation('script_register_inline')!.params.safeParse({ site_id: 's', sourceCode: 'x', version: 'v1', displayName: 'd' }).success, false);
+    assert.equal(
+      getOperation('page_dom_update')!.params.safeParse({ site_id: 's', page_id: 'p', localeId: 'l', nodes: [] }).success,
+      false,
+    );
+    assert.equal(
+      getOperation('script_register_inline')!.params.safeParse({ site_id: 's', sourceCode: 'x', version: 'v1', displayName: 'd' }).success,
+      false,
+    );
     assert.equal(getOperation('asset_upload')!.params.safeParse({ site_id: 's', fileName: 'a.png' }).success, false);
     assert.equal(getOperation('project_cms_provider_set')!.params.safeParse({ project_id: 'p', provider: 'site_platform' }).success, false);
     assert.ok(getOperation('project_cms_provider_set')!.params.safeParse({ project_id: 'p', provider: 'native', confirm: true }).success);
   });
 
   it('GET query strings parse: numbers coerce and "false" stays false', () => {
-    const parsed = getOperation('page_dom_get')!.params.parse({ site_id: 's', page_id: 'p', limit: '20', with_bindings: 'false', action: 'page_dom_get' });
+    const parsed = getOperation('page_dom_get')!.params.parse({
+      site_id: 's',
+      page_id: 'p',
+      limit: '20',
+      with_bindings: 'false',
+      action: 'page_dom_get',
+    });
     assert.deepEqual(parsed, { site_id: 's', page_id: 'p', limit: 20, with_bindings: false });
     assert.equal(apiBaseFor(getOperation('page_dom_get')!, parsed), 'v2');
   });

@@ -9,7 +9,10 @@ describe('site-platform registry: scopes', () => {
   });
 
   it('accepts space- and comma-separated grants and lists what is missing in order', () => {
-    assert.deepEqual(missingScopes('cms:read,assets:read  sites:read', ['cms:read', 'cms:write', 'site_activity:read']), ['cms:write', 'site_activity:read']);
+    assert.deepEqual(missingScopes('cms:read,assets:read  sites:read', ['cms:read', 'cms:write', 'site_activity:read']), [
+      'cms:write',
+      'site_activity:read',
+    ]);
     assert.deepEqual(missingScopes(['custom_code:write', 'page:read'], ['custom_code:write', 'pages:read']), []);
   });
 

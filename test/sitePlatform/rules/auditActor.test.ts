@@ -11,7 +11,10 @@ import { auditRows, builderOps, type Tenant, useTenantWorld } from '../operation
 describe('audit rule: workflow actor labels whose workflow id contains colons', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   const writeAs = async (label: string) => {
     const headers = { 'x-agent-secret': harness().deps.config.AGENT_SECRET!, 'x-agent-actor-label': label };
@@ -31,7 +34,15 @@ describe('audit rule: workflow actor labels whose workflow id contains colons', 
   });
 
   it('labels without a run id, with empty segments, other characters or an overlong id are ignored', async () => {
-    for (const label of ['workflow:only', 'workflow::run', 'workflow:a::run', 'workflow:wf:', 'workflow:wf:run id', `workflow:${'x'.repeat(600)}:run`, 'user:boss']) {
+    for (const label of [
+      'workflow:only',
+      'workflow::run',
+      'workflow:a::run',
+      'workflow:wf:',
+      'workflow:wf:run id',
+      `workflow:${'x'.repeat(600)}:run`,
+      'user:boss',
+    ]) {
       assert.equal(await writeAs(label), 'agent:service', label);
     }
   });

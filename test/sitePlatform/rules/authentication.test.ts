@@ -5,7 +5,14 @@ import { newAccount, newAgentKey } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { newProjectId } from '../../helpers/projects';
 import {
-  ALL_SCOPES, addClient, addSite, followConsent, openCallback, registerClient, startSiteWorld, type SiteWorld,
+  ALL_SCOPES,
+  addClient,
+  addSite,
+  followConsent,
+  openCallback,
+  registerClient,
+  startSiteWorld,
+  type SiteWorld,
 } from '../connections/fixtures';
 import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from '../operations/fixtures';
 
@@ -15,7 +22,10 @@ const NOT_YET_ROUTED = new Set(['service_snippet_install', 'service_snippet_remo
 describe('doc2 Authentication (rules 1–7 and 10)', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   const connectionsOf = (accountId: string) => harness().db('site_platform_connections').where({ account_id: accountId });
   const exchanges = (mark: number) => platformCallsSince(world, mark).filter((c) => c.includes('/oauth/access_token'));
@@ -28,14 +38,17 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
   }
 
   describe('rule 3: callback steps', () => {
-    it('another account cannot bind the caller\'s project between the start and the callback (404 project_not_found): the connect completes for the caller', async () => {
+    it("another account cannot bind the caller's project between the start and the callback (404 project_not_found): the connect completes for the caller", async () => {
       const b = await newAccount();
       const site = addSite(world);
       await registerClient(world, b, addClient(world, [site.id]));
       const projectId = await newProjectId(b.accountId);
       const callback = await consented(b.ownerToken, { intent: 'site_project_connect', project_id: projectId });
       const a = await newAccount();
-      const foreign = await world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, { token: a.ownerToken, body: { override_mode: 'inherit' } });
+      const foreign = await world.app.call('PUT', `/api/site-platform/projects/${projectId}/binding`, {
+        token: a.ownerToken,
+        body: { override_mode: 'inherit' },
+      });
       assert.deepEqual([foreign.status, foreign.body.code], [404, 'project_not_found']);
       const res = await openCallback(callback);
       assert.equal(res.status, 200, res.text);
@@ -66,7 +79,10 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       assert.equal(made.status, 200, made.text);
       const id = made.body.connection.id;
       const callback = await consented(account.ownerToken, { intent: 'site_reconnect', connection_id: id });
-      assert.equal((await world.app.call('POST', `/api/site-platform/connections/${id}/disconnect`, { token: account.ownerToken })).status, 200);
+      assert.equal(
+        (await world.app.call('POST', `/api/site-platform/connections/${id}/disconnect`, { token: account.ownerToken })).status,
+        200,
+      );
       const mark = world.sim.requests().length;
       const res = await openCallback(callback);
       assert.deepEqual([res.status, res.body.code], [409, 'site_platform_connection_disconnected']);
@@ -78,7 +94,13 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const granted = addSite(world);
       const other = addSite(world);
       await registerClient(world, account, addClient(world, [granted.id]));
-      const res = await openCallback(await consented(account.ownerToken, { intent: 'site_project_connect', project_id: await newProjectId(account.accountId), site_id: other.id }));
+      const res = await openCallback(
+        await consented(account.ownerToken, {
+          intent: 'site_project_connect',
+          project_id: await newProjectId(account.accountId),
+          site_id: other.id,
+        }),
+      );
       assert.deepEqual([res.status, res.body.code], [400, 'invalid_reference']);
       assert.equal((await connectionsOf(account.accountId)).length, 0);
     });
@@ -87,7 +109,8 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
   describe('rule 4: site token', () => {
     it('"at least 20 characters": exactly 20 is sent to the platform for validation; 19 (after trimming) is 400 before it, and never echoed', async () => {
       const account = await newAccount();
-      const paste = (token: string) => world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token } });
+      const paste = (token: string) =>
+        world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token } });
       const nineteen = 'q'.repeat(19);
       let mark = world.sim.requests().length;
       for (const token of [nineteen, `   ${nineteen}   `]) {
@@ -112,9 +135,10 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const mark = world.sim.requests().length;
       for (const op of gated) {
         const params = { action: op.name, site_id: t.siteId, confirm: true };
-        const res = op.kind === 'read'
-          ? await world.app.call('GET', `${OPS}${query({ action: op.name, site_id: t.siteId })}`, { token: t.account.agentKey })
-          : await world.app.call('POST', OPS, { token: t.account.agentKey, body: params });
+        const res =
+          op.kind === 'read'
+            ? await world.app.call('GET', `${OPS}${query({ action: op.name, site_id: t.siteId })}`, { token: t.account.agentKey })
+            : await world.app.call('POST', OPS, { token: t.account.agentKey, body: params });
         assert.deepEqual([op.name, res.status, res.body.code], [op.name, 412, 'oauth_required']);
       }
       assert.deepEqual(platformCallsSince(world, mark), []);
@@ -122,7 +146,10 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
 
     it('webhook_delete is not gated on auth kind: a site token reaches the platform', async () => {
       const mark = world.sim.requests().length;
-      const res = await world.app.call('POST', OPS, { token: t.account.agentKey, body: { action: 'webhook_delete', site_id: t.siteId, webhook_id: 'wh_unknown', confirm: true } });
+      const res = await world.app.call('POST', OPS, {
+        token: t.account.agentKey,
+        body: { action: 'webhook_delete', site_id: t.siteId, webhook_id: 'wh_unknown', confirm: true },
+      });
       assert.notEqual(res.body.code, 'oauth_required');
       assert.ok(platformCallsSince(world, mark).includes('DELETE /v2/webhooks/wh_unknown'), res.text);
     });
@@ -132,7 +159,8 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       world.sim.siteData(shop.siteId).ecommerce = true;
       const read = (action: string, params: Record<string, string> = {}) =>
         world.app.call('GET', `${OPS}${query({ action, site_id: shop.siteId, ...params })}`, { token: shop.account.agentKey });
-      const write = (body: Record<string, unknown>) => world.app.call('POST', OPS, { token: shop.account.agentKey, body: { site_id: shop.siteId, ...body } });
+      const write = (body: Record<string, unknown>) =>
+        world.app.call('POST', OPS, { token: shop.account.agentKey, body: { site_id: shop.siteId, ...body } });
       const answers = [
         ['cms', await read('cms_item_list', { collection_id: shop.collectionId })],
         ['pages', await read('page_list')],
@@ -151,11 +179,17 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const keyless = await startSiteWorld({ SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: undefined }, { sim: world.sim });
       try {
         const account = await newAccount();
-        const state = signState(stateKey(harness().deps.secretHashKey), newState({ accountId: account.accountId, intent: 'site_account_connect', client: { kind: 'service' } }, Date.now()));
+        const state = signState(
+          stateKey(harness().deps.secretHashKey),
+          newState({ accountId: account.accountId, intent: 'site_account_connect', client: { kind: 'service' } }, Date.now()),
+        );
         const mark = world.sim.requests().length;
         const res = await openCallback(`${keyless.app.baseUrl}/api/oauth/site-platform/callback${query({ code: 'any-code', state })}`);
         assert.deepEqual([res.status, res.body.code], [503, 'site_platform_not_configured']);
-        const register = await keyless.app.call('POST', '/api/site-platform/oauth-clients', { token: account.ownerToken, body: { client_id: 'cid-x', client_secret: 'secret-x' } });
+        const register = await keyless.app.call('POST', '/api/site-platform/oauth-clients', {
+          token: account.ownerToken,
+          body: { client_id: 'cid-x', client_secret: 'secret-x' },
+        });
         assert.deepEqual([register.status, register.body.code], [503, 'site_platform_not_configured']);
         assert.deepEqual(platformCallsSince(world, mark), []);
         assert.equal((await harness().db('site_platform_oauth_clients').where({ account_id: account.accountId })).length, 0);
@@ -169,7 +203,10 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const site = addSite(world);
       const token = world.sim.issueToken({ scopes: ALL_SCOPES, siteIds: [site.id] });
       const projectId = await newProjectId(account.accountId);
-      const made = await world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token, project_id: projectId } });
+      const made = await world.app.call('POST', '/api/site-platform/site-token', {
+        token: account.ownerToken,
+        body: { token, project_id: projectId },
+      });
       assert.equal(made.status, 201, made.text);
       const row = await harness().db('site_platform_connections').where({ id: made.body.connection.id }).first();
       assert.match(row.access_token_enc, /^v1:[^:]+:[^:]+:[^:]+$/);
@@ -186,10 +223,16 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
 
     it('credentials are busted on disconnect: the next operation is 412 site_platform_not_connected without reaching the platform', async () => {
       const fresh = await newTenant(world);
-      const read = () => world.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', site_id: fresh.siteId })}`, { token: fresh.account.agentKey });
+      const read = () =>
+        world.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', site_id: fresh.siteId })}`, {
+          token: fresh.account.agentKey,
+        });
       assert.equal((await read()).status, 200, 'resolved and cached');
       const [row] = await connectionsOf(fresh.account.accountId);
-      assert.equal((await world.app.call('POST', `/api/site-platform/connections/${row.id}/disconnect`, { token: fresh.account.ownerToken })).status, 200);
+      assert.equal(
+        (await world.app.call('POST', `/api/site-platform/connections/${row.id}/disconnect`, { token: fresh.account.ownerToken })).status,
+        200,
+      );
       const mark = world.sim.requests().length;
       const res = await read();
       assert.deepEqual([res.status, res.body.code], [412, 'site_platform_not_connected']);
@@ -208,7 +251,16 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       assert.equal(secret.status, 401);
       const readOnly = await newAgentKey(t.account.accountId, [], true);
       assert.equal((await world.app.call('GET', path, { token: readOnly })).status, 200);
-      const write = await world.app.call('POST', OPS, { token: readOnly, body: { action: 'cms_item_update', site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0], fieldData: { name: 'x' } } });
+      const write = await world.app.call('POST', OPS, {
+        token: readOnly,
+        body: {
+          action: 'cms_item_update',
+          site_id: t.siteId,
+          collection_id: t.collectionId,
+          item_id: t.itemIds[0],
+          fieldData: { name: 'x' },
+        },
+      });
       assert.deepEqual([write.status, write.body.code], [403, 'read_only_key']);
     });
 
@@ -238,18 +290,29 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
 
     it('"where the OFF half of a pair asks, the ON half asks too": every confirm-gated OFF operation has a confirm-gated ON half', () => {
       const pairs: Array<[off: string, on: string]> = [
-        ['cms_item_unpublish', 'cms_item_publish'], ['cms_item_unpublish_bulk', 'cms_item_publish'],
-        ['site_customcode_delete', 'site_customcode_upsert'], ['page_customcode_delete', 'page_customcode_upsert'],
-        ['google_tag_delete', 'google_tag_upsert'], ['service_snippet_remove', 'service_snippet_install'],
-        ['webhook_delete', 'webhook_create'], ['redirect_delete', 'redirect_create'], ['wellknown_delete', 'wellknown_create'],
-        ['llms_txt_delete', 'llms_txt_update'], ['robots_delete', 'robots_merge'], ['robots_delete', 'robots_replace'],
+        ['cms_item_unpublish', 'cms_item_publish'],
+        ['cms_item_unpublish_bulk', 'cms_item_publish'],
+        ['site_customcode_delete', 'site_customcode_upsert'],
+        ['page_customcode_delete', 'page_customcode_upsert'],
+        ['google_tag_delete', 'google_tag_upsert'],
+        ['service_snippet_remove', 'service_snippet_install'],
+        ['webhook_delete', 'webhook_create'],
+        ['redirect_delete', 'redirect_create'],
+        ['wellknown_delete', 'wellknown_create'],
+        ['llms_txt_delete', 'llms_txt_update'],
+        ['robots_delete', 'robots_merge'],
+        ['robots_delete', 'robots_replace'],
       ];
       for (const [off, on] of pairs) {
         const [offOp, onOp] = [getOperation(off), getOperation(on)];
         assert.ok(offOp && onOp, `${off} / ${on} exist`);
         if (offOp.confirmGated) assert.equal(onOp.confirmGated, true, `${on} asks for confirm like ${off}`);
       }
-      assert.equal(getOperation('project_cms_provider_set')?.confirmGated, true, 'the content-source switch is one operation for both halves');
+      assert.equal(
+        getOperation('project_cms_provider_set')?.confirmGated,
+        true,
+        'the content-source switch is one operation for both halves',
+      );
     });
   });
 });

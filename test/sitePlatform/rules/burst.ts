@@ -9,7 +9,9 @@ import { OPS, query, type Tenant } from '../operations/fixtures';
 export async function burstUntilRefused(world: SiteWorld, tenant: Tenant, max = 130) {
   for (let i = 0; i < max; i += 1) {
     const mark = world.sim.requests().length;
-    const res = await world.app.call('GET', `${OPS}${query({ action: 'site_get', site_id: tenant.siteId })}`, { token: tenant.account.agentKey });
+    const res = await world.app.call('GET', `${OPS}${query({ action: 'site_get', site_id: tenant.siteId })}`, {
+      token: tenant.account.agentKey,
+    });
     if (res.status === 429) return { res, sent: world.sim.requests().length > mark, after: i };
     if (res.status !== 200) throw new Error(`burst read failed: ${res.status} ${res.text}`);
   }

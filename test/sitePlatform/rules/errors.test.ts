@@ -2,13 +2,25 @@ import assert from 'node:assert/strict';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { ALL_SCOPES, addClient, addSite, authorize, openCallback, registerClient, startSiteWorld, type SiteWorld } from '../connections/fixtures';
+import {
+  ALL_SCOPES,
+  addClient,
+  addSite,
+  authorize,
+  openCallback,
+  registerClient,
+  startSiteWorld,
+  type SiteWorld,
+} from '../connections/fixtures';
 import { OPS, newTenant, platformCallsSince, query, type Tenant, useTenantWorld } from '../operations/fixtures';
 
 describe('doc2 Errors', () => {
   let world: SiteWorld;
   let t: Tenant;
-  useTenantWorld((w, tenant) => { world = w; t = tenant; });
+  useTenantWorld((w, tenant) => {
+    world = w;
+    t = tenant;
+  });
 
   const get = (tenant: Tenant, action: string, params: Record<string, string> = {}) =>
     world.app.call('GET', `${OPS}${query({ action, site_id: tenant.siteId, ...params })}`, { token: tenant.account.agentKey });
@@ -26,8 +38,18 @@ describe('doc2 Errors', () => {
       await get(t, 'cms_collection_list', { site_id: 'site_not_ours' }),
       await get(t, 'site_nuke'),
     ];
-    assert.deepEqual(refusals.map((r) => r.body.code),
-      ['wrong_verb', 'missing_scopes', 'confirm_required', 'oauth_required', 'secondary_locale_required', 'site_not_found', 'unknown_action']);
+    assert.deepEqual(
+      refusals.map((r) => r.body.code),
+      [
+        'wrong_verb',
+        'missing_scopes',
+        'confirm_required',
+        'oauth_required',
+        'secondary_locale_required',
+        'site_not_found',
+        'unknown_action',
+      ],
+    );
     for (const res of refusals) {
       assert.ok(res.status >= 400 && res.status < 500 && typeof res.body.code === 'string', res.text);
       assert.equal(res.body.status, res.status);
@@ -45,7 +67,8 @@ describe('doc2 Errors', () => {
     const row = await harness().db('site_platform_connections').where({ id: made.body.connection.id }).first();
     const token = createTokenCipher(world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY).decrypt(row.access_token_enc).plaintext;
     const revoked = await fetch(`${world.sim.baseUrl}/oauth/revoke_authorization`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret, access_token: token }),
     });
     assert.equal(revoked.status, 200);
@@ -70,7 +93,11 @@ describe('doc2 Errors', () => {
     assert.deepEqual([forms.status, forms.body.code, forms.body.upstreamStatus], [409, 'forms_require_republish', 409]);
     const item = { action: 'cms_item_create', collection_id: t.collectionId, fieldData: { name: 'Twin', slug: `twin-${Date.now()}` } };
     assert.equal((await post(t, item)).status, 200);
-    const twin = await world.app.call('POST', OPS, { token: t.account.agentKey, body: { site_id: t.siteId, ...item }, headers: { 'idempotency-key': `twin-${Date.now()}` } });
+    const twin = await world.app.call('POST', OPS, {
+      token: t.account.agentKey,
+      body: { site_id: t.siteId, ...item },
+      headers: { 'idempotency-key': `twin-${Date.now()}` },
+    });
     assert.deepEqual([twin.status, twin.body.code, twin.body.upstreamStatus], [409, 'conflict', 409]);
   });
 
@@ -78,7 +105,10 @@ describe('doc2 Errors', () => {
     const older = await newTenant(world, { scopes: ALL_SCOPES.filter((s) => s !== 'site_activity:read') });
     const mark = world.sim.requests().length;
     const res = await get(older, 'activity_log_list');
-    assert.deepEqual([res.status, res.body.code, res.body.missing_scopes, res.body.upstreamStatus], [412, 'missing_scopes', ['site_activity:read'], undefined]);
+    assert.deepEqual(
+      [res.status, res.body.code, res.body.missing_scopes, res.body.upstreamStatus],
+      [412, 'missing_scopes', ['site_activity:read'], undefined],
+    );
     assert.deepEqual(platformCallsSince(world, mark), []);
   });
 
@@ -94,11 +124,16 @@ describe('doc2 Errors', () => {
   });
 
   it('504 platform_timeout: no answer inside the request timeout is never retried and carries no upstreamStatus', async () => {
-    const fast = await startSiteWorld({ SITE_PLATFORM_TIMEOUT_MS: 300, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY }, { sim: world.sim });
+    const fast = await startSiteWorld(
+      { SITE_PLATFORM_TIMEOUT_MS: 300, SITE_PLATFORM_TOKEN_ENCRYPTION_KEY: world.config.SITE_PLATFORM_TOKEN_ENCRYPTION_KEY },
+      { sim: world.sim },
+    );
     try {
       world.sim.injectFault({ kind: 'timeout', path: `/v2/sites/${t.siteId}/collections` });
       const mark = world.sim.requests().length;
-      const res = await fast.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', site_id: t.siteId })}`, { token: t.account.agentKey });
+      const res = await fast.app.call('GET', `${OPS}${query({ action: 'cms_collection_list', site_id: t.siteId })}`, {
+        token: t.account.agentKey,
+      });
       assert.deepEqual([res.status, res.body.code, res.body.upstreamStatus], [504, 'platform_timeout', undefined]);
       assert.deepEqual(platformCallsSince(world, mark), [`GET /v2/sites/${t.siteId}/collections`], 'sent once, not retried');
     } finally {

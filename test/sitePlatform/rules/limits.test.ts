@@ -8,8 +8,12 @@ import { burstUntilRefused } from './burst';
 
 describe('doc2 Limits', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   it('per-connection request budget: a burst is refused locally with a coded 429 rate_limited and retry_after_seconds, never sent', async () => {
     const t = await newTenant(world);
@@ -45,8 +49,14 @@ describe('doc2 Limits', () => {
     const { db } = harness();
     const { accountId } = await newAccount();
     const window = await withTargetLock(db, accountId, 'item_id:ninety', async () => {
-      const row = await db.raw(`select extract(epoch from (expires_at - now())) as left from site_platform_write_locks where account_id = ? and target = ?`, [accountId, 'item_id:ninety']);
-      await assert.rejects(withTargetLock(db, accountId, 'item_id:ninety', async () => 'second'), { code: 'write_locked' });
+      const row = await db.raw(
+        `select extract(epoch from (expires_at - now())) as left from site_platform_write_locks where account_id = ? and target = ?`,
+        [accountId, 'item_id:ninety'],
+      );
+      await assert.rejects(
+        withTargetLock(db, accountId, 'item_id:ninety', async () => 'second'),
+        { code: 'write_locked' },
+      );
       return Number(row.rows[0].left);
     });
     assert.ok(window > 89 && window <= 90, `lock window ${window}s`);

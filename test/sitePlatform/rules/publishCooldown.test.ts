@@ -10,8 +10,12 @@ import { OPS } from '../operations/fixtures';
  */
 describe('doc2 Limits: one successful publish per site per minute, whichever account publishes', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   async function holding(siteId: string): Promise<TestAccount> {
     const account = await newAccount();
@@ -21,8 +25,12 @@ describe('doc2 Limits: one successful publish per site per minute, whichever acc
     return account;
   }
   const publish = (account: TestAccount, siteId: string) =>
-    world.app.call('POST', OPS, { token: account.agentKey, body: { action: 'site_publish', site_id: siteId, confirm: true, publishToWebflowSubdomain: true } });
-  const publishCalls = (siteId: string) => world.sim.requests().filter((r) => r.method === 'POST' && r.path.endsWith(`/sites/${siteId}/publish`)).length;
+    world.app.call('POST', OPS, {
+      token: account.agentKey,
+      body: { action: 'site_publish', site_id: siteId, confirm: true, publishToWebflowSubdomain: true },
+    });
+  const publishCalls = (siteId: string) =>
+    world.sim.requests().filter((r) => r.method === 'POST' && r.path.endsWith(`/sites/${siteId}/publish`)).length;
 
   it('a second publish of a shared site from another account within the minute is 429 publish_cooldown and never sent', async () => {
     const site = addSite(world, 'Shared').id;

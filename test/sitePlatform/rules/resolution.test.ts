@@ -14,8 +14,12 @@ import { OPS, query } from '../operations/fixtures';
  */
 describe('doc2 Resolution rule: override, then account default, then none, on a site shared by several connections', () => {
   let world: SiteWorld;
-  before(async () => { world = await startSiteWorld(); });
-  after(async () => { await world.close(); });
+  before(async () => {
+    world = await startSiteWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
 
   type Caller = 'account' | 'P' | 'Q' | 'R';
   const CALLERS: Caller[] = ['account', 'P', 'Q', 'R'];
@@ -30,7 +34,10 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
 
   async function pasteToken(account: TestAccount, siteId: string, scopes: string[], projectId?: string): Promise<string> {
     const token = world.sim.issueToken({ scopes, siteIds: [siteId] });
-    const res = await world.app.call('POST', '/api/site-platform/site-token', { token: account.ownerToken, body: { token, ...(projectId ? { project_id: projectId } : {}) } });
+    const res = await world.app.call('POST', '/api/site-platform/site-token', {
+      token: account.ownerToken,
+      body: { token, ...(projectId ? { project_id: projectId } : {}) },
+    });
     assert.equal(res.status, 201, res.text);
     return res.body.connection.id;
   }
@@ -39,14 +46,24 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
     const account = await newAccount();
     const site = addSite(world, 'Shared');
     world.sim.addCollection(site.id, { displayName: 'Posts', singularName: 'Post' });
-    const projects = { P: await newProjectId(account.accountId), Q: await newProjectId(account.accountId), R: await newProjectId(account.accountId) };
+    const projects = {
+      P: await newProjectId(account.accountId),
+      Q: await newProjectId(account.accountId),
+      R: await newProjectId(account.accountId),
+    };
     const D = await pasteToken(account, site.id, ALL_SCOPES);
     const P = await pasteToken(account, site.id, WITHOUT_COMMENTS, projects.P);
     const Q = await pasteToken(account, site.id, ['sites:read'], projects.Q);
-    const inherit = await world.app.call('PUT', `/api/site-platform/projects/${projects.R}/binding`, { token: account.ownerToken, body: { override_mode: 'inherit', site_id: site.id } });
+    const inherit = await world.app.call('PUT', `/api/site-platform/projects/${projects.R}/binding`, {
+      token: account.ownerToken,
+      body: { override_mode: 'inherit', site_id: site.id },
+    });
     assert.equal(inherit.status, 200, inherit.text);
     for (const projectId of Object.values(projects)) {
-      const switched = await world.app.call('POST', OPS, { token: account.agentKey, body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'site_platform', site_id: site.id, confirm: true } });
+      const switched = await world.app.call('POST', OPS, {
+        token: account.agentKey,
+        body: { action: 'project_cms_provider_set', project_id: projectId, provider: 'site_platform', site_id: site.id, confirm: true },
+      });
       assert.equal(switched.status, 200, switched.text);
     }
     return { account, siteId: site.id, projects, connections: { D, P, Q } };
@@ -70,8 +87,10 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
     return { cms, comments };
   }
 
-  const signatureOf = (connection: 'D' | 'P' | 'Q' | null) => (connection === null ? 'not_connected'
-    : { D: { cms: true, comments: true }, P: { cms: true, comments: false }, Q: { cms: false, comments: false } }[connection]);
+  const signatureOf = (connection: 'D' | 'P' | 'Q' | null) =>
+    connection === null
+      ? 'not_connected'
+      : { D: { cms: true, comments: true }, P: { cms: true, comments: false }, Q: { cms: false, comments: false } }[connection];
 
   /** Every caller resolves to the expected connection through resolveCredentials, the binding read and the runner. */
   async function expectResolution(m: Matrix, expected: Record<Caller, 'D' | 'P' | 'Q' | null>, step: string) {
@@ -82,16 +101,22 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
       assert.equal(resolved?.connectionId ?? null, want, `${step}: resolveCredentials for ${caller}`);
       assert.deepEqual(await runnerPasses(m, caller), signatureOf(expected[caller]), `${step}: the runner's credentials for ${caller}`);
       if (caller === 'account') continue;
-      const read = await world.app.call('GET', `/api/site-platform/projects/${m.projects[caller]}/binding${query({ site_id: m.siteId })}`, { token: m.account.ownerToken });
+      const read = await world.app.call('GET', `/api/site-platform/projects/${m.projects[caller]}/binding${query({ site_id: m.siteId })}`, {
+        token: m.account.ownerToken,
+      });
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.resolved?.connection_id ?? null, want, `${step}: the binding read for ${caller}`);
-      const bindingOnly = await world.app.call('GET', `/api/site-platform/projects/${m.projects[caller]}/binding`, { token: m.account.ownerToken });
+      const bindingOnly = await world.app.call('GET', `/api/site-platform/projects/${m.projects[caller]}/binding`, {
+        token: m.account.ownerToken,
+      });
       assert.equal(bindingOnly.body.resolved?.connection_id ?? null, want, `${step}: the binding read without site_id for ${caller}`);
     }
   }
 
   async function disconnect(m: Matrix, which: 'D' | 'P' | 'Q'): Promise<string[]> {
-    const res = await world.app.call('POST', `/api/site-platform/connections/${m.connections[which]}/disconnect`, { token: m.account.ownerToken });
+    const res = await world.app.call('POST', `/api/site-platform/connections/${m.connections[which]}/disconnect`, {
+      token: m.account.ownerToken,
+    });
     assert.equal(res.status, 200, res.text);
     return [...res.body.reverted_project_ids].sort();
   }
@@ -122,7 +147,11 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
     assert.deepEqual(await disconnect(m, 'P'), []);
     await expectResolution(m, { account: 'D', P: 'D', Q: 'D', R: 'D' }, 'P and Q disconnected');
     assert.deepEqual(await providers(m), { P: 'site_platform', Q: 'site_platform', R: 'site_platform' });
-    assert.deepEqual(await disconnect(m, 'D'), [m.projects.P, m.projects.Q, m.projects.R].sort(), 'no connection reaches the site any more');
+    assert.deepEqual(
+      await disconnect(m, 'D'),
+      [m.projects.P, m.projects.Q, m.projects.R].sort(),
+      'no connection reaches the site any more',
+    );
     await expectResolution(m, { account: null, P: null, Q: null, R: null }, 'all disconnected');
   });
 
@@ -141,7 +170,12 @@ describe('doc2 Resolution rule: override, then account default, then none, on a 
     assert.equal(afterDefault.source, 'site_row');
     for (const caller of ['P', 'Q', 'R'] as const) {
       const expected = caller === 'R' ? null : m.connections[caller];
-      assert.equal((await resolveCredentials(depsOf(world), m.account.accountId, { projectId: m.projects[caller], siteId: m.siteId }))?.connectionId ?? null, expected, caller);
+      assert.equal(
+        (await resolveCredentials(depsOf(world), m.account.accountId, { projectId: m.projects[caller], siteId: m.siteId }))?.connectionId ??
+          null,
+        expected,
+        caller,
+      );
     }
     assert.deepEqual(await providers(m), { P: 'site_platform', Q: 'site_platform', R: 'native' });
   });

@@ -29,13 +29,21 @@ export const keywordRules: SeoRule = ({ item, body }) => {
   if (!firstHeading) {
     findings.push(warn('body', 'keyword_not_in_heading', `The body has no H1 or H2 to carry the target keyword ${quoted}.`));
   } else if (!containsPhrase(firstHeading.text, keyword)) {
-    findings.push(warn('body', 'keyword_not_in_heading', `The first H${firstHeading.level} ("${clip(firstHeading.text)}") does not contain the target keyword ${quoted}.`));
+    findings.push(
+      warn(
+        'body',
+        'keyword_not_in_heading',
+        `The first H${firstHeading.level} ("${clip(firstHeading.text)}") does not contain the target keyword ${quoted}.`,
+      ),
+    );
   }
   if (body.text && !containsPhrase(openingOf(body), keyword)) {
     findings.push(warn('body', 'keyword_not_in_opening', `The opening paragraph does not mention the target keyword ${quoted}.`));
   }
   if (!isBlank(item.meta_description) && !containsPhrase(item.meta_description, keyword)) {
-    findings.push(warn('meta_description', 'keyword_not_in_meta_description', `The meta description does not contain the target keyword ${quoted}.`));
+    findings.push(
+      warn('meta_description', 'keyword_not_in_meta_description', `The meta description does not contain the target keyword ${quoted}.`),
+    );
   }
   if (!isBlank(item.slug) && !` ${words(item.slug!)} `.includes(` ${words(keyword)} `)) {
     findings.push(warn('slug', 'keyword_not_in_slug', `The slug does not contain the target keyword ${quoted}.`));

@@ -9,7 +9,13 @@ export const slugRules: SeoRule = ({ item }) => {
   const slug = item.slug!;
   const findings: SeoFinding[] = [];
   if (!LOWERCASE_HYPHENATED.test(slug)) {
-    findings.push(warn('slug', 'slug_format', `The slug "${slug}" should be lowercase letters and digits joined by single hyphens (e.g. "crm-for-small-teams").`));
+    findings.push(
+      warn(
+        'slug',
+        'slug_format',
+        `The slug "${slug}" should be lowercase letters and digits joined by single hyphens (e.g. "crm-for-small-teams").`,
+      ),
+    );
   }
   if (charLength(slug) > SEO.slugMax) {
     findings.push(warn('slug', 'slug_too_long', `The slug is ${charLength(slug)} characters; keep it under ${SEO.slugMax + 1}.`));

@@ -16,9 +16,17 @@ export const titleRules: SeoRule = ({ item }) => {
   if (!shown) return findings;
   const length = charLength(shown.value);
   if (length < SEO.titleMin) {
-    findings.push(warn(shown.field, 'title_too_short', `The ${shown.field} is ${length} characters; aim for ${SEO.titleMin}–${SEO.titleMax} so it says enough in search results.`));
+    findings.push(
+      warn(
+        shown.field,
+        'title_too_short',
+        `The ${shown.field} is ${length} characters; aim for ${SEO.titleMin}–${SEO.titleMax} so it says enough in search results.`,
+      ),
+    );
   } else if (length > SEO.titleMax) {
-    findings.push(warn(shown.field, 'title_too_long', `The ${shown.field} is ${length} characters; search results cut it after about ${SEO.titleMax}.`));
+    findings.push(
+      warn(shown.field, 'title_too_long', `The ${shown.field} is ${length} characters; search results cut it after about ${SEO.titleMax}.`),
+    );
   }
   return findings;
 };

@@ -5,7 +5,14 @@ import type { Route } from '../router';
 import type { SimCollection } from '../state';
 
 function summary(c: SimCollection): Record<string, unknown> {
-  return { id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: c.createdOn, lastUpdated: c.lastUpdated };
+  return {
+    id: c.id,
+    displayName: c.displayName,
+    singularName: c.singularName,
+    slug: c.slug,
+    createdOn: c.createdOn,
+    lastUpdated: c.lastUpdated,
+  };
 }
 
 export const collectionRoutes: Route[] = [

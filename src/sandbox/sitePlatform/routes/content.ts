@@ -8,10 +8,25 @@ import { paginate, readPageQuery } from '../pagination';
 import type { SimSite } from '../state';
 import type { ComponentProperty, DomNode } from '../siteData';
 
-export const nodeWrites = z.object({ nodes: z.array(z.object({ nodeId: z.string().min(1), text: z.string() })).min(1).max(1000) });
-export const propertyWrites = z.object({ properties: z.array(z.object({ propertyId: z.string().min(1), text: z.string() })).min(1).max(1000) });
+export const nodeWrites = z.object({
+  nodes: z
+    .array(z.object({ nodeId: z.string().min(1), text: z.string() }))
+    .min(1)
+    .max(1000),
+});
+export const propertyWrites = z.object({
+  properties: z
+    .array(z.object({ propertyId: z.string().min(1), text: z.string() }))
+    .min(1)
+    .max(1000),
+});
 
-export const textNode = (id: string, text: string): DomNode => ({ id, type: 'text', text: { html: `<p>${text}</p>`, text }, attributes: {} });
+export const textNode = (id: string, text: string): DomNode => ({
+  id,
+  type: 'text',
+  text: { html: `<p>${text}</p>`, text },
+  attributes: {},
+});
 
 type Target = { ok: true; localeId: string } | { ok: false; response: SimResponse };
 
@@ -19,7 +34,15 @@ type Target = { ok: true; localeId: string } | { ok: false; response: SimRespons
 export function writableLocale(site: SimSite, localeId: string | null): Target {
   if (localeId !== null && site.locales.secondary.some((l) => l.id === localeId)) return { ok: true, localeId };
   if (localeId === null || localeId === site.locales.primary.id) {
-    return { ok: false, response: platformError(400, 'validation_error', 'Primary locale content cannot be updated through the API; edit it in the Designer', [{ param: 'localeId', description: 'must be a secondary locale' }]) };
+    return {
+      ok: false,
+      response: platformError(
+        400,
+        'validation_error',
+        'Primary locale content cannot be updated through the API; edit it in the Designer',
+        [{ param: 'localeId', description: 'must be a secondary locale' }],
+      ),
+    };
   }
   return { ok: false, response: platformError(400, 'validation_error', 'Unknown locale', [{ param: 'localeId', description: localeId }]) };
 }
@@ -46,7 +69,10 @@ export function applyNodeWrites(rows: DomNode[], writes: Array<{ nodeId: string;
   const errors: string[] = [];
   for (const w of writes) {
     const node = rows.find((n) => n.id === w.nodeId);
-    if (!node) { errors.push(`Node ${w.nodeId} not found`); continue; }
+    if (!node) {
+      errors.push(`Node ${w.nodeId} not found`);
+      continue;
+    }
     node.text = { html: w.text.startsWith('<') ? w.text : `<p>${w.text}</p>`, text: w.text.replace(/<[^>]*>/g, '') };
   }
   return errors;
@@ -56,7 +82,10 @@ export function applyPropertyWrites(rows: ComponentProperty[], writes: Array<{ p
   const errors: string[] = [];
   for (const w of writes) {
     const prop = rows.find((p) => p.propertyId === w.propertyId);
-    if (!prop) { errors.push(`Property ${w.propertyId} not found`); continue; }
+    if (!prop) {
+      errors.push(`Property ${w.propertyId} not found`);
+      continue;
+    }
     prop.text = { html: w.text, text: w.text.replace(/<[^>]*>/g, '') };
   }
   return errors;
@@ -68,4 +97,3 @@ export function pagedNodes<T>(query: URLSearchParams, rows: T[], key: string, he
   const page = paginate(rows, q.value);
   return json(200, { ...head, [key]: structuredClone(page.rows), pagination: page.pagination });
 }
-

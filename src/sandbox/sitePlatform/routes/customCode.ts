@@ -16,18 +16,39 @@ const common = { displayName: z.string().min(1), version: semver, canCopy: z.boo
 const hostedBody = z.object({ ...common, hostedLocation: z.url(), integrityHash: z.string().min(1) });
 const inlineBody = z.object({ ...common, sourceCode: z.string().min(1).max(INLINE_MAX), integrityHash: z.string().optional() });
 const applyBody = z.object({
-  scripts: z.array(z.object({ id: z.string().min(1), location: z.enum(['header', 'footer']), version: semver, attributes: z.record(z.string(), z.unknown()).optional() })),
+  scripts: z.array(
+    z.object({
+      id: z.string().min(1),
+      location: z.enum(['header', 'footer']),
+      version: semver,
+      attributes: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 });
 
 function unregistered(d: SiteData, scripts: AppliedScript[]): SimResponse | undefined {
   const bad = scripts.filter((s) => !d.scripts.some((r) => r.id === s.id && r.version === s.version));
   if (bad.length === 0) return undefined;
-  return platformError(400, 'validation_error', 'Script is not registered at this version', bad.map((s) => ({ param: 'scripts.id', description: `${s.id}@${s.version}` })));
+  return platformError(
+    400,
+    'validation_error',
+    'Script is not registered at this version',
+    bad.map((s) => ({ param: 'scripts.id', description: `${s.id}@${s.version}` })),
+  );
 }
 
-const blockView = (b: CustomCodeBlock | null | undefined) => ({ scripts: structuredClone(b?.scripts ?? []), createdOn: b?.createdOn ?? null, lastUpdated: b?.lastUpdated ?? null });
+const blockView = (b: CustomCodeBlock | null | undefined) => ({
+  scripts: structuredClone(b?.scripts ?? []),
+  createdOn: b?.createdOn ?? null,
+  lastUpdated: b?.lastUpdated ?? null,
+});
 
-function writeBlock(ctx: RouteContext, d: SiteData, current: CustomCodeBlock | null | undefined, save: (b: CustomCodeBlock) => void): SimResponse {
+function writeBlock(
+  ctx: RouteContext,
+  d: SiteData,
+  current: CustomCodeBlock | null | undefined,
+  save: (b: CustomCodeBlock) => void,
+): SimResponse {
   const body = parseBody(ctx.req, applyBody);
   if (!body.ok) return body.response;
   const bad = unregistered(d, body.value.scripts);
@@ -54,9 +75,15 @@ function register(ctx: RouteContext, schema: typeof hostedBody | typeof inlineBo
     }
     const now = iso(ctx.state.now());
     const script = {
-      id, displayName: v.displayName, version: v.version, canCopy: v.canCopy, integrityHash: v.integrityHash ?? null,
-      hostedLocation: v.hostedLocation ?? `https://cdn.sim.test/${site.id}/${id}-${v.version}.js`, sourceCode: v.sourceCode,
-      createdOn: now, lastUpdated: now,
+      id,
+      displayName: v.displayName,
+      version: v.version,
+      canCopy: v.canCopy,
+      integrityHash: v.integrityHash ?? null,
+      hostedLocation: v.hostedLocation ?? `https://cdn.sim.test/${site.id}/${id}-${v.version}.js`,
+      sourceCode: v.sourceCode,
+      createdOn: now,
+      lastUpdated: now,
     };
     d.scripts.push(script);
     const { sourceCode: _code, ...view } = script;
@@ -69,25 +96,83 @@ const PAGE_CODE = /^\/pages\/(?<pageId>[^/]+)\/custom_code$/;
 
 export const customCodeRoutes: Route[] = [
   {
-    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts$/, scope: 'custom_code:read',
+    method: 'GET',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts$/,
+    scope: 'custom_code:read',
     handle: (ctx) => withSite(ctx, (_s, d) => json(200, { registeredScripts: d.scripts.map(({ sourceCode: _c, ...s }) => s) })),
   },
-  { method: 'POST', pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts\/hosted$/, scope: 'custom_code:write', handle: (ctx) => register(ctx, hostedBody) },
-  { method: 'POST', pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts\/inline$/, scope: 'custom_code:write', handle: (ctx) => register(ctx, inlineBody) },
-  { method: 'GET', pattern: SITE_CODE, scope: 'custom_code:read', handle: (ctx) => withSite(ctx, (_s, d) => json(200, blockView(d.siteCode))) },
-  { method: 'PUT', pattern: SITE_CODE, scope: 'custom_code:write', handle: (ctx) => withSite(ctx, (_s, d) => writeBlock(ctx, d, d.siteCode, (b) => { d.siteCode = b; })) },
-  { method: 'DELETE', pattern: SITE_CODE, scope: 'custom_code:write', handle: (ctx) => withSite(ctx, (_s, d) => { d.siteCode = null; return { status: 204 }; }) },
   {
-    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/custom_code\/blocks$/, scope: 'custom_code:read',
-    handle: (ctx) => withSite(ctx, (site, d) => {
-      const blocks = [
-        ...(d.siteCode ? [{ siteId: site.id, type: 'site', ...blockView(d.siteCode) }] : []),
-        ...[...d.pageCode].map(([pageId, b]) => ({ siteId: site.id, pageId, type: 'page', ...blockView(b) })),
-      ];
-      return json(200, { blocks, pagination: { limit: 100, offset: 0, total: blocks.length } });
-    }),
+    method: 'POST',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts\/hosted$/,
+    scope: 'custom_code:write',
+    handle: (ctx) => register(ctx, hostedBody),
   },
-  { method: 'GET', pattern: PAGE_CODE, scope: 'custom_code:read', handle: (ctx) => withPageSite(ctx, (pageId, d) => json(200, blockView(d.pageCode.get(pageId)))) },
-  { method: 'PUT', pattern: PAGE_CODE, scope: 'custom_code:write', handle: (ctx) => withPageSite(ctx, (pageId, d) => writeBlock(ctx, d, d.pageCode.get(pageId), (b) => d.pageCode.set(pageId, b))) },
-  { method: 'DELETE', pattern: PAGE_CODE, scope: 'custom_code:write', handle: (ctx) => withPageSite(ctx, (pageId, d) => { d.pageCode.delete(pageId); return { status: 204 }; }) },
+  {
+    method: 'POST',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/registered_scripts\/inline$/,
+    scope: 'custom_code:write',
+    handle: (ctx) => register(ctx, inlineBody),
+  },
+  {
+    method: 'GET',
+    pattern: SITE_CODE,
+    scope: 'custom_code:read',
+    handle: (ctx) => withSite(ctx, (_s, d) => json(200, blockView(d.siteCode))),
+  },
+  {
+    method: 'PUT',
+    pattern: SITE_CODE,
+    scope: 'custom_code:write',
+    handle: (ctx) =>
+      withSite(ctx, (_s, d) =>
+        writeBlock(ctx, d, d.siteCode, (b) => {
+          d.siteCode = b;
+        }),
+      ),
+  },
+  {
+    method: 'DELETE',
+    pattern: SITE_CODE,
+    scope: 'custom_code:write',
+    handle: (ctx) =>
+      withSite(ctx, (_s, d) => {
+        d.siteCode = null;
+        return { status: 204 };
+      }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/custom_code\/blocks$/,
+    scope: 'custom_code:read',
+    handle: (ctx) =>
+      withSite(ctx, (site, d) => {
+        const blocks = [
+          ...(d.siteCode ? [{ siteId: site.id, type: 'site', ...blockView(d.siteCode) }] : []),
+          ...[...d.pageCode].map(([pageId, b]) => ({ siteId: site.id, pageId, type: 'page', ...blockView(b) })),
+        ];
+        return json(200, { blocks, pagination: { limit: 100, offset: 0, total: blocks.length } });
+      }),
+  },
+  {
+    method: 'GET',
+    pattern: PAGE_CODE,
+    scope: 'custom_code:read',
+    handle: (ctx) => withPageSite(ctx, (pageId, d) => json(200, blockView(d.pageCode.get(pageId)))),
+  },
+  {
+    method: 'PUT',
+    pattern: PAGE_CODE,
+    scope: 'custom_code:write',
+    handle: (ctx) => withPageSite(ctx, (pageId, d) => writeBlock(ctx, d, d.pageCode.get(pageId), (b) => d.pageCode.set(pageId, b))),
+  },
+  {
+    method: 'DELETE',
+    pattern: PAGE_CODE,
+    scope: 'custom_code:write',
+    handle: (ctx) =>
+      withPageSite(ctx, (pageId, d) => {
+        d.pageCode.delete(pageId);
+        return { status: 204 };
+      }),
+  },
 ];

@@ -7,7 +7,19 @@ import { z } from 'zod';
 import type { SimField } from '../state';
 
 export const STATIC_FIELD_TYPES = [
-  'Color', 'DateTime', 'Email', 'File', 'Image', 'Link', 'MultiImage', 'Number', 'Phone', 'PlainText', 'RichText', 'Switch', 'VideoLink',
+  'Color',
+  'DateTime',
+  'Email',
+  'File',
+  'Image',
+  'Link',
+  'MultiImage',
+  'Number',
+  'Phone',
+  'PlainText',
+  'RichText',
+  'Switch',
+  'VideoLink',
 ] as const;
 
 const common = {
@@ -20,7 +32,11 @@ const common = {
 
 export const fieldCreateBody = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.enum(STATIC_FIELD_TYPES) }),
-  z.object({ ...common, type: z.literal('Option'), metadata: z.object({ options: z.array(z.object({ name: z.string().min(1), id: z.string().optional() })).min(1) }) }),
+  z.object({
+    ...common,
+    type: z.literal('Option'),
+    metadata: z.object({ options: z.array(z.object({ name: z.string().min(1), id: z.string().optional() })).min(1) }),
+  }),
   z.object({ ...common, type: z.enum(['Reference', 'MultiReference']), metadata: z.object({ collectionId: z.string().min(1) }) }),
 ]);
 

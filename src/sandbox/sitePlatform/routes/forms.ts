@@ -13,11 +13,18 @@ import { findOwned, withSite } from './support';
 const updateBody = z.object({ formSubmissionData: z.record(z.string(), z.unknown()) });
 
 const notPublished = (): SimResponse =>
-  platformError(409, 'forms_require_republish', 'Forms are available through the API after the site is published; publish the site and retry');
+  platformError(
+    409,
+    'forms_require_republish',
+    'Forms are available through the API after the site is published; publish the site and retry',
+  );
 
 function formView(site: SimSite, f: SimForm): Record<string, unknown> {
   return {
-    ...structuredClone(f), siteId: site.id, workspaceId: site.workspaceId, siteDomainId: site.customDomains[0]?.id ?? null,
+    ...structuredClone(f),
+    siteId: site.id,
+    workspaceId: site.workspaceId,
+    siteDomainId: site.customDomains[0]?.id ?? null,
     responseSettings: { redirectUrl: null, redirectMethod: 'GET', redirectAction: null, sendEmailConfirmation: false },
   };
 }
@@ -47,53 +54,90 @@ function withSubmission(ctx: RouteContext, then: (site: SimSite, s: SimSubmissio
 
 export const formRoutes: Route[] = [
   {
-    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/forms$/, scope: 'forms:read',
-    handle: (ctx) => withSite(ctx, (site, d) => site.lastPublished === null ? notPublished() : paged(ctx, d.forms.map((f) => formView(site, f)), 'forms')),
+    method: 'GET',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/forms$/,
+    scope: 'forms:read',
+    handle: (ctx) =>
+      withSite(ctx, (site, d) =>
+        site.lastPublished === null
+          ? notPublished()
+          : paged(
+              ctx,
+              d.forms.map((f) => formView(site, f)),
+              'forms',
+            ),
+      ),
   },
   {
-    method: 'GET', pattern: /^\/forms\/(?<formId>[^/]+)$/, scope: 'forms:read',
+    method: 'GET',
+    pattern: /^\/forms\/(?<formId>[^/]+)$/,
+    scope: 'forms:read',
     handle: (ctx) => {
       const found = findOwned(ctx, 'Form', (d) => d.forms.find((f) => f.id === ctx.req.params.formId));
       return found.ok ? published(ctx, found.siteId, (site) => json(200, formView(site, found.value))) : found.response;
     },
   },
   {
-    method: 'GET', pattern: /^\/forms\/(?<formId>[^/]+)\/submissions$/, scope: 'forms:read',
+    method: 'GET',
+    pattern: /^\/forms\/(?<formId>[^/]+)\/submissions$/,
+    scope: 'forms:read',
     handle: (ctx) => {
       const found = findOwned(ctx, 'Form', (d) => d.forms.find((f) => f.id === ctx.req.params.formId));
       if (!found.ok) return found.response;
-      return published(ctx, found.siteId, (site) => paged(ctx,
-        siteData(ctx.state, site.id).submissions.filter((s) => s.formId === found.value.id).map((s) => submissionView(site, s)), 'formSubmissions'));
+      return published(ctx, found.siteId, (site) =>
+        paged(
+          ctx,
+          siteData(ctx.state, site.id)
+            .submissions.filter((s) => s.formId === found.value.id)
+            .map((s) => submissionView(site, s)),
+          'formSubmissions',
+        ),
+      );
     },
   },
   {
-    method: 'GET', pattern: /^\/sites\/(?<siteId>[^/]+)\/form_submissions$/, scope: 'forms:read',
-    handle: (ctx) => withSite(ctx, (site, d) => {
-      if (site.lastPublished === null) return notPublished();
-      const elementId = ctx.req.query.get('elementId');
-      const rows = d.submissions.filter((s) => elementId === null || s.formId === elementId);
-      return paged(ctx, rows.map((s) => submissionView(site, s)), 'formSubmissions');
-    }),
+    method: 'GET',
+    pattern: /^\/sites\/(?<siteId>[^/]+)\/form_submissions$/,
+    scope: 'forms:read',
+    handle: (ctx) =>
+      withSite(ctx, (site, d) => {
+        if (site.lastPublished === null) return notPublished();
+        const elementId = ctx.req.query.get('elementId');
+        const rows = d.submissions.filter((s) => elementId === null || s.formId === elementId);
+        return paged(
+          ctx,
+          rows.map((s) => submissionView(site, s)),
+          'formSubmissions',
+        );
+      }),
   },
   {
-    method: 'GET', pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/, scope: 'forms:read',
+    method: 'GET',
+    pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/,
+    scope: 'forms:read',
     handle: (ctx) => withSubmission(ctx, (site, s) => json(200, submissionView(site, s))),
   },
   {
-    method: 'PATCH', pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/, scope: 'forms:write',
-    handle: (ctx) => withSubmission(ctx, (site, s) => {
-      const body = parseBody(ctx.req, updateBody);
-      if (!body.ok) return body.response;
-      s.formResponse = { ...s.formResponse, ...body.value.formSubmissionData };
-      return json(200, submissionView(site, s));
-    }),
+    method: 'PATCH',
+    pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/,
+    scope: 'forms:write',
+    handle: (ctx) =>
+      withSubmission(ctx, (site, s) => {
+        const body = parseBody(ctx.req, updateBody);
+        if (!body.ok) return body.response;
+        s.formResponse = { ...s.formResponse, ...body.value.formSubmissionData };
+        return json(200, submissionView(site, s));
+      }),
   },
   {
-    method: 'DELETE', pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/, scope: 'forms:write',
-    handle: (ctx) => withSubmission(ctx, (site, s) => {
-      const list = siteData(ctx.state, site.id).submissions;
-      list.splice(list.indexOf(s), 1);
-      return { status: 204 };
-    }),
+    method: 'DELETE',
+    pattern: /^\/form_submissions\/(?<submissionId>[^/]+)$/,
+    scope: 'forms:write',
+    handle: (ctx) =>
+      withSubmission(ctx, (site, s) => {
+        const list = siteData(ctx.state, site.id).submissions;
+        list.splice(list.indexOf(s), 1);
+        return { status: 204 };
+      }),
   },
 ];

@@ -21,7 +21,23 @@ import { tokenRoutes } from './token';
 import { webhookRoutes } from './webhooks';
 
 export const dataApiRoutes: Route[] = [
-  ...tokenRoutes, ...siteRoutes, ...collectionRoutes, ...cmsSchemaRoutes, ...itemsBulkRoutes, ...publishingRoutes, ...itemRoutes, ...pageRoutes,
-  ...pageContentRoutes, ...schemaMarkupRoutes, ...componentRoutes, ...customCodeRoutes, ...googleTagRoutes, ...assetRoutes, ...formRoutes, ...commentRoutes,
-  ...ecommerceRoutes, ...siteConfigRoutes, ...webhookRoutes,
+  ...tokenRoutes,
+  ...siteRoutes,
+  ...collectionRoutes,
+  ...cmsSchemaRoutes,
+  ...itemsBulkRoutes,
+  ...publishingRoutes,
+  ...itemRoutes,
+  ...pageRoutes,
+  ...pageContentRoutes,
+  ...schemaMarkupRoutes,
+  ...componentRoutes,
+  ...customCodeRoutes,
+  ...googleTagRoutes,
+  ...assetRoutes,
+  ...formRoutes,
+  ...commentRoutes,
+  ...ecommerceRoutes,
+  ...siteConfigRoutes,
+  ...webhookRoutes,
 ];

@@ -21,12 +21,21 @@ const bulkCreate = z.object({
 type Row = { name: string; slug: string; data: Record<string, unknown> };
 
 /** Every row named and slugged, slugs unused in the collection and distinct within the request; nothing is written otherwise. */
-function readRows(c: SimCollection, rows: Array<Record<string, unknown>>): { ok: true; rows: Row[] } | { ok: false; response: SimResponse } {
+function readRows(
+  c: SimCollection,
+  rows: Array<Record<string, unknown>>,
+): { ok: true; rows: Row[] } | { ok: false; response: SimResponse } {
   const out: Row[] = [];
   for (const [at, data] of rows.entries()) {
     const name = typeof data.name === 'string' && data.name ? data.name : undefined;
     const slug = typeof data.slug === 'string' && data.slug ? data.slug : name && slugify(name);
-    if (!name || !slug) return { ok: false, response: platformError(400, 'validation_error', 'Validation Error: invalid request', [{ param: `fieldData.${at}.name`, description: 'Required' }]) };
+    if (!name || !slug)
+      return {
+        ok: false,
+        response: platformError(400, 'validation_error', 'Validation Error: invalid request', [
+          { param: `fieldData.${at}.name`, description: 'Required' },
+        ]),
+      };
     const taken = slugTaken(c, slug) ?? (out.some((r) => r.slug === slug) ? slugConflict(slug) : undefined);
     if (taken) return { ok: false, response: taken };
     out.push({ name, slug, data });
@@ -36,7 +45,9 @@ function readRows(c: SimCollection, rows: Array<Record<string, unknown>>): { ok:
 
 export const itemsBulkRoutes: Route[] = [
   {
-    method: 'POST', pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/bulk$/, scope: 'cms:write',
+    method: 'POST',
+    pattern: /^\/collections\/(?<collectionId>[^/]+)\/items\/bulk$/,
+    scope: 'cms:write',
     handle: (ctx) => {
       const found = findCollection(ctx, ctx.req.params.collectionId);
       if (!found.ok) return found.response;
@@ -47,7 +58,13 @@ export const itemsBulkRoutes: Route[] = [
       const known = [site.locales.primary, ...site.locales.secondary].map((l) => l.cmsLocaleId);
       const requested = body.value.cmsLocaleIds ?? [site.locales.primary.cmsLocaleId];
       const bad = requested.filter((l) => !known.includes(l));
-      if (bad.length > 0) return platformError(400, 'validation_error', 'Unknown cmsLocaleId', bad.map((l) => ({ param: 'cmsLocaleIds', description: l })));
+      if (bad.length > 0)
+        return platformError(
+          400,
+          'validation_error',
+          'Unknown cmsLocaleId',
+          bad.map((l) => ({ param: 'cmsLocaleIds', description: l })),
+        );
       const rows = readRows(c, Array.isArray(body.value.fieldData) ? body.value.fieldData : [body.value.fieldData]);
       if (!rows.ok) return rows.response;
       // Stored in the site's locale order, so an item's first record is its primary-locale one when it has one.
@@ -57,13 +74,28 @@ export const itemsBulkRoutes: Route[] = [
       const ids = rows.rows.map((row) => {
         const id = newId();
         for (const cmsLocaleId of locales) {
-          c.items.push({ id, cmsLocaleId, createdOn: now, lastUpdated: now, lastPublished: null, isArchived, isDraft, fieldData: { ...row.data, name: row.name, slug: row.slug } });
+          c.items.push({
+            id,
+            cmsLocaleId,
+            createdOn: now,
+            lastUpdated: now,
+            lastPublished: null,
+            isArchived,
+            isDraft,
+            fieldData: { ...row.data, name: row.name, slug: row.slug },
+          });
         }
         return id;
       });
       const first = rows.rows[0];
       return json(202, {
-        id: ids[0], cmsLocaleIds: locales, lastPublished: null, lastUpdated: now, createdOn: now, isArchived, isDraft,
+        id: ids[0],
+        cmsLocaleIds: locales,
+        lastPublished: null,
+        lastUpdated: now,
+        createdOn: now,
+        isArchived,
+        isDraft,
         fieldData: { ...structuredClone(first.data), name: first.name, slug: first.slug },
       });
     },

@@ -8,14 +8,19 @@ import { iso, siteLocaleIds, type PageMeta, type SimPage, type SimState } from '
 
 const updateBody = z.object({
   title: z.string().min(1).optional(),
-  slug: z.string().regex(/^[a-z0-9-]*$/).optional(),
+  slug: z
+    .string()
+    .regex(/^[a-z0-9-]*$/)
+    .optional(),
   seo: z.object({ title: z.string().optional(), description: z.string().optional() }).optional(),
-  openGraph: z.object({
-    title: z.string().optional(),
-    titleCopied: z.boolean().optional(),
-    description: z.string().optional(),
-    descriptionCopied: z.boolean().optional(),
-  }).optional(),
+  openGraph: z
+    .object({
+      title: z.string().optional(),
+      titleCopied: z.boolean().optional(),
+      description: z.string().optional(),
+      descriptionCopied: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 type Locale = { ok: true; id: string } | { ok: false; response: SimResponse };
@@ -37,9 +42,20 @@ export function metaFor(state: SimState, page: SimPage, localeId: string): PageM
 export function pageView(state: SimState, page: SimPage, localeId: string): Record<string, unknown> {
   const meta = metaFor(state, page, localeId);
   return structuredClone({
-    id: page.id, siteId: page.siteId, title: meta.title, slug: meta.slug, parentId: page.parentId,
-    collectionId: page.collectionId, createdOn: page.createdOn, lastUpdated: page.lastUpdated, archived: page.archived,
-    draft: page.draft, canBranch: true, seo: meta.seo, openGraph: meta.openGraph, localeId,
+    id: page.id,
+    siteId: page.siteId,
+    title: meta.title,
+    slug: meta.slug,
+    parentId: page.parentId,
+    collectionId: page.collectionId,
+    createdOn: page.createdOn,
+    lastUpdated: page.lastUpdated,
+    archived: page.archived,
+    draft: page.draft,
+    canBranch: true,
+    seo: meta.seo,
+    openGraph: meta.openGraph,
+    localeId,
     publishedPath: `/${meta.slug}`,
   });
 }
@@ -92,7 +108,9 @@ export const pageRoutes: Route[] = [
         openGraph: { ...current.openGraph, ...body.value.openGraph },
       };
       if (slugClash(ctx.state, page, locale.id, next.slug)) {
-        return platformError(409, 'conflict', `Slug '${next.slug}' is already used by a sibling page`, [{ param: 'slug', description: 'must be unique' }]);
+        return platformError(409, 'conflict', `Slug '${next.slug}' is already used by a sibling page`, [
+          { param: 'slug', description: 'must be unique' },
+        ]);
       }
       page.meta.set(locale.id, next);
       page.lastUpdated = iso(ctx.state.now());
@@ -102,6 +120,7 @@ export const pageRoutes: Route[] = [
 ];
 
 function slugClash(state: SimState, page: SimPage, localeId: string, slug: string): boolean {
-  return [...state.pages.values()].some((p) => p.id !== page.id && p.siteId === page.siteId && p.parentId === page.parentId
-    && metaFor(state, p, localeId).slug === slug);
+  return [...state.pages.values()].some(
+    (p) => p.id !== page.id && p.siteId === page.siteId && p.parentId === page.parentId && metaFor(state, p, localeId).slug === slug,
+  );
 }

@@ -7,12 +7,14 @@ import { iso, type SimSite } from '../state';
 
 const PUBLISH_COOLDOWN_MS = 60_000;
 
-const publishBody = z.object({
-  customDomains: z.array(z.string()).optional(),
-  publishToWebflowSubdomain: z.boolean().optional(),
-}).refine((b) => b.customDomains !== undefined || b.publishToWebflowSubdomain !== undefined, {
-  message: 'Include customDomains or publishToWebflowSubdomain',
-});
+const publishBody = z
+  .object({
+    customDomains: z.array(z.string()).optional(),
+    publishToWebflowSubdomain: z.boolean().optional(),
+  })
+  .refine((b) => b.customDomains !== undefined || b.publishToWebflowSubdomain !== undefined, {
+    message: 'Include customDomains or publishToWebflowSubdomain',
+  });
 
 export function siteView(site: SimSite): Record<string, unknown> {
   const { plan: _plan, lastPublishAt: _at, ...rest } = site;
@@ -24,9 +26,13 @@ export const siteRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/sites$/,
     scope: 'sites:read',
-    handle: ({ state, token }) => json(200, {
-      sites: token.siteIds.map((id) => state.sites.get(id)).filter((s) => s !== undefined).map(siteView),
-    }),
+    handle: ({ state, token }) =>
+      json(200, {
+        sites: token.siteIds
+          .map((id) => state.sites.get(id))
+          .filter((s) => s !== undefined)
+          .map(siteView),
+      }),
   },
   {
     method: 'GET',
@@ -65,7 +71,12 @@ export const siteRoutes: Route[] = [
       const wanted = body.value.customDomains ?? [];
       const unknown = wanted.filter((id) => !site.customDomains.some((d) => d.id === id));
       if (unknown.length > 0) {
-        return platformError(400, 'validation_error', 'Unknown custom domain', unknown.map((id) => ({ param: 'customDomains', description: id })));
+        return platformError(
+          400,
+          'validation_error',
+          'Unknown custom domain',
+          unknown.map((id) => ({ param: 'customDomains', description: id })),
+        );
       }
       const at = iso(now);
       site.lastPublishAt = now;

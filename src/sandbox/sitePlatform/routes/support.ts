@@ -13,19 +13,28 @@ export function withSite(ctx: RouteContext, then: SiteHandler): SimResponse {
 }
 
 export function enterpriseSite(ctx: RouteContext, then: SiteHandler): SimResponse {
-  return withSite(ctx, (site, data) => data.enterprise ? then(site, data)
-    : platformError(402, 'not_enterprise_plan_site', 'This endpoint is only available to sites on an Enterprise plan'));
+  return withSite(ctx, (site, data) =>
+    data.enterprise
+      ? then(site, data)
+      : platformError(402, 'not_enterprise_plan_site', 'This endpoint is only available to sites on an Enterprise plan'),
+  );
 }
 
 export function ecommerceSite(ctx: RouteContext, then: SiteHandler): SimResponse {
-  return withSite(ctx, (site, data) => data.ecommerce ? then(site, data)
-    : platformError(409, 'ecommerce_not_enabled', 'Ecommerce is not enabled for this site'));
+  return withSite(ctx, (site, data) =>
+    data.ecommerce ? then(site, data) : platformError(409, 'ecommerce_not_enabled', 'Ecommerce is not enabled for this site'),
+  );
 }
 
 /** An object held under some site, found by id and visible only when the token can see that site. */
-export function findOwned<T>(ctx: RouteContext, what: string, pick: (d: SiteData) => T | undefined): { ok: true; siteId: string; value: T } | { ok: false; response: SimResponse } {
+export function findOwned<T>(
+  ctx: RouteContext,
+  what: string,
+  pick: (d: SiteData) => T | undefined,
+): { ok: true; siteId: string; value: T } | { ok: false; response: SimResponse } {
   const hit = findInSites(ctx.state, pick);
-  if (!hit || !ctx.token.siteIds.includes(hit.siteId)) return { ok: false, response: platformError(404, 'resource_not_found', `${what} not found`) };
+  if (!hit || !ctx.token.siteIds.includes(hit.siteId))
+    return { ok: false, response: platformError(404, 'resource_not_found', `${what} not found`) };
   return { ok: true, ...hit };
 }
 

@@ -25,7 +25,12 @@ export const tokenRoutes: Route[] = [
       if (!app) return json(200, { authorization });
       return json(200, {
         authorization,
-        application: { id: app.clientId, description: 'Simulated data client', homepage: 'https://app.example.test', displayName: app.clientId },
+        application: {
+          id: app.clientId,
+          description: 'Simulated data client',
+          homepage: 'https://app.example.test',
+          displayName: app.clientId,
+        },
       });
     },
   },

@@ -14,16 +14,25 @@ interface CreatedAsset {
 }
 
 const incomplete = (assetId: string, why: string, upstreamStatus?: number) =>
-  new ApiError(424, 'asset_upload_incomplete', `the asset record ${assetId} was created but its bytes did not upload (${why}); run asset_upload again under a new Idempotency-Key to finish`, {
-    details: { asset_id: assetId, step: 'upload' }, upstreamStatus,
-  });
+  new ApiError(
+    424,
+    'asset_upload_incomplete',
+    `the asset record ${assetId} was created but its bytes did not upload (${why}); run asset_upload again under a new Idempotency-Key to finish`,
+    {
+      details: { asset_id: assetId, step: 'upload' },
+      upstreamStatus,
+    },
+  );
 
 function decodeContent(base64: string): Buffer {
   if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) {
-    throw new ApiError(400, 'validation_failed', 'content_base64 is not base64', { errors: [{ path: 'content_base64', message: 'not base64' }] });
+    throw new ApiError(400, 'validation_failed', 'content_base64 is not base64', {
+      errors: [{ path: 'content_base64', message: 'not base64' }],
+    });
   }
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) throw new ApiError(400, 'validation_failed', 'content_base64 is empty', { errors: [{ path: 'content_base64', message: 'empty' }] });
+  if (bytes.length === 0)
+    throw new ApiError(400, 'validation_failed', 'content_base64 is empty', { errors: [{ path: 'content_base64', message: 'empty' }] });
   if (bytes.length > ASSET_MAX_BYTES) {
     throw new ApiError(413, 'payload_too_large', `the asset is ${bytes.length} bytes; the platform takes at most ${ASSET_MAX_BYTES}`);
   }
@@ -41,11 +50,18 @@ export async function assetUpload({ client, params, config }: CompositeContext) 
   const fileHash = createHash('md5').update(bytes).digest('hex');
   const body: Record<string, unknown> = { fileName: params.fileName, fileHash };
   if (params.parentFolder !== undefined) body.parentFolder = params.parentFolder;
-  const created = (await client.request<CreatedAsset>({
-    method: 'POST', base: 'v2', path: `/sites/${encodeURIComponent(String(params.site_id))}/assets`, body,
-  })).body;
+  const created = (
+    await client.request<CreatedAsset>({
+      method: 'POST',
+      base: 'v2',
+      path: `/sites/${encodeURIComponent(String(params.site_id))}/assets`,
+      body,
+    })
+  ).body;
   if (!created?.id || typeof created.uploadUrl !== 'string') {
-    throw new ApiError(502, 'platform_upstream', 'the site platform created the asset without an upload target', { details: { asset_id: created?.id ?? null } });
+    throw new ApiError(502, 'platform_upstream', 'the site platform created the asset without an upload target', {
+      details: { asset_id: created?.id ?? null },
+    });
   }
 
   const form = new FormData();
@@ -54,7 +70,10 @@ export async function assetUpload({ client, params, config }: CompositeContext) 
   let status: number;
   try {
     const res = await request(created.uploadUrl, {
-      method: 'POST', body: form, headersTimeout: config.SITE_PLATFORM_TIMEOUT_MS, bodyTimeout: config.SITE_PLATFORM_TIMEOUT_MS,
+      method: 'POST',
+      body: form,
+      headersTimeout: config.SITE_PLATFORM_TIMEOUT_MS,
+      bodyTimeout: config.SITE_PLATFORM_TIMEOUT_MS,
     });
     status = res.statusCode;
     await res.body.dump();
@@ -64,8 +83,12 @@ export async function assetUpload({ client, params, config }: CompositeContext) 
   if (status < 200 || status > 299) throw incomplete(created.id, `the upload target answered ${status}`, status);
 
   // The record as the platform now serves it (hostedUrl set); the created one is the fallback if that read fails.
-  const stored = await client.request<Record<string, unknown>>({ method: 'GET', base: 'v2', path: `/assets/${encodeURIComponent(created.id)}` })
-    .then((r) => r.body, () => undefined);
+  const stored = await client
+    .request<Record<string, unknown>>({ method: 'GET', base: 'v2', path: `/assets/${encodeURIComponent(created.id)}` })
+    .then(
+      (r) => r.body,
+      () => undefined,
+    );
   const { uploadUrl: _url, uploadDetails: _details, ...asset } = created as CreatedAsset & Record<string, unknown>;
   return { ...(stored ?? asset), fileHash };
 }

@@ -13,7 +13,10 @@ interface PlatformPage {
   openGraph?: { title?: string | null; description?: string | null } | null;
 }
 
-interface PageList { pages?: PlatformPage[]; pagination?: { total?: number } }
+interface PageList {
+  pages?: PlatformPage[];
+  pagination?: { total?: number };
+}
 
 const searchable = (p: PlatformPage) =>
   [p.title, p.slug, p.publishedPath, p.seo?.title, p.seo?.description, p.openGraph?.title, p.openGraph?.description]
@@ -40,7 +43,15 @@ export async function pageQuery({ client, params }: CompositeContext) {
     try {
       const query: Record<string, string | number> = { offset: scanned, limit };
       if (typeof params.localeId === 'string') query.localeId = params.localeId;
-      list = (await client.request<PageList>({ method: 'GET', base: 'v2', path: `/sites/${encodeURIComponent(String(params.site_id))}/pages`, query })).body ?? {};
+      list =
+        (
+          await client.request<PageList>({
+            method: 'GET',
+            base: 'v2',
+            path: `/sites/${encodeURIComponent(String(params.site_id))}/pages`,
+            query,
+          })
+        ).body ?? {};
     } catch (err) {
       if (scanned > 0 && err instanceof ApiError && err.status === 429) {
         retryAfterSeconds = err.extra.retryAfterSeconds;
@@ -56,7 +67,10 @@ export async function pageQuery({ client, params }: CompositeContext) {
   }
   const capped = total === null || scanned < total;
   return {
-    pages: matches, scanned, total, capped,
+    pages: matches,
+    scanned,
+    total,
+    capped,
     ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}),
   };
 }

@@ -4,29 +4,55 @@ import type { CompositeContext } from './types';
 /** The service's snippet as registered on a site: bump the version when its source changes. */
 export const SNIPPET = { displayName: 'Workyard snippet', version: '1.0.0' } as const;
 
-interface RegisteredScript { id: string; displayName?: string; version?: string }
-interface AppliedScript { id: string; version: string; location: 'header' | 'footer'; attributes?: Record<string, unknown> }
+interface RegisteredScript {
+  id: string;
+  displayName?: string;
+  version?: string;
+}
+interface AppliedScript {
+  id: string;
+  version: string;
+  location: 'header' | 'footer';
+  attributes?: Record<string, unknown>;
+}
 
 const sitePath = (params: Record<string, unknown>, rest: string) => `/sites/${encodeURIComponent(String(params.site_id))}${rest}`;
 
 /** The inline script: loads the service's hosted tracker for this account. The account id is public here, like a tag id. */
 export function snippetSource(publicUrl: string, accountId: string): string {
   const src = `${publicUrl.replace(/\/+$/, '')}/snippet/v1.js`;
-  return `(function(){var s=document.createElement('script');s.async=true;s.src=${JSON.stringify(src)};`
-    + `s.setAttribute('data-workspace',${JSON.stringify(accountId)});document.head.appendChild(s);})();`;
+  return (
+    `(function(){var s=document.createElement('script');s.async=true;s.src=${JSON.stringify(src)};` +
+    `s.setAttribute('data-workspace',${JSON.stringify(accountId)});document.head.appendChild(s);})();`
+  );
 }
 
 async function appliedScripts(ctx: CompositeContext): Promise<AppliedScript[]> {
-  const res = await ctx.client.request<{ scripts?: AppliedScript[] }>({ method: 'GET', base: 'v2', path: sitePath(ctx.params, '/custom_code') });
+  const res = await ctx.client.request<{ scripts?: AppliedScript[] }>({
+    method: 'GET',
+    base: 'v2',
+    path: sitePath(ctx.params, '/custom_code'),
+  });
   return Array.isArray(res.body?.scripts) ? res.body.scripts : [];
 }
 
 async function putApplied(ctx: CompositeContext, scripts: AppliedScript[]) {
-  return (await ctx.client.request<Record<string, unknown>>({ method: 'PUT', base: 'v2', path: sitePath(ctx.params, '/custom_code'), body: { scripts } })).body;
+  return (
+    await ctx.client.request<Record<string, unknown>>({
+      method: 'PUT',
+      base: 'v2',
+      path: sitePath(ctx.params, '/custom_code'),
+      body: { scripts },
+    })
+  ).body;
 }
 
 async function ourRegistrations(ctx: CompositeContext): Promise<RegisteredScript[]> {
-  const list = await ctx.client.request<{ registeredScripts?: RegisteredScript[] }>({ method: 'GET', base: 'v2', path: sitePath(ctx.params, '/registered_scripts') });
+  const list = await ctx.client.request<{ registeredScripts?: RegisteredScript[] }>({
+    method: 'GET',
+    base: 'v2',
+    path: sitePath(ctx.params, '/registered_scripts'),
+  });
   return (list.body?.registeredScripts ?? []).filter((s) => s.displayName === SNIPPET.displayName);
 }
 
@@ -37,20 +63,33 @@ async function registeredSnippet(ctx: CompositeContext): Promise<{ id: string; r
   const ourIds = new Set(ours.map((s) => s.id));
   const found = ours.find((s) => s.version === SNIPPET.version);
   if (found) return { id: found.id, registered: false, ourIds };
-  if (!ctx.config.PUBLIC_APP_URL) throw new ApiError(503, 'site_platform_not_configured', 'PUBLIC_APP_URL is not set on the service, so the snippet has no address to load from');
+  if (!ctx.config.PUBLIC_APP_URL)
+    throw new ApiError(
+      503,
+      'site_platform_not_configured',
+      'PUBLIC_APP_URL is not set on the service, so the snippet has no address to load from',
+    );
   const created = await ctx.client.request<RegisteredScript>({
-    method: 'POST', base: 'v2', path: sitePath(ctx.params, '/registered_scripts/inline'),
+    method: 'POST',
+    base: 'v2',
+    path: sitePath(ctx.params, '/registered_scripts/inline'),
     body: { ...SNIPPET, sourceCode: snippetSource(ctx.config.PUBLIC_APP_URL, ctx.accountId) },
   });
   return { id: created.body.id, registered: true, ourIds: ourIds.add(created.body.id) };
 }
 
 const applyFailed = (err: unknown, scriptId: string) => {
-  const upstream = err instanceof ApiError ? err.extra.upstreamStatus ?? err.status : undefined;
+  const upstream = err instanceof ApiError ? (err.extra.upstreamStatus ?? err.status) : undefined;
   const why = err instanceof ApiError ? `${err.code}: ${err.message}` : 'the platform could not be reached';
-  return new ApiError(424, 'snippet_apply_failed', `the snippet is registered (${scriptId}) but applying it to the site failed (${why}); run service_snippet_install again under a new Idempotency-Key to finish`, {
-    details: { script_id: scriptId, step: 'apply' }, upstreamStatus: upstream,
-  });
+  return new ApiError(
+    424,
+    'snippet_apply_failed',
+    `the snippet is registered (${scriptId}) but applying it to the site failed (${why}); run service_snippet_install again under a new Idempotency-Key to finish`,
+    {
+      details: { script_id: scriptId, step: 'apply' },
+      upstreamStatus: upstream,
+    },
+  );
 };
 
 /**
@@ -64,7 +103,14 @@ export async function installSnippet(ctx: CompositeContext) {
   try {
     const others = (await appliedScripts(ctx)).filter((s) => !script.ourIds.has(s.id));
     const applied = await putApplied(ctx, [...others, { id: script.id, version: SNIPPET.version, location }]);
-    return { installed: true, script_id: script.id, version: SNIPPET.version, location, registered: script.registered, custom_code: applied };
+    return {
+      installed: true,
+      script_id: script.id,
+      version: SNIPPET.version,
+      location,
+      registered: script.registered,
+      custom_code: applied,
+    };
   } catch (err) {
     throw applyFailed(err, script.id);
   }

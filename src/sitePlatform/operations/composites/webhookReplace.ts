@@ -1,12 +1,22 @@
 import { ApiError } from '../../../http/errors';
 import type { CompositeContext } from './types';
 
-interface Registration { id: string; triggerType: string; url: string; filter?: Record<string, unknown> | null }
+interface Registration {
+  id: string;
+  triggerType: string;
+  url: string;
+  filter?: Record<string, unknown> | null;
+}
 
 const incomplete = (oldId: string, newId: string) =>
-  new ApiError(424, 'webhook_update_incomplete', `the new registration ${newId} is in place but the old one ${oldId} could not be deleted; run webhook_delete on ${oldId} so events are not delivered twice`, {
-    details: { old_webhook_id: oldId, new_webhook_id: newId, step: 'delete' },
-  });
+  new ApiError(
+    424,
+    'webhook_update_incomplete',
+    `the new registration ${newId} is in place but the old one ${oldId} could not be deleted; run webhook_delete on ${oldId} so events are not delivered twice`,
+    {
+      details: { old_webhook_id: oldId, new_webhook_id: newId, step: 'delete' },
+    },
+  );
 
 /**
  * webhook_update. The platform has no update for a webhook (its reference lists list, create, get and delete only), so
