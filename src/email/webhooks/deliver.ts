@@ -1,5 +1,4 @@
-import { Agent, request } from 'undici';
-import { BLOCKED_HOST_CODE, publicOnlyLookup } from '../../providers/safeLookup';
+import { postOutbound } from '../../providers/outboundPost';
 import { webhookUrlProblem } from './endpointUrl';
 
 export interface PostOptions {
@@ -26,27 +25,21 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export async function postWebhook(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const problem = webhookUrlProblem(url, options.allowPrivateHosts);
   if (problem) return { delivered: false, retryable: false, httpStatus: null, error: `endpoint URL ${problem}` };
-  const agent = new Agent({
-    connect: { timeout: options.timeoutMs, ...(options.allowPrivateHosts ? {} : { lookup: publicOnlyLookup }) },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+  const result = await postOutbound(url, body, headers, {
+    timeoutMs: options.timeoutMs,
+    allowPrivateHosts: options.allowPrivateHosts,
+    userAgent: 'Workyard-Webhooks/1.0',
+    maxAnswerBytes: MAX_ANSWER_BYTES,
   });
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      body,
-      dispatcher: agent,
-      signal: deadline,
-      headers: { 'content-type': 'application/json', 'user-agent': 'Workyard-Webhooks/1.0', ...headers },
-    });
-    await response.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
-    return classifyStatus(response.statusCode);
-  } catch (err) {
-    if (deadline.aborted) return { delivered: false, retryable: true, httpStatus: null, error: `no answer within ${options.timeoutMs} ms` };
-    return networkFailure(err);
-  } finally {
-    agent.destroy().catch(() => undefined);
+  switch (result.kind) {
+    case 'answered':
+      return classifyStatus(result.status);
+    case 'timeout':
+      return { delivered: false, retryable: true, httpStatus: null, error: `no answer within ${options.timeoutMs} ms` };
+    case 'blocked_host':
+      return { delivered: false, retryable: false, httpStatus: null, error: 'endpoint host resolves to a non-public address' };
+    case 'unreachable':
+      return { delivered: false, retryable: true, httpStatus: null, error: `endpoint unreachable (${result.code || 'network error'})` };
   }
 }
 
@@ -54,21 +47,4 @@ export function classifyStatus(status: number): PostResult {
   if (status >= 200 && status <= 299) return { delivered: true, retryable: false, httpStatus: status, error: null };
   const retryable = status >= 500 || status === 408 || status === 429 || status < 400;
   return { delivered: false, retryable, httpStatus: status, error: `endpoint answered ${status}` };
-}
-
-function networkFailure(err: unknown): PostResult {
-  const code = errorCode(err);
-  if (code === BLOCKED_HOST_CODE)
-    return { delivered: false, retryable: false, httpStatus: null, error: 'endpoint host resolves to a non-public address' };
-  if (/^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(code))
-    return { delivered: false, retryable: true, httpStatus: null, error: 'endpoint did not answer in time' };
-  return { delivered: false, retryable: true, httpStatus: null, error: `endpoint unreachable (${code || 'network error'})` };
-}
-
-/** undici wraps socket errors; the code that explains the failure may sit on a cause. */
-function errorCode(err: unknown): string {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth += 1) {
-    if (typeof e.code === 'string' && e.code !== 'UND_ERR_SOCKET') return e.code;
-  }
-  return '';
 }
