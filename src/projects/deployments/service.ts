@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
-import { isUniqueViolation } from '../../db/errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { ApiError } from '../../http/errors';
 import { invalidField } from '../../http/fieldErrors';
 import { isUuid } from '../../http/ids';
@@ -81,7 +81,7 @@ export async function createDeployment(
   } catch (err) {
     if (isUniqueViolation(err, 'project_deployments_environment')) throw environmentTaken();
     // The project was deleted between the check and the insert.
-    if ((err as { code?: string }).code === '23503') throw projectNotFound();
+    if (isForeignKeyViolation(err, 'project_deployments_project')) throw projectNotFound();
     throw err;
   }
 }
