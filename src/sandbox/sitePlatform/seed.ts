@@ -14,6 +14,7 @@ import {
   type SimState,
   type SimToken,
 } from './state';
+import { emitPageCreated, emitPageDeleted } from './events';
 import { siteData } from './siteData';
 
 export interface SiteInput {
@@ -166,6 +167,20 @@ export function addPage(state: SimState, siteId: string, input: PageInput): SimP
     openGraph: { title: input.title, titleCopied: true, description: '', descriptionCopied: true },
   });
   state.pages.set(page.id, page);
+  // The platform has no page-create API: pages come from the designer, and so does page_created.
+  emitPageCreated(state, page);
+  return page;
+}
+
+/** Deletes a page as the designer does (the API cannot), firing page_deleted; its DOM and page custom code go too. */
+export function deletePage(state: SimState, siteId: string, pageId: string): SimPage {
+  const page = state.pages.get(pageId);
+  if (!page || page.siteId !== siteId) throw new Error(`site platform simulator: no page ${pageId} on site ${siteId}`);
+  state.pages.delete(pageId);
+  const data = siteData(state, siteId);
+  data.dom.delete(pageId);
+  data.pageCode.delete(pageId);
+  emitPageDeleted(state, page);
   return page;
 }
 
@@ -177,6 +192,11 @@ export interface TokenInput {
   rateLimitPerMinute?: number;
   /** Default every site. */
   siteIds?: string[];
+  /**
+   * Lets this site token register webhooks (delivered unsigned). The platform refuses webhook creation to site
+   * tokens by default (403), which is what the simulator does without this flag.
+   */
+  webhooksAllowed?: boolean;
 }
 
 /** A pasted site API token: no application and no authorizing user. */
@@ -193,6 +213,7 @@ export function issueToken(state: SimState, input: TokenInput): string {
     workspaceIds: [...new Set(sites.map((s) => s.workspaceId))],
     createdOn: iso(state.now()),
     revoked: false,
+    ...(input.webhooksAllowed ? { webhooksAllowed: true } : {}),
   };
   state.tokens.set(token, record);
   return token;

@@ -1,5 +1,10 @@
-/** Seeding for the families beyond sites, pages and CMS: components, assets, forms and submissions, comments, orders. */
-import { createHash } from 'node:crypto';
+/**
+ * Seeding for the families beyond sites, pages and CMS: components, assets, forms and submissions, comments, orders.
+ * `submitForm` and `addCommentThread` are visitor and designer actions, so they fire form_submission and
+ * comment_created; `addSubmission` only stores a (historical) submission.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { emitCommentCreated, emitFormSubmission } from './events';
 import { siteData, type SimAsset, type SimComment, type SimComponent, type SimForm, type SimOrder, type SimSubmission } from './siteData';
 import { iso, newId, type SimState } from './state';
 import { textNode } from './routes/content';
@@ -75,6 +80,8 @@ export function addAsset(state: SimState, siteId: string, input: AssetInput): Si
 export interface FormInput {
   id?: string;
   displayName: string;
+  /** Default a new UUID. */
+  formElementId?: string;
   pageId?: string;
   fields?: string[];
 }
@@ -85,6 +92,7 @@ export function addForm(state: SimState, siteId: string, input: FormInput): SimF
   const form: SimForm = {
     id: input.id ?? newId(),
     displayName: input.displayName,
+    formElementId: input.formElementId ?? randomUUID(),
     pageId: input.pageId ?? '',
     pageName: '',
     fields: Object.fromEntries(
@@ -106,8 +114,44 @@ export function addSubmission(state: SimState, siteId: string, formId: string, r
   return submission;
 }
 
+export interface SubmitOptions {
+  /** The submission (and payload) id; default a new id. Setting it to the form's formElementId reproduces the
+   * deliveries whose `id` names the form instead of the submission. */
+  id?: string;
+  /** ISO time of the submission; default the simulator's clock. */
+  submittedAt?: string;
+  /** The page the form was submitted from; default the form's page. */
+  pageId?: string;
+}
+
+/** A visitor submits a form: the submission is stored (the forms API lists it) and form_submission fires. */
+export function submitForm(
+  state: SimState,
+  siteId: string,
+  formId: string,
+  response: Record<string, unknown>,
+  options: SubmitOptions = {},
+): { submission: SimSubmission; payload: Record<string, unknown> } {
+  const s = site(state, siteId);
+  const data = siteData(state, siteId);
+  const form = data.forms.find((f) => f.id === formId);
+  if (!form) throw new Error(`site platform simulator: no form ${formId}`);
+  const submission: SimSubmission = {
+    id: options.id ?? newId(),
+    formId,
+    displayName: form.displayName,
+    dateSubmitted: options.submittedAt ?? iso(state.now()),
+    formResponse: { ...response },
+  };
+  data.submissions.push(submission);
+  const pageId = options.pageId ?? form.pageId;
+  const page = pageId ? state.pages.get(pageId) : undefined;
+  const payload = emitFormSubmission(state, { site: s, form, submission, page: page?.siteId === siteId ? page : undefined });
+  return { submission: structuredClone(submission), payload };
+}
+
 export function addCommentThread(state: SimState, siteId: string, input: { pageId: string; content: string }): SimComment {
-  site(state, siteId);
+  const where = site(state, siteId);
   const now = iso(state.now());
   const id = newId();
   const u = state.user;
@@ -122,6 +166,7 @@ export function addCommentThread(state: SimState, siteId: string, input: { pageI
     lastUpdated: now,
   };
   siteData(state, siteId).comments.push(comment);
+  emitCommentCreated(state, where, comment);
   return comment;
 }
 

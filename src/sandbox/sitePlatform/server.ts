@@ -1,11 +1,13 @@
 /**
  * The simulator's HTTP server (node:http, loopback only). Order per request: log → fault injection → OAuth, or the
- * Data API under an optional `/v2` or `/beta` prefix (auth → rate limit → scope → handler).
+ * Data API under an optional `/v2` or `/beta` prefix (auth → rate limit → scope → handler). Webhook events the
+ * handler raised go to the deliverer once the answer is written, so a delivery never holds up the request.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../kit/readBody';
+import type { WebhookDeliverer } from './deliveries';
 import { FaultList, MALFORMED_BODY, type FaultSpec } from './faults';
 import { platformError, type SimRequest, type SimResponse } from './http';
 import { authorize, exchangeCode, revokeAuthorization } from './oauth';
@@ -23,7 +25,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(state: SimState, windows: MinuteWindows, faults: FaultList, port: number): Promise<RunningServer> {
+export async function startServer(
+  state: SimState,
+  windows: MinuteWindows,
+  faults: FaultList,
+  webhooks: WebhookDeliverer,
+  port: number,
+): Promise<RunningServer> {
   const held = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void serve(req, res).catch(() => {
@@ -57,7 +65,16 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
       body,
       params: {},
     };
-    write(res, route(simReq));
+    let response: SimResponse;
+    try {
+      response = route(simReq);
+    } catch (err) {
+      state.events.length = 0; // a handler that threw raised nothing
+      throw err;
+    }
+    const events = state.events.splice(0);
+    if (events.length > 0) webhooks.releaseWhen(events, answered(res));
+    write(res, response);
   }
 
   function route(req: SimRequest): SimResponse {
@@ -95,6 +112,14 @@ export async function startServer(state: SimState, windows: MinuteWindows, fault
         server.closeAllConnections();
       }),
   };
+}
+
+/** Settles once the answer is handed to the socket (or the client went away). */
+function answered(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
 }
 
 function write(res: ServerResponse, response: SimResponse): void {

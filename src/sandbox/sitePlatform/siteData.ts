@@ -77,6 +77,8 @@ export interface SimGoogleTag {
 export interface SimForm {
   id: string;
   displayName: string;
+  /** The form element's id in the page (a UUID), as the reference's Form and form_submission payload carry it. */
+  formElementId: string;
   pageId: string;
   pageName: string;
   fields: Record<string, unknown>;
@@ -142,6 +144,11 @@ export interface SimWebhook {
   filter: Record<string, unknown> | null;
   createdOn: string;
   lastTriggered: string | null;
+  /**
+   * Simulator-only, never in an answer: who registered it. An OAuth registration is signed with the client secret of
+   * `clientId`'s app; a site-token or dashboard ('manual') registration is delivered unsigned.
+   */
+  registeredBy: { kind: 'oauth'; clientId: string } | { kind: 'site_token' } | { kind: 'manual' };
 }
 export interface ActivityEntry {
   id: string;

@@ -32,6 +32,8 @@ export interface SimToken {
   userId?: string;
   createdOn: string;
   revoked: boolean;
+  /** A site token issued with `webhooksAllowed`: may register webhooks (unsigned deliveries), which the platform refuses by default. */
+  webhooksAllowed?: boolean;
 }
 
 export interface AuthCode {
@@ -135,6 +137,18 @@ export interface RequestLogEntry {
   at: number;
 }
 
+/**
+ * A change a webhook trigger fires on, queued while a request is handled and handed to the deliverer once the
+ * answer is written (or at once after a seeding helper).
+ */
+export interface PendingEvent {
+  siteId: string;
+  triggerType: string;
+  payload: Record<string, unknown>;
+  /** form_submission only: the form's name, matched against a webhook's `filter.name`. */
+  formName?: string;
+}
+
 export interface SimState {
   now: () => number;
   apps: Map<string, SimApp>;
@@ -145,6 +159,8 @@ export interface SimState {
   pages: Map<string, SimPage>;
   collections: Map<string, SimCollection>;
   log: RequestLogEntry[];
+  /** Webhook events raised by the request (or seeding call) in progress, not yet handed to the deliverer. */
+  events: PendingEvent[];
 }
 
 export function createState(now: () => number): SimState {
@@ -158,6 +174,7 @@ export function createState(now: () => number): SimState {
     pages: new Map(),
     collections: new Map(),
     log: [],
+    events: [],
   };
 }
 

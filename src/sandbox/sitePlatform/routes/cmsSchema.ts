@@ -1,5 +1,6 @@
 /** CMS schema and bulk writes: create and delete collections, create/update/delete fields, bulk item update, live items. */
 import { z } from 'zod';
+import { emitItems } from '../events';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import { findCollection, findItem, listedCmsLocales } from '../lookup';
 import { paginate, readPageQuery } from '../pagination';
@@ -178,6 +179,7 @@ export const cmsSchemaRoutes: Route[] = [
           item.lastUpdated = now;
           return itemView(item);
         });
+        emitItems(ctx.state, 'collection_item_changed', c, targets);
         return json(200, { items: updated });
       }),
   },

@@ -1,5 +1,6 @@
 /** Comment threads per site: list, get, resolve (PATCH `resolved`), replies, and the user search by exact email for mentions. */
 import { z } from 'zod';
+import { emitCommentCreated } from '../events';
 import { json, parseBody, parseWith, type SimResponse } from '../http';
 import { paginate, readPageQuery } from '../pagination';
 import type { Route, RouteContext } from '../router';
@@ -133,6 +134,7 @@ export const commentRoutes: Route[] = [
           lastUpdated: now,
         };
         d.comments.push(reply);
+        emitCommentCreated(ctx.state, site, reply);
         return json(200, replyView(site, reply));
       }),
   },

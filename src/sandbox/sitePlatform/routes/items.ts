@@ -1,5 +1,6 @@
 /** CMS items: list (offset/limit), get, create, update and delete, each in one CMS locale (`cmsLocaleId`, primary by default). */
 import { z } from 'zod';
+import { emitItems } from '../events';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import { findCollection, findItem, itemVariants, listedCmsLocales } from '../lookup';
 import { paginate, readPageQuery } from '../pagination';
@@ -114,6 +115,7 @@ export const itemRoutes: Route[] = [
           fieldData: { ...body.value.fieldData },
         };
         c.items.push(item);
+        emitItems(ctx.state, 'collection_item_created', c, [item]);
         return json(202, itemView(item));
       }),
   },
@@ -134,6 +136,7 @@ export const itemRoutes: Route[] = [
           if (body.value.isDraft !== undefined) item.isDraft = body.value.isDraft;
           if (body.value.fieldData) item.fieldData = { ...item.fieldData, ...body.value.fieldData } as SimItem['fieldData'];
           item.lastUpdated = iso(ctx.state.now());
+          emitItems(ctx.state, 'collection_item_changed', c, [item]);
           return json(200, itemView(item));
         },
         body.value.cmsLocaleId ?? ctx.req.query.get('cmsLocaleId'),
@@ -149,6 +152,7 @@ export const itemRoutes: Route[] = [
       withItem(ctx, (c, item) => {
         const gone = ctx.req.query.get('cmsLocaleId') ? [item] : itemVariants(c, item.id);
         c.items = c.items.filter((i) => !gone.includes(i));
+        emitItems(ctx.state, 'collection_item_deleted', c, gone);
         return { status: 204 };
       }),
   },

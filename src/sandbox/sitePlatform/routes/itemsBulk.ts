@@ -4,10 +4,11 @@
  * BulkCollectionItem), not a list of per-locale rows. For several `fieldData` rows it describes the first item.
  */
 import { z } from 'zod';
+import { emitItems } from '../events';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import { findCollection } from '../lookup';
 import type { Route } from '../router';
-import { iso, newId, slugify, type SimCollection } from '../state';
+import { iso, newId, slugify, type SimCollection, type SimItem } from '../state';
 import { slugConflict, slugTaken } from './items';
 
 const fieldData = z.record(z.string(), z.unknown());
@@ -71,10 +72,11 @@ export const itemsBulkRoutes: Route[] = [
       const locales = known.filter((l) => requested.includes(l));
       const now = iso(ctx.state.now());
       const { isArchived, isDraft } = body.value;
+      const created: SimItem[] = [];
       const ids = rows.rows.map((row) => {
         const id = newId();
         for (const cmsLocaleId of locales) {
-          c.items.push({
+          created.push({
             id,
             cmsLocaleId,
             createdOn: now,
@@ -87,6 +89,9 @@ export const itemsBulkRoutes: Route[] = [
         }
         return id;
       });
+      c.items.push(...created);
+      // One collection_item_created per locale record, as for single-locale creates.
+      emitItems(ctx.state, 'collection_item_created', c, created);
       const first = rows.rows[0];
       return json(202, {
         id: ids[0],

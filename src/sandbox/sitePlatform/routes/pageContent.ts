@@ -1,5 +1,6 @@
 /** Page body DOM per locale and bulk page metadata (beta). */
 import { z } from 'zod';
+import { emitPageMetadataUpdated } from '../events';
 import { json, parseBody, type SimResponse } from '../http';
 import { findPage } from '../lookup';
 import type { Route, RouteContext } from '../router';
@@ -108,6 +109,7 @@ export const pageContentRoutes: Route[] = [
             openGraph: { ...current.openGraph, ...p.openGraph },
           });
           page.lastUpdated = iso(ctx.state.now());
+          emitPageMetadataUpdated(ctx.state, page);
           updated.push(p.id);
         }
         return json(200, { updatedPageIds: updated, errors });

@@ -1,5 +1,6 @@
 /** Pages: list per site (offset/limit), get and update metadata (title, slug, seo, openGraph) per locale. */
 import { z } from 'zod';
+import { emitPageMetadataUpdated } from '../events';
 import { json, parseBody, platformError, type SimResponse } from '../http';
 import { findPage, findSite } from '../lookup';
 import { paginate, readPageQuery } from '../pagination';
@@ -114,6 +115,7 @@ export const pageRoutes: Route[] = [
       }
       page.meta.set(locale.id, next);
       page.lastUpdated = iso(ctx.state.now());
+      emitPageMetadataUpdated(ctx.state, page);
       return json(200, pageView(ctx.state, page, locale.id));
     },
   },

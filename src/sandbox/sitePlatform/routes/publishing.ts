@@ -1,9 +1,10 @@
 /** CMS item publish state: publish a list of items, unpublish one item or a list (the `/live` endpoints). */
 import { z } from 'zod';
+import { emitItems } from '../events';
 import { json, parseBody, type SimResponse } from '../http';
 import { findCollection, findItem, itemVariants } from '../lookup';
 import type { Route, RouteContext } from '../router';
-import { iso, type SimCollection } from '../state';
+import { iso, type SimCollection, type SimItem } from '../state';
 
 const publishBody = z.object({ itemIds: z.array(z.string().min(1)).min(1).max(100) });
 // Each item may name the CMS locales to take down; without them it goes down in every locale.
@@ -17,6 +18,13 @@ const unpublishBody = z.object({
 function withCollection(ctx: RouteContext, then: (c: SimCollection) => SimResponse): SimResponse {
   const found = findCollection(ctx, ctx.req.params.collectionId);
   return found.ok ? then(found.value) : found.response;
+}
+
+/** Takes the records down; collection_item_unpublished fires for each record that was live. */
+function unpublish(ctx: RouteContext, c: SimCollection, records: SimItem[]): void {
+  const live = records.filter((i) => i.lastPublished !== null);
+  for (const item of records) item.lastPublished = null;
+  emitItems(ctx.state, 'collection_item_unpublished', c, live);
 }
 
 export const publishingRoutes: Route[] = [
@@ -38,6 +46,7 @@ export const publishingRoutes: Route[] = [
             continue;
           }
           for (const item of variants) Object.assign(item, { lastPublished: at, isDraft: false });
+          emitItems(ctx.state, 'collection_item_published', c, variants);
           publishedItemIds.push(id);
         }
         return json(202, { publishedItemIds, errors });
@@ -55,9 +64,11 @@ export const publishingRoutes: Route[] = [
           const found = findItem(c, id);
           if (!found.ok) return found.response;
         }
+        const taken: SimItem[] = [];
         for (const { id, cmsLocaleIds } of body.value.items) {
-          for (const item of itemVariants(c, id)) if (!cmsLocaleIds || cmsLocaleIds.includes(item.cmsLocaleId)) item.lastPublished = null;
+          taken.push(...itemVariants(c, id).filter((i) => !cmsLocaleIds || cmsLocaleIds.includes(i.cmsLocaleId)));
         }
+        unpublish(ctx, c, taken);
         return { status: 204 };
       }),
   },
@@ -69,7 +80,7 @@ export const publishingRoutes: Route[] = [
       withCollection(ctx, (c) => {
         const found = findItem(c, ctx.req.params.itemId);
         if (!found.ok) return found.response;
-        for (const item of itemVariants(c, found.value.id)) item.lastPublished = null;
+        unpublish(ctx, c, itemVariants(c, found.value.id));
         return { status: 204 };
       }),
   },

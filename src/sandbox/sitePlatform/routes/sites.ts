@@ -1,5 +1,6 @@
 /** Sites: list, get, custom domains, and publish (one successful publish per site per minute). */
 import { z } from 'zod';
+import { emitSitePublish, subdomainHost } from '../events';
 import { json, parseBody, platformError } from '../http';
 import { findSite } from '../lookup';
 import type { Route } from '../router';
@@ -88,6 +89,8 @@ export const siteRoutes: Route[] = [
         if (c.siteId !== site.id) continue;
         for (const item of c.items) if (!item.isDraft && !item.isArchived) item.lastPublished = at;
       }
+      const subdomain = body.value.publishToWebflowSubdomain ? [subdomainHost(site)] : [];
+      emitSitePublish(ctx.state, site, at, [...published.map((d) => d.url), ...subdomain]);
       return json(202, {
         customDomains: published.map(({ id, url, lastPublished }) => ({ id, url, lastPublished })),
         publishToWebflowSubdomain: body.value.publishToWebflowSubdomain ?? false,
