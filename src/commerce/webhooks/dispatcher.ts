@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
+import { OutboxRelay, RelayWakeups, type PassResult } from '../../temporal/outboxRelay';
 import { withTemporal } from '../../temporal/rpc';
 import { commerceShopContract, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
@@ -19,100 +19,37 @@ const SIGNALS_IN_PARALLEL = 8;
 
 type DispatcherDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
 
-const wakeups = new EventEmitter();
-wakeups.setMaxListeners(0);
+const wakeups = new RelayWakeups();
 
 /** Called by the receiver once new deliveries are committed: every relay of this process claims them now. */
 export function notifyDispatchers(): void {
-  wakeups.emit('wake');
+  wakeups.notify();
 }
 
-export interface PassResult {
-  claimed: number;
-  dispatched: number;
-  failed: number;
-}
+export type { PassResult };
 
 /**
- * The relay of the webhook outbox (transactional outbox): the API process runs one; it claims undispatched
- * deliveries (`for update skip locked`, so replicas share the work and a crashed relay's rows are claimed again),
- * groups them per shop in arrival order, sends ONE `deliveries` signal-with-start per shop and stamps
- * `dispatched_at` in the same transaction, committed after the signals. A signal that succeeded but whose commit
- * failed is sent again: the shop's workflow ignores webhook ids it already has or processed.
+ * The relay of the webhook outbox (transactional outbox, loop in src/temporal/outboxRelay.ts): the API process runs
+ * one; it claims undispatched deliveries (`for update skip locked`, so replicas share the work and a crashed relay's
+ * rows are claimed again), groups them per shop in arrival order, sends ONE `deliveries` signal-with-start per shop
+ * and stamps `dispatched_at` in the same transaction, committed after the signals. A signal that succeeded but whose
+ * commit failed is sent again: the shop's workflow ignores webhook ids it already has or processed.
  *
  * Bound: a delivery is durable when its 200 is answered and is handed to Temporal within about one relay pass
  * (DISPATCH_BUSY_MS … DISPATCH_IDLE_MS, at once when this process received it) while Temporal is up. While Temporal is
  * down the receiver still answers 200; rows wait in the table and flow when it returns.
  */
-export class DeliveryDispatcher {
-  private running = false;
-  private loop?: Promise<void>;
-  private woken = false;
-  private wakeSleeper?: () => void;
-  private readonly onWake = () => {
-    this.woken = true;
-    this.wakeSleeper?.();
-  };
-
+export class DeliveryDispatcher extends OutboxRelay {
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly options: { batch?: number } = {},
-  ) {}
-
-  start(): this {
-    if (this.running) return this;
-    this.running = true;
-    wakeups.on('wake', this.onWake);
-    this.loop = this.run();
-    return this;
-  }
-
-  /** Stops after the pass in progress (its transaction commits or rolls back; nothing is lost either way). */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    wakeups.off('wake', this.onWake);
-    this.wakeSleeper?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let pass: PassResult = { claimed: 0, dispatched: 0, failed: 0 };
-      try {
-        pass = await this.dispatchOnce();
-      } catch (err) {
-        this.deps.logger.warn({ error: (err as Error).name, reason: (err as Error).message }, 'commerce delivery relay pass failed');
-        pass.failed = 1;
-      }
-      if (!this.running) break;
-      if (pass.failed > 0) await this.sleep(DISPATCH_RETRY_MS, false);
-      else if (pass.claimed >= (this.options.batch ?? DISPATCH_BATCH)) continue;
-      // Busy: the next pass waits the short interval whatever wakes it, so a burst goes out in few signals.
-      else if (pass.claimed > 0) await this.sleep(DISPATCH_BUSY_MS, false);
-      else await this.sleep(DISPATCH_IDLE_MS, true);
-    }
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (wakeable && this.woken) {
-      this.woken = false;
-      return new Promise((resolve) => setImmediate(resolve));
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeSleeper = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeSleeper = () => {
-        if (!this.running || wakeable) {
-          this.woken = false;
-          done();
-        }
-      };
-    });
+  ) {
+    super(
+      deps.logger,
+      wakeups,
+      { batch: options.batch ?? DISPATCH_BATCH, busyMs: DISPATCH_BUSY_MS, idleMs: DISPATCH_IDLE_MS, retryMs: DISPATCH_RETRY_MS },
+      'commerce delivery',
+    );
   }
 
   /** One pass: claim, signal per shop, mark what was handed over. */
