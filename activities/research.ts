@@ -17,6 +17,7 @@ import type {
   StampInput,
 } from '../workflows/research.contract';
 import type { ActivityDeps } from './deps';
+import { whileHeartbeating } from './heartbeat';
 
 const HEARTBEAT_EVERY_MS = 2_000;
 
@@ -37,20 +38,8 @@ async function storing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Runs `work` with the activity's cancellation signal, heartbeating while it runs (fetches and model calls wait long). */
-async function heartbeating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  // Local activities have no heartbeat: the SDK keeps their workflow task alive instead.
-  const beat = () => {
-    if (!ctx.info.isLocal) ctx.heartbeat();
-  };
-  beat();
-  const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
-  try {
-    return await storing(() => work(ctx.cancellationSignal));
-  } finally {
-    clearInterval(timer);
-  }
-}
+const heartbeating = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> =>
+  whileHeartbeating((signal) => storing(() => work(signal)), HEARTBEAT_EVERY_MS);
 
 /** Side effects of the `research` workflow, one activity per step (src/research/steps.ts holds the rules). */
 export function createResearchActivities(deps: ActivityDeps) {
