@@ -2,7 +2,7 @@
 //
 // Layers inside an area: routes (`routes.ts`, `*Routes.ts`) → services (everything else) → stores (`store.ts`,
 // `*Store.ts`, the only SQL). An area is a folder directly under src/ that is not shared plumbing (PLUMBING below):
-// crm, email, marketing, research, knowledge, sitePlatform, commerce, projects, jobs, inbox, cron, auth, triggers, …
+// crm, forms, email, marketing, research, knowledge, sitePlatform, commerce, projects, jobs, inbox, cron, auth, triggers, …
 // A new folder under src/ is an area unless it is added to PLUMBING. Sub-folders (commerce/bindings, email/keys)
 // belong to their top-level area.
 //

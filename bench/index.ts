@@ -8,6 +8,7 @@ import { emailSend } from './scenarios/emailSend';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
 import { siteOp } from './scenarios/siteOp';
+import { siteWebhook } from './scenarios/siteWebhook';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
   'crm-search': crmSearch,
@@ -18,6 +19,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'research-run': researchRun,
   'email-send': emailSend,
   'site-op': siteOp,
+  'site-webhook': siteWebhook,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

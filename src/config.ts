@@ -103,6 +103,8 @@ const schema = z
     SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(base64Key.optional()),
     /** One platform request's deadline: past it 504 platform_timeout, never retried. */
     SITE_PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+    /** How long `POST …/forms/backfill` waits for its job before answering 202 with it. */
+    SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {

@@ -14,6 +14,8 @@ import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 import { emailSendBaseline } from '../baselines/emailSend';
+import { siteWebhookBaseline } from '../baselines/siteWebhook';
+import { SiteEventRelay } from '../../src/sitePlatform/webhooks/relay';
 
 const POOL = 10;
 
@@ -22,6 +24,7 @@ const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => 
   'content-list': contentListBaseline,
   'commerce-webhook': commerceWebhookBaseline,
   'email-send': () => emailSendBaseline(),
+  'site-webhook': siteWebhookBaseline,
 };
 
 async function main() {
@@ -40,8 +43,9 @@ async function main() {
     secretHashKey: config.SECRET_HASH_KEY!,
   };
   const ours = createApp(deps);
-  // As startApi does: the app's process runs the commerce webhook relay.
+  // As startApi does: the app's process runs the commerce webhook relay and the site-platform event relay.
   new DeliveryDispatcher(deps).start();
+  new SiteEventRelay(deps).start();
   const baseline = new Koa();
   baseline.use(baselineOf(db, new pg.Pool({ connectionString: config.DATABASE_URL, max: POOL }), process.env.BENCH_ACCOUNT_ID!));
 

@@ -7,6 +7,9 @@ import { createEmailBatchActivities } from '../../activities/emailBatches';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { createResearchActivities } from '../../activities/research';
+import { createSitePlatformFormsActivities } from '../../activities/sitePlatformForms';
+import { createSitePlatformEventActivities } from '../../activities/sitePlatformEvents';
+import { createSitePlatformSweepActivities } from '../../activities/sitePlatformSweeps';
 import { withFailureMapping } from '../temporal/activityFailure';
 
 /**
@@ -21,6 +24,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createCommerceSweepActivities(deps),
     ...createCommercePrivacyActivities(deps),
     ...createResearchActivities(deps),
+    ...createSitePlatformFormsActivities(deps),
+    ...createSitePlatformEventActivities(deps),
+    ...createSitePlatformSweepActivities(deps),
     ...createEmailWebhookActivities(deps),
     ...createEmailBatchActivities(deps),
   });

@@ -2,6 +2,7 @@ import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import type { AppDeps } from '../deps';
 import { closeEmailRuntime } from '../email/keys/runtime';
 import { closeRelays } from '../email/send/transport';
+import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
 
 /** What runs beside the API's server, started with it and stopped once its in-flight requests are drained. */
 export interface ApiCompanions {
@@ -11,9 +12,12 @@ export interface ApiCompanions {
 export function startApiCompanions(deps: AppDeps): ApiCompanions {
   // The relay of the commerce webhook outbox runs with the API.
   const dispatcher = new DeliveryDispatcher(deps).start();
+  // The relay of the site platform inbound-event outbox (fan-out hand-over) runs with the API too.
+  const siteEventRelay = new SiteEventRelay(deps).start();
   return {
     async stop() {
       await dispatcher.stop();
+      await siteEventRelay.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
       await closeRelays(); // pooled SMTP connections to the relay
     },

@@ -2,6 +2,7 @@ import { routeAuth } from '../auth/routeAuth';
 import { authRoutes } from '../auth/routes';
 import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
+import { formRoutes } from '../forms/routes';
 import { cronRoutes } from '../cron/routes';
 import { inboxRoutes } from '../inbox/routes';
 import { emailKeyRoutes } from '../email/keys/routes';
@@ -18,7 +19,10 @@ import { deploymentRoutes } from '../projects/deployments';
 import { researchRoutes } from '../research/routes';
 import { sitePlatformConnectionRoutes } from '../sitePlatform/connections';
 import { sitePlatformOperationRoutes } from '../sitePlatform/operations';
+import { sitePlatformFormsRoutes } from '../sitePlatform/forms/routes';
 import { sitePlatformMcpRoutes } from '../sitePlatform/mcp';
+import { sitePlatformRegistrationRoutes } from '../sitePlatform/webhooks/routes';
+import { siteWebhookReceiverRoutes } from '../sitePlatform/webhooks/receiverRoutes';
 import type { RouteDef } from '../http/route';
 import { systemRoutes } from '../http/systemRoutes';
 
@@ -28,6 +32,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...systemRoutes(all, routeAuth.docs),
     ...authRoutes(),
     ...crmRoutes(),
+    ...formRoutes(),
     ...marketingRoutes(),
     ...knowledgeRoutes(),
     ...researchRoutes(),
@@ -39,8 +44,11 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...deploymentRoutes(),
     ...sitePlatformConnectionRoutes(),
     ...sitePlatformOperationRoutes(),
+    ...sitePlatformFormsRoutes(),
+    ...sitePlatformRegistrationRoutes(),
     ...publishToSiteRoutes(),
     ...sitePlatformMcpRoutes(),
+    ...siteWebhookReceiverRoutes(),
     ...emailKeyRoutes(),
     ...emailWebhookRoutes(),
     ...emailDomainRoutes(),

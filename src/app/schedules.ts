@@ -1,4 +1,5 @@
 import { COMMERCE_SWEEP_SCHEDULES } from '../commerce/sweeps/schedules';
+import { SITE_PLATFORM_SWEEP_SCHEDULES } from '../sitePlatform/sweeps/schedules';
 import { defineSchedule, type ScheduleEntry } from '../temporal/schedules';
 import { commerceOrderBackfillContract } from '../../workflows/commerceOrderBackfill.contract';
 import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
@@ -30,4 +31,5 @@ export const SCHEDULES: ScheduleEntry[] = [
       'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
   }),
   ...COMMERCE_SWEEP_SCHEDULES,
+  ...SITE_PLATFORM_SWEEP_SCHEDULES,
 ];

@@ -12,7 +12,25 @@ export type TriggerName =
   | 'commerce.subscription.created'
   | 'commerce.subscription.updated'
   | 'commerce.subscription.billing_succeeded'
-  | 'commerce.subscription.billing_failed';
+  | 'commerce.subscription.billing_failed'
+  /** doc2 Events "Form submission handling" 3: a new non-spam, non-historical forms ledger row (src/forms/). */
+  | 'form_submitted'
+  | SitePlatformTriggerName;
+
+/** The workflow triggers fed by site platform deliveries (doc2 Events), one per delivery kind beside form_submitted. */
+export const SITE_PLATFORM_TRIGGERS = {
+  site_publish: 'site_platform.site.published',
+  collection_item_created: 'site_platform.cms_item.created',
+  collection_item_changed: 'site_platform.cms_item.changed',
+  collection_item_deleted: 'site_platform.cms_item.deleted',
+  collection_item_published: 'site_platform.cms_item.published',
+  collection_item_unpublished: 'site_platform.cms_item.unpublished',
+  page_created: 'site_platform.page.created',
+  page_deleted: 'site_platform.page.deleted',
+  page_metadata_updated: 'site_platform.page.metadata_updated',
+  comment_created: 'site_platform.comment.created',
+} as const;
+export type SitePlatformTriggerName = (typeof SITE_PLATFORM_TRIGGERS)[keyof typeof SITE_PLATFORM_TRIGGERS];
 
 export interface TriggerInput {
   trigger: TriggerName;

@@ -21,7 +21,13 @@ export interface PrivateApp {
  */
 export async function startPrivateApp(
   routes: RouteDef[],
-  overrides: { config?: Partial<Config>; logger?: Logger; taskQueue?: string } = {},
+  overrides: {
+    config?: Partial<Config>;
+    logger?: Logger;
+    taskQueue?: string;
+    /** PUBLIC_APP_URL is this app's own URL (platforms call back here, not the harness app). */
+    selfPublicUrl?: boolean;
+  } = {},
 ): Promise<PrivateApp> {
   const base = harness().deps;
   const deps: AppDeps = {
@@ -35,6 +41,7 @@ export async function startPrivateApp(
   const server: Server = createApp(deps, routes).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (overrides.selfPublicUrl) deps.config.PUBLIC_APP_URL = baseUrl;
   return {
     baseUrl,
     call: (method, path, options) => callAt(baseUrl, method, path, options),

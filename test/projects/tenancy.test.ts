@@ -89,6 +89,11 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
         fieldData: { name: 'Taken over' },
       }),
     'get /api/builder/site-platform/{projectId}/cms-capabilities': (id) => asB('GET', `/api/builder/site-platform/${id}/cms-capabilities`),
+    'get /api/builder/site-platform/{projectId}/forms/routing': (id) => asB('GET', `/api/builder/site-platform/${id}/forms/routing`),
+    'post /api/builder/site-platform/{projectId}/forms/backfill': (id) =>
+      asB('POST', `/api/builder/site-platform/${id}/forms/backfill`, { limit: 10 }),
+    'post /api/builder/site-platform/{projectId}/forms/routing': (id) =>
+      asB('POST', `/api/builder/site-platform/${id}/forms/routing`, { mode: 'site_wide' }),
   };
 
   it("every site platform route with a project in its path answers B 404 project_not_found for A's project", async () => {

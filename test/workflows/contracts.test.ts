@@ -15,6 +15,12 @@ import { emailEventDeliveryContract } from '../../workflows/emailEventDelivery.c
 import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 import { researchContract } from '../../workflows/research.contract';
+import { sitePlatformEventRetentionContract } from '../../workflows/sitePlatformEventRetention.contract';
+import { sitePlatformTokenHealthContract } from '../../workflows/sitePlatformTokenHealth.contract';
+import { sitePlatformWebhookHealthContract } from '../../workflows/sitePlatformWebhookHealth.contract';
+import { sitePlatformWebhookUrlReconcileContract } from '../../workflows/sitePlatformWebhookUrlReconcile.contract';
+import { sitePlatformFormsBackfillContract } from '../../workflows/sitePlatformFormsBackfill.contract';
+import { sitePlatformEventsContract } from '../../workflows/sitePlatformEvents.contract';
 
 /** A workflow beside its contract: tsc refuses the pair when the workflow's arguments or result differ from it. */
 const implementing = <C extends WorkflowContract>(contract: C, workflow: WorkflowOf<C>) => ({ contract, workflow: workflow as unknown });
@@ -34,6 +40,12 @@ const IMPLEMENTATIONS = [
   implementing(emailEventDeliveryContract, bundle.emailEventDelivery),
   implementing(emailEventRedispatchContract, bundle.emailEventRedispatch),
   implementing(emailBatchDeliveryContract, bundle.emailBatchDelivery),
+  implementing(sitePlatformTokenHealthContract, bundle.sitePlatformTokenHealth),
+  implementing(sitePlatformWebhookHealthContract, bundle.sitePlatformWebhookHealth),
+  implementing(sitePlatformWebhookUrlReconcileContract, bundle.sitePlatformWebhookUrlReconcile),
+  implementing(sitePlatformEventRetentionContract, bundle.sitePlatformEventRetention),
+  implementing(sitePlatformFormsBackfillContract, bundle.sitePlatformFormsBackfill),
+  implementing(sitePlatformEventsContract, bundle.sitePlatformEvents),
 ];
 
 describe('workflow contracts', () => {

@@ -20,11 +20,19 @@ export const CALLBACK = [
   "Step 1: the `state` is the service's (signature), unexpired (5 minutes), and its OAuth client still belongs to the account.",
   'Step 2: the code is exchanged, the token introspected and the sites listed; the sealed token, the connection, its sites',
   'and (site_project_connect) the project binding are written in one transaction. Step 3: the row is re-read under the',
-  "account's scope. Then best-effort follow-ups. With `Accept: application/json` answers `{ connection, sites }`; else a small page.",
+  "account's scope. Then best-effort follow-ups that never fail the connect: cache bust, webhook registration on every shared",
+  'site (11 triggers each, listing first and adopting matches; `webhooks.registered` reports created, adopted, deleted and',
+  'failed per site), restore of projects. With `Accept: application/json` answers `{ connection, sites, webhooks }`; else a',
+  'small page that says how many webhooks were registered (no redirect: the page is the end of the flow).',
 ].join('\n');
 
 export const SITE_TOKEN =
-  "Owner or admin. The token (at least 20 characters) is validated with the platform (introspect, then sites) before it is stored sealed with `auth_kind: site_token`; it is never echoed. Without `project_id` it becomes (or refreshes) the account default; with it, the project's override.";
+  "Owner or admin. The token (at least 20 characters) is validated with the platform (introspect, then sites) before it is stored sealed with `auth_kind: site_token`; it is never echoed. Without `project_id` it becomes (or refreshes) the account default; with it, the project's override. " +
+  'Webhook registration is then attempted on every site: the platform registers webhooks for OAuth applications only, so it is ' +
+  'normally refused and the answer carries `webhooks.skipped: site_token_refused` with `webhooks.receiver_url`, the receiver URL ' +
+  'to enter in the platform dashboard for each of the 11 triggers. The URL embeds a secret token and is shown only in this answer; ' +
+  'an inbox item (kind site_platform_webhooks_manual, one per connection) lists the steps without it. Webhooks added by hand at that ' +
+  'URL are adopted on the next registration run.';
 
 export const DISCONNECT =
   'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform ' +

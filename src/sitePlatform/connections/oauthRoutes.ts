@@ -12,6 +12,7 @@ import { completeConnect, startConnect } from './oauthService';
 import { connectSiteToken, MIN_SITE_TOKEN_LENGTH } from './siteTokenService';
 import { INTENTS } from './state';
 import { listOAuthClients, listSitesOfConnection } from './service';
+import { connectWebhooksSchema, type ConnectWebhooks } from '../webhooks/connectAnswer';
 
 const tags = ['Site platform'];
 const adminOnly: AuthSpec = { kind: 'session', roles: ['owner', 'admin'] };
@@ -72,7 +73,7 @@ const siteTokenBody = z.strictObject({
   site_id: z.string().min(1).max(200).optional(),
 });
 
-const connectedSchema = z.object({ connection: connectionSchema, sites: z.array(siteSchema) });
+const connectedSchema = z.object({ connection: connectionSchema, sites: z.array(siteSchema), webhooks: connectWebhooksSchema });
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const wantsJson = (accept: string) => /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
@@ -81,9 +82,19 @@ async function connected(
   deps: Parameters<typeof listSitesOfConnection>[0],
   accountId: string,
   row: Parameters<typeof toConnectionJson>[0],
+  webhooks: ConnectWebhooks,
 ) {
   const sites = await listSitesOfConnection(deps, accountId, row.id);
-  return { connection: toConnectionJson(row), sites: sites.map(toSiteJson) };
+  return { connection: toConnectionJson(row), sites: sites.map(toSiteJson), webhooks };
+}
+
+/** One line of the HTML callback page about webhook registration (counts only; never a URL). */
+function webhooksLine(webhooks: ConnectWebhooks): string {
+  if (webhooks.skipped === 'site_token_refused') return 'Webhooks must be added by hand: see your inbox.';
+  if (webhooks.skipped) return 'Webhooks could not be registered now; they will be retried.';
+  const failed = webhooks.registered.reduce((n, s) => n + s.failed.length, 0);
+  const live = webhooks.registered.reduce((n, s) => n + s.created + s.adopted, 0);
+  return `Webhooks: ${live} registered on ${webhooks.registered.length} site(s)${failed ? `, ${failed} failed (retried later)` : ''}.`;
 }
 
 /** Registering OAuth clients, the OAuth connect and its callback, and the pasted site token. */
@@ -218,13 +229,13 @@ export function oauthRoutes(): RouteDef[] {
         ],
       },
       async ({ query, deps, ctx }): Promise<RouteResult> => {
-        const row = await completeConnect(deps, query);
-        const body = await connected(deps.db, row.account_id, row);
+        const { connection: row, webhooks } = await completeConnect(deps, query);
+        const body = await connected(deps.db, row.account_id, row, webhooks);
         if (wantsJson(ctx.get('accept'))) return { body, headers: { 'cache-control': 'no-store' } };
         const names = body.sites.map((s) => escape(s.display_name)).join(', ') || 'no sites';
         return {
           headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-          body: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Site platform connected</title></head><body><h1>Connected</h1><p>${names}</p><p>You can close this window.</p></body></html>\n`,
+          body: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Site platform connected</title></head><body><h1>Connected</h1><p>${names}</p><p>${escape(webhooksLine(webhooks))}</p><p>You can close this window.</p></body></html>\n`,
         };
       },
     ),
@@ -250,8 +261,8 @@ export function oauthRoutes(): RouteDef[] {
       },
       async ({ body, auth, deps }) => {
         const accountId = accountOf(auth);
-        const row = await connectSiteToken(deps, accountId, body);
-        return { status: 201, body: await connected(deps.db, accountId, row) };
+        const { connection: row, webhooks } = await connectSiteToken(deps, accountId, body);
+        return { status: 201, body: await connected(deps.db, accountId, row, webhooks), headers: { 'cache-control': 'no-store' } };
       },
     ),
   ];

@@ -4,11 +4,11 @@ import { exchangeAuthorizationCode } from '../../platforms/sitePlatform';
 import { authorizeUrl, callbackUrl } from './authorizeUrl';
 import { nowOf, type SitePlatformDeps } from './deps';
 import { chooseOAuthClient, recheckOAuthClient } from './oauthClients';
-import { persistGrant } from './persist';
+import { persistGrant, type PersistedGrant } from './persist';
 import { validateToken } from './platform';
 import { requireOwnProject } from '../../projects/service';
 import { isExpired, newState, readState, signState, stateKey, type Intent, type OAuthState } from './state';
-import { findConnection, type ConnectionRow } from './store';
+import { findConnection } from './store';
 import { notConfigured, siteTokenCipher } from './tokens';
 
 export interface StartInput {
@@ -78,7 +78,7 @@ export async function startConnect(deps: SitePlatformDeps, accountId: string, in
  * Step 2: exchange the code, introspect, list sites; seal and persist in one transaction. Step 3: re-read under
  * the account's scope (inside persistGrant), then best-effort follow-ups.
  */
-export async function completeConnect(deps: SitePlatformDeps, input: { code: string; state: string }): Promise<ConnectionRow> {
+export async function completeConnect(deps: SitePlatformDeps, input: { code: string; state: string }): Promise<PersistedGrant> {
   const publicAppUrl = requireConnectConfigured(deps);
   const state = readState(stateKey(deps.secretHashKey), input.state);
   if (!state) throw invalidState('not one this service issued');

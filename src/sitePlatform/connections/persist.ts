@@ -4,6 +4,8 @@ import type { SitePlatformDeps } from './deps';
 import { restoreReachableProjects } from './contentSourceFallback';
 import { bustCredentials } from './resolve';
 import type { Intent } from './state';
+import { registerAfterConnect, type ConnectWebhooks } from '../webhooks/connectAnswer';
+import { expectedUrlTokenHash } from '../webhooks/registration';
 import {
   findActiveDefault,
   findActiveOverride,
@@ -73,12 +75,18 @@ async function writeConnection(trx: SitePlatformDeps['db'], grant: ValidatedGran
   }))!;
 }
 
+/** A stored grant and what its best-effort webhook registration reported. */
+export interface PersistedGrant {
+  connection: ConnectionRow;
+  webhooks: ConnectWebhooks;
+}
+
 /**
  * Callback step 2 (and the site-token connect): seal the token and write the connection, its sites and, for a
  * project connect, the project's binding in one transaction; then re-read the row under the account's scope and
  * fail the connect if it is not visible. The cache bust after it is best effort and cannot fail the connect.
  */
-export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant): Promise<ConnectionRow> {
+export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant): Promise<PersistedGrant> {
   // The bound site must be one the grant reaches; any other id (another account's site included) names nothing.
   if (grant.siteId && !grant.sites.some((s) => s.id === grant.siteId)) {
     throw new ApiError(400, 'invalid_reference', '`site_id` is not one of the sites this grant can reach', {
@@ -99,7 +107,11 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
   };
   const written = await deps.db.transaction(async (trx) => {
     await lockAccount(trx, grant.accountId);
-    const row = await writeConnection(trx, grant, fields);
+    const written = await writeConnection(trx, grant, fields);
+    // The receiver URL's token is derived from the id, never stored; only its SHA-256 is (doc2 Connection record).
+    const row = (await updateConnection(trx, grant.accountId, written.id, {
+      webhook_url_token_hash: expectedUrlTokenHash(deps.secretHashKey, written.id),
+    }))!;
     await upsertSites(trx, grant.accountId, row.id, grant.sites.map(toSiteFields));
     await setConnectionSites(
       trx,
@@ -117,20 +129,21 @@ export async function persistGrant(deps: SitePlatformDeps, grant: ValidatedGrant
   if (!visible || visible.disconnected_at) {
     throw new ApiError(500, 'site_platform_connect_not_persisted', 'the connection was not visible after it was saved; connect again');
   }
-  await runFollowUps(deps, grant.accountId);
-  return visible;
+  const webhooks = await runFollowUps(deps, grant.accountId, visible.id);
+  return { connection: visible, webhooks };
 }
 
 /**
  * Best-effort follow-ups: they log and move on, never fail a connect. The cache bust comes first so the restore
- * resolves with the new connection. (Webhook registration and page indexing join these with the webhooks issue.)
+ * resolves with the new connection; webhook registration on every shared site answers its report for the connect.
  */
-async function runFollowUps(deps: SitePlatformDeps, accountId: string): Promise<void> {
+async function runFollowUps(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<ConnectWebhooks> {
   try {
     bustCredentials(accountId);
   } catch (err) {
     deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform credential cache bust failed after connect');
   }
+  const webhooks = await registerAfterConnect(deps, accountId, connectionId);
   try {
     const restored = await restoreReachableProjects(deps, accountId);
     if (restored.length)
@@ -138,4 +151,5 @@ async function runFollowUps(deps: SitePlatformDeps, accountId: string): Promise<
   } catch (err) {
     deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform project restore failed after connect');
   }
+  return webhooks;
 }

@@ -56,23 +56,29 @@ async function revoke(deps: SitePlatformDeps, accountId: string, row: Connection
   }
 }
 
+export interface DisconnectOptions {
+  /** Revoke an OAuth token on the platform (default true). The token-health sweep skips it: the platform already rejects the token. */
+  revoke?: boolean;
+}
+
 /**
  * Sets disconnected_at and drops the sealed token, so resolution can never return the connection again; busts
- * the account's credential cache; revokes an OAuth token on the platform; projects that resolved to this connection
- * and that no remaining connection reaches fall back to the native CMS (restored by a later connect). Disconnecting a disconnected
- * connection answers it unchanged.
+ * the account's credential cache; revokes an OAuth token on the platform (unless `revoke: false`); projects that
+ * resolved to this connection and that no remaining connection reaches fall back to the native CMS (restored by a
+ * later connect). Disconnecting a disconnected connection answers it unchanged.
  */
 export async function disconnect(
   deps: SitePlatformDeps,
   accountId: string,
   id: string,
+  options: DisconnectOptions = {},
 ): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
   const row = await requireConnection(deps, accountId, id);
   if (row.disconnected_at) return { connection: row, revocation: 'not_applicable', revertedProjectIds: [] };
   const resolvedHere = await projectsResolvingTo(deps, accountId, id);
   const updated = await updateConnection(deps.db, accountId, id, { disconnected_at: new Date(), access_token_enc: null });
   bustCredentials(accountId);
-  const revocation = await revoke(deps, accountId, row);
+  const revocation = options.revoke === false ? 'not_applicable' : await revoke(deps, accountId, row);
   const revertedProjectIds = await revertUnreachableProjects(deps, accountId, resolvedHere);
   return { connection: updated!, revocation, revertedProjectIds };
 }

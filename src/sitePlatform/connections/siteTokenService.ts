@@ -1,9 +1,8 @@
 import { ApiError } from '../../http/errors';
 import type { SitePlatformDeps } from './deps';
-import { persistGrant } from './persist';
+import { persistGrant, type PersistedGrant } from './persist';
 import { validateToken } from './platform';
 import { requireOwnProject } from '../../projects/service';
-import type { ConnectionRow } from './store';
 import { siteTokenCipher } from './tokens';
 
 export const MIN_SITE_TOKEN_LENGTH = 20;
@@ -16,7 +15,7 @@ export async function connectSiteToken(
   deps: SitePlatformDeps,
   accountId: string,
   input: { token: string; project_id?: string; site_id?: string },
-): Promise<ConnectionRow> {
+): Promise<PersistedGrant> {
   siteTokenCipher(deps.config);
   if (input.project_id) await requireOwnProject(deps.db, accountId, input.project_id);
   const validated = await validateToken(

@@ -11,6 +11,7 @@ import { setContentSource } from './contentSource';
 import { withTargetLock } from './locks';
 import { claimPublish } from './publishCooldown';
 import { requireOwnSite, secondaryLocaleIds } from './sites';
+import { runWebhookDelete } from './webhookDelete';
 
 export interface OperationRequest {
   accountId: string;
@@ -116,6 +117,8 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
       await release();
       throw err;
     }
+  } else if (op.name === 'webhook_delete') {
+    result = await runWebhookDelete(deps, req.accountId, String(valid.site_id), String(valid.webhook_id), call);
   } else if (target) {
     result = await withTargetLock(deps.db, req.accountId, `${op.lockTarget}:${target}`, call);
   } else {

@@ -21,7 +21,7 @@ export interface SiteWorld {
 
 export async function startSiteWorld(
   config: Partial<Config> = {},
-  options: { sim?: SitePlatformSimulator; logger?: Logger } = {},
+  options: { sim?: SitePlatformSimulator; logger?: Logger; selfPublicUrl?: boolean } = {},
 ): Promise<SiteWorld> {
   const sim = options.sim ?? (await startSitePlatformSimulator());
   const full: Partial<Config> = {
@@ -34,7 +34,7 @@ export async function startSiteWorld(
     SITE_PLATFORM_TIMEOUT_MS: 2_000,
     ...config,
   };
-  const app = await startPrivateApp([], { config: full, logger: options.logger });
+  const app = await startPrivateApp([], { config: full, logger: options.logger, selfPublicUrl: options.selfPublicUrl });
   return {
     sim,
     app,

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '../../db/knex';
+
+/** Inbound event verification modes (the table's check). */
+export type Verification = 'hmac' | 'url_token' | 'failed';
+
+/** What the receiver needs to check a delivery of one connection, read in one query. */
+export interface ReceiverTarget {
+  connectionId: string;
+  accountId: string;
+  authKind: 'oauth' | 'site_token';
+  disconnected: boolean;
+  /** Hex SHA-256 of the connection's URL token; null until webhooks were registered. */
+  tokenHash: string | null;
+  /** The account's OAuth client the connection names (its sealed secret), or null: the service-wide client. */
+  oauthAppId: string | null;
+  clientSecretEnc: string | null;
+  /** The platform sites the connection's grant reaches (`site_platform_connection_sites`). */
+  siteIds: string[];
+}
+
+/**
+ * The connection a receiver URL names, with its OAuth client's sealed secret and the sites it reaches. The one
+ * lookup that precedes knowing the account, so it is keyed by the globally unique connection id alone; every
+ * later query filters on the account it answers.
+ */
+export async function findReceiverTarget(db: Knex, connectionId: string): Promise<ReceiverTarget | undefined> {
+  const { rows } = await db.raw(
+    `select c.id, c.account_id, c.auth_kind, c.disconnected_at is not null as disconnected, c.webhook_url_token_hash,
+            c.oauth_app_id, o.client_secret_enc,
+            coalesce((select array_agg(cs.site_id order by cs.site_id) from site_platform_connection_sites cs
+                       where cs.connection_id = c.id and cs.account_id = c.account_id), '{}') as site_ids
+       from site_platform_connections c
+       left join site_platform_oauth_clients o on o.id = c.oauth_app_id and o.account_id = c.account_id
+      where c.id = ?`,
+    [connectionId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    connectionId: row.id,
+    accountId: row.account_id,
+    authKind: row.auth_kind,
+    disconnected: row.disconnected,
+    tokenHash: row.webhook_url_token_hash ?? null,
+    oauthAppId: row.oauth_app_id ?? null,
+    clientSecretEnc: row.client_secret_enc ?? null,
+    siteIds: row.site_ids,
+  };
+}
+
+/**
+ * Records an unverified delivery (bounded payload, no site) unless the connection already has `limit` of them in the
+ * last hour. Race-safe: the count and the insert run under a transaction-scoped advisory lock per connection, so
+ * concurrent refusals cannot both take the last slot. Answers whether a row was written.
+ */
+export async function recordUnverified(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  payload: Record<string, unknown>,
+  limit: number,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`site_platform_unverified:${connectionId}`]);
+    const [{ count }] = await trx('site_platform_inbound_events')
+      .where({ account_id: accountId, connection_id: connectionId, verified: false })
+      .andWhere('received_at', '>', trx.raw(`now() - interval '1 hour'`))
+      .count<{ count: string }[]>({ count: '*' });
+    if (Number(count) >= limit) return false;
+    await trx('site_platform_inbound_events').insert({
+      account_id: accountId,
+      connection_id: connectionId,
+      site_id: null,
+      event_id: `unverified:${randomUUID()}`,
+      trigger_type: null,
+      payload: JSON.stringify(payload),
+      verified: false,
+      verification: 'failed',
+    });
+    return true;
+  });
+}
+
+/** A verified delivery as the receiver records it for the relay. */
+export interface NewEvent {
+  accountId: string;
+  connectionId: string;
+  siteId: string;
+  eventId: string;
+  triggerType: string;
+  /** The envelope's `payload` object as JSON text (stored as jsonb). */
+  payloadJson: string;
+  verification: Exclude<Verification, 'failed'>;
+}
+
+export const eventKeyOf = (e: { accountId: string; siteId: string; eventId: string }) => `${e.accountId}:${e.siteId}:${e.eventId}`;
+
+const rowOf = (e: NewEvent) => ({
+  account_id: e.accountId,
+  connection_id: e.connectionId,
+  site_id: e.siteId,
+  event_id: e.eventId,
+  trigger_type: e.triggerType,
+  payload: e.payloadJson,
+  verified: true,
+  verification: e.verification,
+});
+
+/**
+ * Records many events in ONE statement — the group commit: insert-or-nothing on (account, site, event id), the
+ * durable dedup. Answers the keys (`eventKeyOf`) this statement inserted; the others were recorded before.
+ */
+export async function insertEvents(db: Knex, events: NewEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const inserted: Array<{ account_id: string; site_id: string; event_id: string }> = await db('site_platform_inbound_events')
+    .insert(events.map(rowOf))
+    .onConflict(['account_id', 'site_id', 'event_id'])
+    .ignore()
+    .returning(['account_id', 'site_id', 'event_id']);
+  return new Set(inserted.map((r) => eventKeyOf({ accountId: r.account_id, siteId: r.site_id, eventId: r.event_id })));
+}
+
+/** One event, insert-or-nothing (inside the caller's transaction); answers whether it was new. */
+export async function insertEventOnce(db: Knex, event: NewEvent): Promise<boolean> {
+  return (await insertEvents(db, [event])).size > 0;
+}
+
+/** Stamps `last_received_at` on the connection's subscriptions of this site and trigger (the webhook-health sweep reads it). */
+export async function stampLastReceived(
+  db: Knex,
+  accountId: string,
+  connectionId: string,
+  siteId: string,
+  triggerType: string,
+): Promise<void> {
+  await db('site_platform_webhook_subscriptions')
+    .where({ account_id: accountId, connection_id: connectionId, site_id: siteId, trigger_type: triggerType })
+    .update({ last_received_at: db.fn.now() });
+}
+
+/** An undispatched verified event the relay claimed. */
+export interface ClaimedEvent {
+  seq: number;
+  accountId: string;
+  siteId: string;
+  connectionId: string | null;
+}
+
+/**
+ * Claims up to `limit` undispatched verified events in arrival order, locked until the transaction ends; rows another
+ * relay holds are skipped, so replicas share the work and a crashed relay's rows are claimed again.
+ */
+export async function claimUndispatched(trx: Knex.Transaction, limit: number): Promise<ClaimedEvent[]> {
+  const rows = await trx('site_platform_inbound_events')
+    .whereNull('dispatched_at')
+    .andWhere('verified', true)
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select('seq', 'account_id', 'site_id', 'connection_id');
+  return rows.map((r) => ({ seq: Number(r.seq), accountId: r.account_id, siteId: r.site_id, connectionId: r.connection_id }));
+}
+
+export async function markDispatched(trx: Knex.Transaction, seqs: number[]): Promise<void> {
+  if (seqs.length) await trx('site_platform_inbound_events').whereIn('seq', seqs).update({ dispatched_at: trx.fn.now() });
+}
+
+/** A recorded event as the fan-out works it. */
+export interface StoredEvent {
+  seq: number;
+  connectionId: string | null;
+  siteId: string;
+  eventId: string;
+  triggerType: string;
+  payload: Record<string, unknown>;
+  fannedOut: boolean;
+}
+
+/** The (account, site)'s verified events of these seqs, in seq order (missing ones are absent). */
+export async function loadEvents(db: Knex, accountId: string, siteId: string, seqs: number[]): Promise<StoredEvent[]> {
+  if (seqs.length === 0) return [];
+  const rows = await db('site_platform_inbound_events')
+    .where({ account_id: accountId, site_id: siteId, verified: true })
+    .whereIn('seq', seqs)
+    .orderBy('seq')
+    .select('seq', 'connection_id', 'site_id', 'event_id', 'trigger_type', 'payload', 'fanned_out_at');
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    connectionId: r.connection_id,
+    siteId: r.site_id,
+    eventId: r.event_id,
+    triggerType: r.trigger_type,
+    payload: r.payload,
+    fannedOut: r.fanned_out_at !== null,
+  }));
+}
+
+/** Stamps events of the account fanned out, each with what its fan-out did, in ONE statement. */
+export async function markFannedOut(
+  db: Knex,
+  accountId: string,
+  done: Array<{ seq: number; fanOut: Record<string, unknown> }>,
+): Promise<void> {
+  if (done.length === 0) return;
+  await db.raw(
+    `update site_platform_inbound_events e
+        set fanned_out_at = now(), fan_out = v.fan_out
+       from unnest(?::bigint[], ?::jsonb[]) as v(seq, fan_out)
+      where e.account_id = ? and e.seq = v.seq`,
+    [done.map((d) => d.seq), done.map((d) => JSON.stringify(d.fanOut)), accountId],
+  );
+}
