@@ -8,7 +8,7 @@ import { writeTrigger } from '../triggers/outbox';
 import { emailOf, isSpam, nameOf } from './rules';
 import * as store from './store';
 import type { SubmissionFilter, SubmissionRow } from './store';
-import { platformIdempotencyKey, submissionIdOf } from './submissionId';
+import { derivedSubmissionIdOf, isDerivedSubmissionId, platformIdempotencyKey, submissionIdOf } from './submissionId';
 
 export type { SubmissionFilter, SubmissionRow };
 export { submissionIdOf, platformIdempotencyKey };
@@ -81,6 +81,9 @@ export async function recordPlatformSubmission(db: Knex, accountId: string, inpu
     submitted_at: submittedAtOf(input.payload.submittedAt),
   };
   const write = async (trx: Knex) => {
+    const known = await sameSubmissionUnderOtherKey(trx, accountId, input, row);
+    if (known)
+      return { kind: 'recorded' as const, submissionId, created: false, id: known.id, spam: known.spam, duplicate: known.duplicate };
     const { row: saved, created } = await store.insertSubmission(trx, accountId, row);
     if (created && !saved.spam && !saved.historical) {
       await writeTrigger(trx, accountId, { trigger: 'form_submitted', dedupKey: saved.idempotency_key, payload: triggerPayload(saved) });
@@ -88,6 +91,25 @@ export async function recordPlatformSubmission(db: Knex, accountId: string, inpu
     return { kind: 'recorded' as const, submissionId, created, id: saved.id, spam: saved.spam, duplicate: saved.duplicate };
   };
   return db.isTransaction ? write(db) : db.transaction(write);
+}
+
+/**
+ * A delivery whose payload has no id of its own (its id is the form element's) is keyed by the derived id, while the
+ * platform's listing of the same submission carries its real id: each side looks for the other, so a backfill after
+ * such a delivery, or such a delivery after a backfill, finds the row instead of writing it twice.
+ */
+async function sameSubmissionUnderOtherKey(
+  db: Knex,
+  accountId: string,
+  input: PlatformSubmissionInput,
+  row: store.NewSubmission,
+): Promise<SubmissionRow | undefined> {
+  if (input.historical) {
+    const derived = derivedSubmissionIdOf(input.payload);
+    if (derived === undefined || platformIdempotencyKey(accountId, derived) === row.idempotency_key) return undefined;
+    return store.findByKeyOrId(db, accountId, { key: platformIdempotencyKey(accountId, derived) });
+  }
+  return isDerivedSubmissionId(input.payload) ? store.findHistoricalAt(db, accountId, row.form_label, row.submitted_at) : undefined;
 }
 
 function triggerPayload(row: SubmissionRow): Record<string, unknown> {

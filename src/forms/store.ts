@@ -159,3 +159,19 @@ export async function softDeleteSubmission(db: Knex, accountId: string, id: stri
     .returning('*');
   return row as SubmissionRow | undefined;
 }
+
+/**
+ * A historical (backfilled) platform row of this form label submitted at exactly this time: the same submission a
+ * delivery without an id of its own describes (doc2 derives its id from the same two values).
+ */
+export async function findHistoricalAt(
+  db: Knex,
+  accountId: string,
+  formLabel: string,
+  submittedAt: Date,
+): Promise<SubmissionRow | undefined> {
+  return db<SubmissionRow>('form_submissions')
+    .where({ account_id: accountId, source: 'platform', historical: true, form_label: formLabel, submitted_at: submittedAt })
+    .orderBy('created_at')
+    .first();
+}

@@ -194,4 +194,25 @@ describe('forms ledger (doc2 Events "Form submission handling")', () => {
     assert.equal(again.kind === 'recorded' && again.created, false);
     assert.equal((await formTriggers(accountId)).length, 0);
   });
+
+  it('a delivery whose id is the form element id and the backfill of the same submission (its real id) are one row, whichever comes first', async () => {
+    const { accountId } = await newAccount();
+    const submittedAt = new Date().toISOString();
+    const delivered = deliveryPayload({ name: 'Quote', submittedAt });
+    delivered.id = delivered.formElementId;
+    const listed = { id: `real_${Date.now()}`, name: 'Quote', siteId: delivered.siteId, data: delivered.data, submittedAt };
+
+    const first = await record(accountId, delivered);
+    assert.equal(first.kind === 'recorded' && first.created, true);
+    const backfilled = await record(accountId, listed, { historical: true });
+    assert.deepEqual(backfilled.kind === 'recorded' && [backfilled.created, backfilled.id], [false, first.kind === 'recorded' && first.id]);
+
+    const { accountId: other } = await newAccount();
+    const imported = await record(other, listed, { historical: true });
+    assert.equal(imported.kind === 'recorded' && imported.created, true);
+    const live = await record(other, delivered);
+    assert.deepEqual(live.kind === 'recorded' && [live.created, live.id], [false, imported.kind === 'recorded' && imported.id]);
+    assert.equal((await formTriggers(other)).length, 0, 'the delivery of an imported submission fires nothing');
+    assert.equal((await ledgerRows(accountId)).length + (await ledgerRows(other)).length, 2);
+  });
 });
