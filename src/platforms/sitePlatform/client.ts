@@ -64,6 +64,7 @@ export function createSitePlatformClient(options: SitePlatformClientOptions): Si
     if (Number.isInteger(limit) && limit > 0) bucket.resize(limit);
     const remaining = res.headers['x-ratelimit-remaining'];
     if (remaining !== undefined && remaining !== '') bucket.syncRemaining(Number(remaining));
+    if (res.status === 429) bucket.holdFor(retryAfterMs(res.headers['retry-after']));
     return res;
   }
 

@@ -1,14 +1,21 @@
 /**
  * One connection's request budget: a token bucket holding `perMinute` calls that refills continuously at
  * `perMinute / 60` per second. It starts at the lower plan (60) and is resized from the platform's advertised
- * `X-RateLimit-Limit`; v2 and beta calls draw on the same bucket.
+ * `X-RateLimit-Limit`; v2 and beta calls draw on the same bucket. The platform counts in fixed minute windows, so a
+ * continuous refill can run ahead of it: a remote 429 holds the bucket empty for its Retry-After (`holdFor`), and the
+ * calls meanwhile are refused locally instead of each drawing a 429 of their own.
  */
 export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** A hold counts as over this close to its end: a timer set for the Retry-After may fire a few ms early by the clock. */
+const HOLD_TOLERANCE_MS = 20;
 
 export class TokenBucket {
   private tokens: number;
   private at: number;
   private perMinute: number;
+  /** Epoch ms before which nothing is admitted (the platform's Retry-After); 0 when not held. */
+  private heldUntil = 0;
 
   constructor(
     perMinute = 60,
@@ -32,6 +39,10 @@ export class TokenBucket {
 
   /** Takes one token, or says how long until one is there. */
   take(): Admission {
+    const now = this.now();
+    if (now < this.heldUntil - HOLD_TOLERANCE_MS) {
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((this.heldUntil - now) / 1000)) };
+    }
     this.refill();
     if (this.tokens >= 1) {
       this.tokens -= 1;
@@ -56,8 +67,27 @@ export class TokenBucket {
     this.tokens = Math.min(this.tokens, remaining);
   }
 
+  /**
+   * The platform refused with 429 and Retry-After: nothing is admitted until then (a longer hold already set is kept).
+   * Its window has started afresh by then, so the bucket is full again when the hold ends.
+   */
+  holdFor(ms: number): void {
+    if (!(ms > 0)) return;
+    const until = this.now() + ms;
+    if (until <= this.heldUntil) return;
+    this.heldUntil = until;
+    this.tokens = 0;
+  }
+
   private refill(): void {
     const now = this.now();
+    if (this.heldUntil > 0) {
+      if (now < this.heldUntil - HOLD_TOLERANCE_MS) return;
+      this.heldUntil = 0;
+      this.tokens = this.perMinute;
+      this.at = now;
+      return;
+    }
     const elapsed = Math.max(0, now - this.at);
     this.at = now;
     this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);

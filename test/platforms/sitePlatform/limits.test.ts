@@ -108,6 +108,21 @@ describe('site platform client: rate limits', () => {
     assert.equal(w.seen(`/v2/collections/${w.blog.id}/items`, since).length, 1);
   });
 
+  it("a remote 429 holds the connection's bucket for its Retry-After: the next calls are refused locally, sending nothing, then flow", async () => {
+    await w.exhaust();
+    const bucket = w.bucket(60);
+    const client = w.client({ bucket, maxRetryWaitMs: 0 });
+    const since = w.sim.requests().length;
+    const remote = await rejectsWith(client.listSites(), 429, 'rate_limited');
+    assert.equal(remote.extra.upstreamStatus, 429);
+    assert.ok(bucket.available() < 1, 'the bucket is held empty');
+    const local = await rejectsWith(client.listSites(), 429, 'rate_limited');
+    assert.deepEqual([local.extra.upstreamStatus, local.extra.retryAfterSeconds], [undefined, remote.extra.retryAfterSeconds]);
+    assert.equal(w.seen('/v2/sites', since).length, 1, 'only the first call reached the platform');
+    w.clock.advance(remote.extra.retryAfterSeconds! * 1000);
+    assert.equal((await client.request({ method: 'GET', path: '/sites', base: 'v2' })).status, 200);
+  });
+
   it('does not wait past the cap: a Retry-After longer than maxRetryWaitMs answers 429 at once', async () => {
     await w.exhaust();
     let slept = false;
@@ -134,5 +149,20 @@ describe('site platform client: token bucket', () => {
     assert.deepEqual(bucket.take(), { ok: true });
     now += 10 * 60_000;
     assert.equal(bucket.available(), 120);
+  });
+});
+
+describe('site platform client: token bucket hold', () => {
+  it("holdFor empties the bucket until the hold ends, keeps a longer hold, and is full when it ends (the platform's window starts afresh)", () => {
+    let now = 0;
+    const bucket = new TokenBucket(60, () => now);
+    bucket.holdFor(30_000);
+    assert.deepEqual(bucket.take(), { ok: false, retryAfterSeconds: 30 });
+    bucket.holdFor(10_000);
+    now = 20_000;
+    assert.deepEqual(bucket.take(), { ok: false, retryAfterSeconds: 10 });
+    now = 30_000;
+    for (let i = 0; i < 60; i += 1) assert.equal(bucket.take().ok, true, `take ${i + 1} after the hold`);
+    assert.equal(bucket.take().ok, false);
   });
 });
