@@ -82,6 +82,11 @@ const schema = z
     RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
     /** Lets page fetches reach loopback and private addresses (tests and the sandbox); off in production against SSRF. */
     FETCH_ALLOW_PRIVATE_HOSTS: z.stringbool().default(false),
+    /** Where the site-links crawl reads a project's site; `{host}` is the project's host. Tests point it at a loopback server. */
+    SITE_CRAWL_ORIGIN_TEMPLATE: z
+      .string()
+      .default('https://{host}')
+      .refine((v) => v.includes('{host}') && /^https?:\/\//.test(v), 'must be an http(s) origin containing {host}'),
     /** How long `POST …/research` waits for the run before answering 202 with the job (the spec's bound: 300 s). */
     RESEARCH_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
     /** The relay live email keys send through: smtp://user:pass@host:587 or smtps://…:465. Unset: live sends answer 503. */
@@ -105,6 +110,10 @@ const schema = z
     SITE_PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
     /** How long `POST …/forms/backfill` waits for its job before answering 202 with it. */
     SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(30),
+    /** Retry of a scheduled publish at its time (doubling from _INITIAL_MS up to _MAX_MS, _ATTEMPTS in all); then it is marked failed. */
+    CONTENT_PUBLISH_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    CONTENT_PUBLISH_RETRY_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+    CONTENT_PUBLISH_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {

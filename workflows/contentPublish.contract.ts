@@ -22,6 +22,8 @@ export interface ContentPublishInput {
   at: string;
   deployTarget: PublishDeployTarget;
   retry?: PublishRetry;
+  /** Continue as new after this many date changes in one run (besides Temporal's suggestion); tests shorten it. */
+  maxReschedulesPerRun?: number;
 }
 
 export type ContentPublishOutcome = 'published' | 'cancelled' | 'failed' | 'superseded' | 'gone';

@@ -19,3 +19,4 @@ export { sitePlatformTokenHealth } from './sitePlatformTokenHealth';
 export { sitePlatformWebhookHealth } from './sitePlatformWebhookHealth';
 export { sitePlatformWebhookUrlReconcile } from './sitePlatformWebhookUrlReconcile';
 export { sitePlatformEventRetention } from './sitePlatformEventRetention';
+export { contentPublish } from './contentPublish';

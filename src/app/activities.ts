@@ -2,6 +2,7 @@ import { createCommerceActivities } from '../../activities/commerce';
 import { createCommerceBackfillActivities } from '../../activities/commerceBackfill';
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
 import { createCommerceSweepActivities } from '../../activities/commerceSweeps';
+import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
 import { createEmailBatchActivities } from '../../activities/emailBatches';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSitePlatformSweepActivities(deps),
     ...createEmailWebhookActivities(deps),
     ...createEmailBatchActivities(deps),
+    ...createContentPublishActivities(deps),
   });
 }
 

@@ -7,7 +7,9 @@ import { contentImageRoutes } from './media/contentImageRoutes';
 import { mediaRoutes } from './media/routes';
 import { reviewRoutes } from './reviews/routes';
 import { calendarRoutes } from './calendar/routes';
+import { scheduleRoutes } from './schedule/routes';
 import { seoRoutes } from './seo/routes';
+import { siteLinksRoutes } from './siteLinks/routes';
 
 /** Every marketing route (content and its jobs, grounding objects, media …), dashboard and agent twins. */
 export function marketingRoutes(): RouteDef[] {
@@ -21,5 +23,7 @@ export function marketingRoutes(): RouteDef[] {
     ...mediaRoutes(),
     ...seoRoutes(),
     ...calendarRoutes(),
+    ...scheduleRoutes(),
+    ...siteLinksRoutes(),
   ];
 }

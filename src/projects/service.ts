@@ -16,6 +16,12 @@ export async function findOwnProject(db: Knex, accountId: string, projectId: str
   return store.findProject(db, accountId, projectId);
 }
 
+/** The account's projects among `projectIds`, by id, in one query (malformed ids are skipped); for lists that show many. */
+export async function findOwnProjects(db: Knex, accountId: string, projectIds: string[]): Promise<Map<string, ProjectRow>> {
+  const ids = [...new Set(projectIds.filter(isUuid))];
+  return new Map((await store.findProjects(db, accountId, ids)).map((p) => [p.id, p]));
+}
+
 /** The one ownership check every area uses for a project id: 404 `project_not_found` unless the account owns it. */
 export async function requireOwnProject(db: Knex, accountId: string, projectId: string): Promise<ProjectRow> {
   const project = await findOwnProject(db, accountId, projectId);

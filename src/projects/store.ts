@@ -19,6 +19,12 @@ export async function findProject(db: Knex, accountId: string, projectId: string
   return db<ProjectRow>('projects').where({ account_id: accountId, id: projectId }).first();
 }
 
+/** The account's projects among `projectIds` (ids of other accounts are simply not found). */
+export async function findProjects(db: Knex, accountId: string, projectIds: string[]): Promise<ProjectRow[]> {
+  if (projectIds.length === 0) return [];
+  return db<ProjectRow>('projects').where({ account_id: accountId }).whereIn('id', projectIds);
+}
+
 export interface NewProject {
   name: string;
   host?: string | null;

@@ -121,7 +121,7 @@ async function readPage(url: string, finalUrl: string, response: Dispatcher.Resp
 }
 
 /** A URL we may request: http(s), no credentials, and (unless private hosts are allowed) not a private IP literal. */
-function checkedUrl(raw: string, allowPrivateHosts: boolean): URL {
+export function checkedUrl(raw: string, allowPrivateHosts: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -138,7 +138,7 @@ function checkedUrl(raw: string, allowPrivateHosts: boolean): URL {
   return url;
 }
 
-function pageError(err: unknown, host: string, timedOut: boolean): ProviderError {
+export function pageError(err: unknown, host: string, timedOut: boolean): ProviderError {
   if (err instanceof ProviderError) return err;
   if (timedOut) return new ProviderError('page', 'page_timeout', `page at ${host} did not load in time`, true);
   if (err instanceof BodyTooLarge) return tooLarge(host);
@@ -178,12 +178,12 @@ const tooLarge = (host: string, maxBytes?: number) =>
   new ProviderError('page', 'page_too_large', `page at ${host} is larger than ${maxBytes ? `${maxBytes} bytes` : 'the size limit'}`, false);
 
 /** Drops a body we will not read; its abort error has no reader to go to. */
-function discard(body: Readable): void {
+export function discard(body: Readable): void {
   body.on('error', () => {});
   body.destroy();
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
+export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -129,4 +129,10 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
     );
     await sameAsUnknown((id) => asB('POST', '/api/site-platform/connect', { intent: 'site_project_connect', project_id: id }));
   });
+
+  it("site links (GET /api/agent/marketing/content/site-links) answer B 404 project_not_found for A's project", async () => {
+    await sameAsUnknown((id) =>
+      world.app.call('GET', `/api/agent/marketing/content/site-links${query({ project_id: id })}`, { token: b.account.agentKey }),
+    );
+  });
 });

@@ -9,6 +9,7 @@ import { commerceShopContract } from '../../workflows/commerceShop.contract';
 import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfill.contract';
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
+import { contentPublishContract } from '../../workflows/contentPublish.contract';
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
 import { emailEventDeliveryContract } from '../../workflows/emailEventDelivery.contract';
@@ -46,6 +47,7 @@ const IMPLEMENTATIONS = [
   implementing(sitePlatformEventRetentionContract, bundle.sitePlatformEventRetention),
   implementing(sitePlatformFormsBackfillContract, bundle.sitePlatformFormsBackfill),
   implementing(sitePlatformEventsContract, bundle.sitePlatformEvents),
+  implementing(contentPublishContract, bundle.contentPublish),
 ];
 
 describe('workflow contracts', () => {

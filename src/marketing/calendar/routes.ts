@@ -24,7 +24,11 @@ const entrySchema = z.object({
   title: z.string(),
   kind: z.enum(['scheduled', 'published', 'failed', 'recorded_only']),
   date: z.string().describe('ISO 8601 timestamp of the event.'),
-  executes: z.boolean().describe('False only for `recorded_only`: a date that nothing publishes.'),
+  executes: z
+    .boolean()
+    .describe(
+      "True exactly when the item's publish workflow holds the date (kind `scheduled`); false for `recorded_only`, a date that nothing publishes.",
+    ),
   status: z.string(),
   content_type: z.string(),
 });
@@ -52,10 +56,10 @@ const calendarSchema = z.object({
 const description = [
   "Every dated event of the account's content items inside the window [from, to], oldest first (ties by content id, then kind). One item can give several entries.",
   '',
-  "- `scheduled`: the item's stored `scheduled_publish_at` falls in the window and the schedule will execute (the item is linked to a site collection and its `deploy_target` is not `none`). Until scheduled publishing lands, these come from the stored schedule.",
-  '- `recorded_only`: a stored `scheduled_publish_at` that nothing publishes (no site link, or `deploy_target` `none`); `executes` is false for these and only these.',
+  "- `scheduled`: the item's `scheduled_publish_at` falls in the window and its publish workflow (`content-publish`, see `GET /api/jobs`) holds it: the date was accepted by the workflow, which publishes the item then. `executes` is true.",
+  '- `recorded_only`: a stored `scheduled_publish_at` that no workflow holds, so nothing publishes it: `deploy_target` `none`, no site link, or a date stored before scheduled publishing existed (never re-armed by a later write). `executes` is false for these and only these.',
   '- `published`: `published_at` falls in the window.',
-  '- `failed`: `publish_failed_at` (the last failed publish) falls in the window.',
+  '- `failed`: `publish_failed_at` (the last failed publish: a scheduled publish that kept failing after its retries, or a failed publish-to-site) falls in the window.',
   '',
   `Window: \`from\` and \`to\` each default to ${CALENDAR.defaultReachDays} days from now — \`from\` ${CALENDAR.defaultReachDays} days before, \`to\` ${CALENDAR.defaultReachDays} days after — so the default is the ${CALENDAR.defaultReachDays * 2} days around today; each absent bound takes its default independently of the other. A bound is an ISO 8601 timestamp with a zone or a date alone (UTC day). A window longer than ${CALENDAR.maxWindowDays} days is 400 \`calendar_window_too_large\` (a date-only window of ${CALENDAR.maxWindowDays} calendar days fits); \`to\` before \`from\` is 400 \`calendar_window_invalid\`; an unreadable date is 400 \`validation_failed\`.`,
   '',

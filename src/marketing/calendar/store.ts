@@ -13,10 +13,11 @@ export interface CalendarEntryRow {
 }
 
 /**
- * A stored schedule only executes when something will publish it: the item is linked to a site collection and its
- * deploy target is not `none`. Any other scheduled date is recorded only.
+ * A stored schedule executes exactly when the item's content-publish workflow holds it: schedule_executes is set by
+ * the write the workflow accepted and cleared when it publishes, fails or is cancelled. Any other date (deploy_target
+ * `none`, no link, or a date stored before scheduled publishing existed) is recorded only.
  */
-const EXECUTES = `(cms_link is not null and deploy_target <> 'none')`;
+const EXECUTES = 'schedule_executes';
 
 const LEGS: Array<{ column: string; kind: string; executes: string }> = [
   { column: 'scheduled_publish_at', kind: `case when ${EXECUTES} then 'scheduled' else 'recorded_only' end`, executes: EXECUTES },

@@ -21,7 +21,12 @@ export const writeRules =
   'project and collection is not re-checked. A platform failure during the check keeps its code (502, 504). `settings` is merged into the stored object key by key (a key sent ' +
   'as null is removed); a settings object with only `distribution_plan` leaves its siblings alone. A schedule request ' +
   '(`scheduled_publish_at` different from the stored one) needs a `cms_link` (409 `not_linked`) and a future instant; ' +
-  '`cancel_scheduled_publish: true` clears it. `published_at` is read-only: stamped the first time `status` becomes ' +
+  '`cancel_scheduled_publish: true` clears it. A future date on a linked item whose `deploy_target` is not `none` is held by the ' +
+  "item's publish workflow (kind `content-publish`), which publishes it at that time; the write commits only after the workflow " +
+  'accepted the change (503 `temporal_unavailable` and nothing written when the job engine cannot be reached; 409 ' +
+  '`schedule_publishing` while the publish runs). Unlinking or `deploy_target: none` cancels the workflow and keeps the date ' +
+  'recorded only. On a project whose content source is the platform CMS, the first schedule of an item without a site entry ' +
+  'creates the entry as a draft (`cms_link.item_id`), never live before the time. `published_at` is read-only: stamped the first time `status` becomes ' +
   '`published`. Each change writes a version row (see the versions route).';
 
 export const updateRules =

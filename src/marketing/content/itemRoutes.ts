@@ -7,7 +7,9 @@ import { twinRoutes } from '../twins';
 import { errorSpecs, linkCheckErrorSpecs } from './errors';
 import { contentIdParams, contentItemSchema, createBody, idParams, updateBody } from './schemas';
 import { createContent, deleteContent, getContent, updateContent } from './service';
-import { scheduledPublishOf, urlOf } from './url';
+import { URL_RULE, URL_SOURCES, urlOf } from './url';
+import { scheduleWriteErrorSpecs, stageErrorSpecs } from '../schedule/errors';
+import { scheduledPublishOf, scheduledPublishSchema } from '../schedule/view';
 import * as docs from './docs';
 
 const tags = ['Marketing content'];
@@ -15,15 +17,13 @@ const agent = (permission: Permission) => ({ kind: 'agent', permission }) as con
 const session = { kind: 'session' } as const;
 
 const agentItemSchema = contentItemSchema.extend({
-  url: z.string().nullable().describe('Public URL of the item on its site; null until the site integration knows it.'),
-  url_source: z.string().nullable().describe('Where url came from; null with a null url.'),
-  scheduled_publish: z
-    .object({ at: z.string(), status: z.literal('scheduled') })
-    .nullable()
-    .describe('The pending schedule, or null when nothing is scheduled.'),
+  url: z.string().nullable().describe(`Public URL of the item on its site. ${URL_RULE}`),
+  url_source: z.enum(URL_SOURCES).nullable().describe('Which rule gave url (see url); null with a null url.'),
+  scheduled_publish: scheduledPublishSchema,
 });
 
-const updateErrors = [errorSpecs.notFound, errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs];
+const scheduleErrors = [...scheduleWriteErrorSpecs, ...stageErrorSpecs];
+const updateErrors = [errorSpecs.notFound, errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs, ...scheduleErrors];
 
 export function contentItemRoutes(): RouteDef[] {
   return [
@@ -39,7 +39,7 @@ export function contentItemRoutes(): RouteDef[] {
         description: docs.createMarketingContentDescription,
         body: createBody,
         responses: { 201: { description: 'The item', schema: contentItemSchema } },
-        errors: [errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs],
+        errors: [errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs, ...scheduleErrors],
       },
       async ({ body, auth, deps }) => ({
         status: 201,
@@ -76,7 +76,13 @@ export function contentItemRoutes(): RouteDef[] {
       },
       async ({ params, auth, deps }) => {
         const item = await getContent(deps.db, accountOf(auth), params.contentId);
-        return { body: { ...item, ...urlOf(item), scheduled_publish: scheduledPublishOf(item) } };
+        return {
+          body: {
+            ...item,
+            ...(await urlOf(deps.db, accountOf(auth), item)),
+            scheduled_publish: await scheduledPublishOf(deps.db, accountOf(auth), item.id),
+          },
+        };
       },
     ),
 
@@ -131,7 +137,7 @@ export function contentItemRoutes(): RouteDef[] {
         errors: [errorSpecs.notFound],
       },
       async ({ params, auth, deps }) => {
-        await deleteContent(deps.db, accountOf(auth), params.id);
+        await deleteContent(deps, accountOf(auth), params.id);
         return { status: 204 };
       },
     ),
@@ -149,7 +155,7 @@ export function contentItemRoutes(): RouteDef[] {
         errors: [errorSpecs.notFound],
       },
       async ({ params, auth, deps }) => {
-        await deleteContent(deps.db, accountOf(auth), params.contentId);
+        await deleteContent(deps, accountOf(auth), params.contentId);
         return { status: 204 };
       },
     ),

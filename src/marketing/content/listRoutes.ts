@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import { DEFAULT_LIMIT, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../../http/pagination';
 import { route, type RouteDef } from '../../http/route';
 import { listContent } from './list';
+import { URL_RULE } from './url';
 import { contentItemSchema, GROUNDING_TEXT_MAX } from './schemas';
 import * as docs from './docs';
 
@@ -54,7 +55,7 @@ const agentQuery = z.strictObject({
     .describe('`updated` (default): updated_at descending; `published`: published_at descending, never-published items last.'),
 });
 
-const listedItem = contentItemSchema.extend({ url: z.string().nullable().describe('Public URL on the site, null while unknown.') });
+const listedItem = contentItemSchema.extend({ url: z.string().nullable().describe(`Public URL on the site. ${URL_RULE}`) });
 const listResponse = listEnvelopeSchema(listedItem);
 
 const description =

@@ -1,7 +1,10 @@
 import type { Knex } from '../../db/knex';
+import type { AppDeps } from '../../deps';
 import { isUuid } from '../../http/ids';
-import type { SitePlatformDeps } from '../../sitePlatform/connections';
 import type { Actor } from '../actor';
+import { stageDraftEntry } from '../schedule/stage';
+import { findScheduleRow } from '../schedule/store';
+import { releaseAfterDelete, syncHold } from '../schedule/sync';
 import { checkSentCmsLink } from './cmsLink';
 import { contentNotFound } from './errors';
 import { toContentItem, type ContentItem } from './representation';
@@ -23,28 +26,33 @@ export async function getContent(db: Knex, accountId: string, id: string): Promi
 
 /**
  * Creates an item and its version 1 in one transaction. The top-level keyword wins over settings.target_keyword.
- * A cms_link is checked against the site platform first, outside the transaction.
+ * A cms_link is checked against the site platform first, outside the transaction, then a draft site entry is staged
+ * when the item is scheduled (schedule/stage.ts). A schedule starts the item's publish workflow before the commit.
  */
-export async function createContent(deps: SitePlatformDeps, accountId: string, input: CreateInput, actor: Actor): Promise<ContentItem> {
+export async function createContent(deps: AppDeps, accountId: string, input: CreateInput, actor: Actor): Promise<ContentItem> {
   await checkSentCmsLink(deps, accountId, null, input.cms_link);
+  const now = new Date();
+  const staged = await stageDraftEntry(deps, { accountId, contentId: null, stored: NEW_ITEM, input, actor, now });
   return deps.db.transaction(async (trx) => {
-    const columns = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', new Date());
+    const { columns, hold } = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', now, staged);
     if (actor.type === 'user') columns.created_by_user_id = actor.id;
     const id = await insertContent(trx, accountId, columns);
     const item = toContentItem((await findContent(trx, accountId, id))!);
     await insertVersion(trx, accountId, id, item, sentFields(input), actor);
+    await syncHold(deps, accountId, id, hold);
     return item;
   });
 }
 
 /**
  * Applies a PUT or PATCH: absent keys stay, null clears, settings merge. A new cms_link is checked against the site
- * platform before the transaction; then the row is locked, every other check runs before the write, and the new
- * version row is written in the same transaction. A write that changes nothing (an autosave echo) is rolled back:
- * no version, no new updated_at.
+ * platform before the transaction (and a draft site entry staged when the write arms a schedule); then the row is
+ * locked, every other check runs before the write, the new version row is written in the same transaction, and the
+ * item's publish workflow is told of a schedule change before the commit (schedule/sync.ts: Temporal unreachable
+ * rolls it all back). A write that changes nothing (an autosave echo) is rolled back: no version, no new updated_at.
  */
 export async function updateContent(
-  deps: SitePlatformDeps,
+  deps: AppDeps,
   accountId: string,
   id: string,
   input: UpdateInput,
@@ -52,24 +60,26 @@ export async function updateContent(
   actor: Actor,
 ): Promise<ContentItem> {
   if (!isUuid(id)) throw contentNotFound();
-  if (input.cms_link) {
-    const current = await findContent(deps.db, accountId, id);
-    if (!current) throw contentNotFound();
-    await checkSentCmsLink(deps, accountId, current.cms_link, input.cms_link);
-  }
+  const current = await findContent(deps.db, accountId, id);
+  if (!current) throw contentNotFound();
+  await checkSentCmsLink(deps, accountId, current.cms_link, input.cms_link);
+  const now = new Date();
+  const staged = await stageDraftEntry(deps, { accountId, contentId: id, stored: current, input, actor, now });
   const trx = await deps.db.transaction();
   try {
     const stored = await lockContent(trx, accountId, id);
     if (!stored) throw contentNotFound();
     const before = toContentItem((await findContent(trx, accountId, id))!);
-    await updateContentColumns(trx, accountId, id, await columnsOfWrite(trx, accountId, stored, input, precedence, new Date()));
+    const { columns, hold } = await columnsOfWrite(trx, accountId, stored, input, precedence, now, staged);
+    await updateContentColumns(trx, accountId, id, columns);
     const after = toContentItem((await findContent(trx, accountId, id))!);
     const changed = changedFields(before, after);
-    if (changed.length === 0) {
+    if (changed.length === 0 && hold.kind === 'keep') {
       await trx.rollback();
       return before;
     }
-    await insertVersion(trx, accountId, id, after, changed, actor);
+    if (changed.length) await insertVersion(trx, accountId, id, after, changed, actor);
+    await syncHold(deps, accountId, id, hold);
     await trx.commit();
     return after;
   } catch (err) {
@@ -78,10 +88,12 @@ export async function updateContent(
   }
 }
 
-/** Deletes an item with its versions, comments and reviews (they cascade). */
-export async function deleteContent(db: Knex, accountId: string, id: string): Promise<void> {
+/** Deletes an item with its versions, comments and reviews (they cascade), then cancels a schedule it held. */
+export async function deleteContent(deps: AppDeps, accountId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw contentNotFound();
-  if ((await deleteContentRow(db, accountId, id)) === 0) throw contentNotFound();
+  const held = (await findScheduleRow(deps.db, accountId, id))?.schedule_executes === true;
+  if ((await deleteContentRow(deps.db, accountId, id)) === 0) throw contentNotFound();
+  if (held) await releaseAfterDelete(deps, accountId, id);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface ContentRow {
   cms_link: { project_id: string; collection_id: string; item_id?: string | null } | null;
   deploy_target: string;
   scheduled_publish_at: Date | null;
+  /** True exactly while the item's content-publish workflow holds scheduled_publish_at (schedule/hold.ts). */
+  schedule_executes: boolean;
   published_at: Date | null;
   publish_failed_at: Date | null;
   publish_error: unknown;

@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import { assertReferencesOwned } from './grounding';
 import { resolveJourneyStage } from './journeyStage';
 import type { ContentItem } from './representation';
-import { resolveSchedule } from './schedule';
+import { holdOfWrite, sameCollection, type HoldChange } from '../schedule/hold';
 import type { CreateInput, UpdateInput } from './schemas';
 import { mergeSettings, resolveKeyword, type KeywordPrecedence } from './settings';
 import type { ContentColumns, ContentRow } from './store';
@@ -31,11 +31,22 @@ const PLAIN_COLUMNS = [
 
 const EMPTY: Pick<
   ContentRow,
-  'target_keyword' | 'settings' | 'scheduled_publish_at' | 'cms_link' | 'status' | 'published_at' | 'journey_id' | 'journey_stage'
+  | 'target_keyword'
+  | 'settings'
+  | 'scheduled_publish_at'
+  | 'schedule_executes'
+  | 'deploy_target'
+  | 'cms_link'
+  | 'status'
+  | 'published_at'
+  | 'journey_id'
+  | 'journey_stage'
 > = {
   target_keyword: null,
   settings: {},
   scheduled_publish_at: null,
+  schedule_executes: false,
+  deploy_target: 'production',
   cms_link: null,
   status: 'draft',
   published_at: null,
@@ -45,8 +56,9 @@ const EMPTY: Pick<
 
 /**
  * The columns one create or update writes, after every check that can refuse it: references of the account
- * (400 invalid_reference), the journey stage (400), then the schedule rules (409 not_linked, 400 past). Nothing is
- * written before this returns.
+ * (400 invalid_reference), the journey stage (400), then the schedule rules (409 not_linked, 400 past), and what the
+ * item's publish workflow must be told (`hold`; schedule_executes is set as if it accepted). Nothing is written
+ * before this returns. `stagedItemId` is a draft site entry staged for this write (schedule/stage.ts).
  */
 export async function columnsOfWrite(
   trx: Knex.Transaction,
@@ -55,19 +67,21 @@ export async function columnsOfWrite(
   input: CreateInput | UpdateInput,
   precedence: KeywordPrecedence,
   now: Date,
-): Promise<ContentColumns> {
+  stagedItemId: string | null = null,
+): Promise<{ columns: ContentColumns; hold: HoldChange }> {
   await assertReferencesOwned(trx, accountId, input);
   const journeyStage = await resolveJourneyStage(trx, accountId, stored, input);
-  const schedule = resolveSchedule(stored, input, now);
+  const hold = holdOfWrite(stored, input, now);
+  const schedule = hold.scheduledPublishAt;
 
   const columns: ContentColumns = {};
   const record = columns as Record<string, unknown>;
   for (const key of PLAIN_COLUMNS) if (input[key] !== undefined) record[key] = input[key];
   if (journeyStage !== undefined) columns.journey_stage = journeyStage;
-  if (input.cms_link !== undefined) {
-    columns.cms_link = input.cms_link === null ? null : JSON.stringify({ ...input.cms_link, item_id: input.cms_link.item_id ?? null });
-  }
+  if (input.cms_link !== undefined) columns.cms_link = cmsLinkColumn(stored.cms_link, input.cms_link, stagedItemId);
+  else if (stagedItemId && stored.cms_link) columns.cms_link = JSON.stringify({ ...stored.cms_link, item_id: stagedItemId });
   if (schedule !== undefined) columns.scheduled_publish_at = schedule;
+  if (hold.executes !== stored.schedule_executes) columns.schedule_executes = hold.executes;
 
   const keyword = resolveKeyword(stored, input, precedence);
   columns.target_keyword = keyword;
@@ -76,7 +90,22 @@ export async function columnsOfWrite(
   // published_at records the first time the item reached status `published`; later status changes keep it.
   const status = input.status ?? stored.status;
   if (status === 'published' && stored.published_at === null) columns.published_at = now;
-  return columns;
+  const change = hold.change.kind === 'arm' && stagedItemId ? { ...hold.change, itemId: stagedItemId } : hold.change;
+  return { columns, hold: change };
+}
+
+/**
+ * A sent link without item_id keeps the entry the stored link has on the same collection (an editor that leaves
+ * item_id out must not orphan a staged or published entry); null or another collection starts without one.
+ */
+function cmsLinkColumn(
+  stored: ContentRow['cms_link'],
+  sent: NonNullable<CreateInput['cms_link']> | null,
+  staged: string | null,
+): string | null {
+  if (sent === null) return null;
+  const kept = sent.item_id !== undefined ? sent.item_id : sameCollection(sent, stored) ? (stored?.item_id ?? null) : null;
+  return JSON.stringify({ ...sent, item_id: staged ?? kept });
 }
 
 export const NEW_ITEM = EMPTY;

@@ -1,5 +1,11 @@
 import type { ContentItem } from '../content/service';
 
+/** What the mapping reads of an item (a draft staged before the item is written passes the fields it will have). */
+export type MappedFields = Pick<
+  ContentItem,
+  'title' | 'slug' | 'body' | 'excerpt' | 'meta_description' | 'featured_image_url' | 'featured_image_alt'
+>;
+
 export interface CollectionField {
   slug: string;
   type: string;
@@ -22,7 +28,7 @@ function pick(fields: CollectionField[], type: string, slugs: string[]): Collect
  * when the collection has such a field. `unmapped` lists required fields the item has nothing for.
  */
 export function fieldDataFor(
-  item: ContentItem,
+  item: MappedFields,
   fields: CollectionField[],
 ): { fieldData: Record<string, unknown>; mapped: string[]; unmapped: string[] } {
   const fieldData: Record<string, unknown> = { name: item.title };

@@ -1,14 +1,13 @@
-import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
+import type { SitePlatformDeps } from '../../sitePlatform/connections/deps';
 import { contentSourceOf } from '../../sitePlatform/operations/contentSource';
 import { withTargetLock } from '../../sitePlatform/operations/locks';
-import { runOperation } from '../../sitePlatform/operations/runner';
 import { getContent, type ContentItem } from '../content/service';
 import { LINK_STEP } from '../content/schedule';
-import { updateContentColumns } from '../content/store';
+import { stampPublishedToSite, stampPublishFailure } from '../schedule/publishStore';
 import { seoCheck } from '../seo/check';
 import type { SeoCheckResult } from '../seo/types';
-import { fieldDataFor, type CollectionField } from './fieldMapping';
+import { publishSiteEntry } from './entry';
 
 export interface PublishToSiteResult {
   item: ContentItem;
@@ -27,11 +26,6 @@ export const contentSourceNative = (projectId: string) =>
     },
   );
 
-const requiredFieldsUnmapped = (fields: string[]) =>
-  new ApiError(422, 'required_fields_unmapped', `the collection requires fields the item has nothing for: ${fields.join(', ')}`, {
-    details: { fields },
-  });
-
 interface Request {
   accountId: string;
   contentId: string;
@@ -44,7 +38,7 @@ interface Request {
  * is the platform CMS; then the item is written to the collection (created the first time, updated after), published,
  * and stamped published. The SEO check never blocks: it comes back as warnings and seo_check.
  */
-export async function publishToSite(deps: AppDeps, req: Request): Promise<PublishToSiteResult> {
+export async function publishToSite(deps: SitePlatformDeps, req: Request): Promise<PublishToSiteResult> {
   const item = await getContent(deps.db, req.accountId, req.contentId);
   const check = seoCheck(item);
   const link = item.cms_link;
@@ -56,35 +50,19 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
   if (source.provider !== 'site_platform' || !source.site_id) throw contentSourceNative(link.project_id);
   const siteId = source.site_id;
 
-  const run = (method: 'GET' | 'POST', action: string, params: Record<string, unknown>) =>
-    runOperation(deps, {
-      accountId: req.accountId,
-      projectId: link.project_id,
-      method,
-      action,
-      params: { site_id: siteId, collection_id: link.collection_id, ...params },
-      actor: req.actor,
-    });
-
   const site = await withTargetLock(deps.db, req.accountId, `content_publish:${item.id}`, async () => {
     try {
-      const collection = (await run('GET', 'cms_collection_get', {})).result as { fields?: CollectionField[] };
-      const { fieldData, unmapped } = fieldDataFor(item, collection.fields ?? []);
-      if (unmapped.length) throw requiredFieldsUnmapped(unmapped);
-      const { itemId, created } = await upsertItem(run, link.item_id, fieldData);
-      await run('POST', 'cms_item_publish', { itemIds: [itemId], confirm: true });
-      await stamp(deps, req.accountId, item, { ...link, item_id: itemId }, null);
-      return { itemId, created };
+      const entry = await publishSiteEntry(deps, { accountId: req.accountId, item, link, siteId, actor: req.actor });
+      await stampPublishedToSite(deps.db, req.accountId, item.id, {
+        cms_link: JSON.stringify({ ...link, item_id: entry.itemId }),
+        site_entry_url: entry.url,
+      });
+      return entry;
     } catch (err) {
       // Only the platform's refusals and failures are publish failures (calendar kind failed); our own 4xx change nothing.
       if (!(err instanceof ApiError) || err.status >= 500 || err.extra.upstreamStatus !== undefined) {
-        await stamp(
-          deps,
-          req.accountId,
-          item,
-          null,
-          err instanceof ApiError ? { code: err.code, message: err.message, status: err.status } : { code: 'internal_error' },
-        );
+        const failure = err instanceof ApiError ? { code: err.code, message: err.message, status: err.status } : { code: 'internal_error' };
+        await stampPublishFailure(deps.db, req.accountId, item.id, failure);
       }
       throw err;
     }
@@ -102,48 +80,4 @@ export async function publishToSite(deps: AppDeps, req: Request): Promise<Publis
     warnings: check.findings.map(({ code, field, message }) => ({ code, field, message })),
     seo_check: check,
   };
-}
-
-type Run = (method: 'GET' | 'POST', action: string, params: Record<string, unknown>) => Promise<{ result: unknown }>;
-
-/** Updates the linked platform item; creates it when there is none yet or it was deleted on the platform. */
-async function upsertItem(
-  run: Run,
-  itemId: string | null,
-  fieldData: Record<string, unknown>,
-): Promise<{ itemId: string; created: boolean }> {
-  if (itemId) {
-    try {
-      await run('POST', 'cms_item_update', { item_id: itemId, fieldData, isDraft: false });
-      return { itemId, created: false };
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-    }
-  }
-  const created = (await run('POST', 'cms_item_create', { fieldData, isDraft: false })).result as { id?: string };
-  if (!created?.id) throw new ApiError(502, 'platform_upstream', 'the site platform created the item without an id');
-  return { itemId: created.id, created: true };
-}
-
-/** Success: the link gains the platform item id and the item is published. Failure: publish_failed_at and the coded error. */
-async function stamp(
-  deps: AppDeps,
-  accountId: string,
-  item: ContentItem,
-  link: ContentItem['cms_link'],
-  failure: Record<string, unknown> | null,
-): Promise<void> {
-  await deps.db.transaction(async (trx) => {
-    if (failure) {
-      await updateContentColumns(trx, accountId, item.id, { publish_failed_at: new Date(), publish_error: JSON.stringify(failure) });
-      return;
-    }
-    await updateContentColumns(trx, accountId, item.id, {
-      cms_link: JSON.stringify(link),
-      status: 'published',
-      published_at: item.published_at ? new Date(item.published_at) : new Date(),
-      publish_failed_at: null,
-      publish_error: null,
-    });
-  });
 }

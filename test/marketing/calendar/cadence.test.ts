@@ -12,10 +12,11 @@ describe('content calendar: cadence and limits', () => {
       insertItem(a, { status: 'published', published_at: lastPublished }),
       insertItem(a, { status: 'published', published_at: daysFromNow(-40) }),
       insertItem(a, { status: 'published', published_at: daysFromNow(-100) }),
-      insertItem(a, { cms_link: LINK, scheduled_publish_at: nextScheduled }),
+      insertItem(a, { cms_link: LINK, scheduled_publish_at: nextScheduled, schedule_executes: true }),
+      insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(1) }), // recorded only: no workflow holds it (stored before scheduling)
       insertItem(a, { scheduled_publish_at: daysFromNow(2) }), // recorded only: no site link
       insertItem(a, { cms_link: LINK, deploy_target: 'none', scheduled_publish_at: daysFromNow(3) }), // recorded only
-      insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(40) }),
+      insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(40), schedule_executes: true }),
       insertItem(a, { cms_link: LINK, publish_failed_at: daysFromNow(-3) }),
       insertItem(a, { cms_link: LINK, publish_failed_at: daysFromNow(-31) }),
     ]);
@@ -32,7 +33,7 @@ describe('content calendar: cadence and limits', () => {
       published_last_90_days: 2,
       published_per_week_last_90_days: 0.2, // 2 ÷ (90/7) = 0.16 → one decimal
       scheduled_next_30_days: 1,
-      recorded_only_next_30_days: 2,
+      recorded_only_next_30_days: 3,
       failed_last_30_days: 1,
       last_published_at: lastPublished.toISOString(),
       next_scheduled_at: nextScheduled.toISOString(),

@@ -11,10 +11,13 @@ describe('content calendar: entries', () => {
   before(async () => {
     acct = await newAccount();
     const a = acct.accountId;
+    // schedule_executes is what a write sets once the item's publish workflow accepted the date (the workflow itself
+    // is the schedule tests' subject; here the calendar reads rows).
     ids.scheduled = await insertItem(a, {
       title: 'Linked',
       cms_link: LINK,
       scheduled_publish_at: daysFromNow(3),
+      schedule_executes: true,
       content_type: 'case_study',
     });
     ids.unlinked = await insertItem(a, { title: 'Unlinked', scheduled_publish_at: daysFromNow(4) });
@@ -30,27 +33,33 @@ describe('content calendar: entries', () => {
       cms_link: LINK,
       publish_failed_at: daysFromNow(-1),
       scheduled_publish_at: daysFromNow(-1),
+      schedule_executes: true,
     });
+    // A linked date stored before scheduled publishing existed: no workflow ever held it, and it is past.
+    ids.legacyPast = await insertItem(a, { title: 'Legacy', cms_link: LINK, scheduled_publish_at: daysFromNow(-6) });
+    ids.legacyFuture = await insertItem(a, { title: 'Legacy ahead', cms_link: LINK, scheduled_publish_at: daysFromNow(6) });
     ids.oldPublished = await insertItem(a, { status: 'published', published_at: daysFromNow(-46) });
     ids.edgePublished = await insertItem(a, { status: 'published', published_at: daysFromNow(-44) });
-    ids.farScheduled = await insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(46) });
-    ids.edgeScheduled = await insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(44) });
+    ids.farScheduled = await insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(46), schedule_executes: true });
+    ids.edgeScheduled = await insertItem(a, { cms_link: LINK, scheduled_publish_at: daysFromNow(44), schedule_executes: true });
     ids.undated = await insertItem(a, { title: 'No dates' });
   });
 
   const entriesOf = (body: { entries: Entry[] }, id: string) =>
     body.entries.filter((e) => e.content_id === id).map((e) => [e.kind, e.executes]);
 
-  it('a linked item with a stored schedule in the window is a scheduled entry that executes', async () => {
+  it('a date a publish workflow holds (schedule_executes) is a scheduled entry that executes', async () => {
     const res = await calendar(acct.ownerToken);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(entriesOf(res.body, ids.scheduled), [['scheduled', true]]);
   });
 
-  it('a scheduled date that nothing publishes (no site link, or deploy_target none) is recorded_only with executes false', async () => {
+  it('a scheduled date that no workflow holds (no site link, deploy_target none, stored before scheduling) is recorded_only, executes false', async () => {
     const res = await calendar(acct.ownerToken);
     assert.deepEqual(entriesOf(res.body, ids.unlinked), [['recorded_only', false]]);
     assert.deepEqual(entriesOf(res.body, ids.noTarget), [['recorded_only', false]]);
+    assert.deepEqual(entriesOf(res.body, ids.legacyPast), [['recorded_only', false]]);
+    assert.deepEqual(entriesOf(res.body, ids.legacyFuture), [['recorded_only', false]]);
     assert.ok(res.body.entries.every((e: Entry) => e.executes === (e.kind !== 'recorded_only')));
   });
 

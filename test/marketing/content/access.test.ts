@@ -25,6 +25,8 @@ const agentItemRoutes = (id: string): Array<[string, string, unknown?]> => [
   ['PATCH', `/api/agent/marketing/content/${id}`, { title: 'Taken over' }],
   ['DELETE', `/api/agent/marketing/content/${id}`],
   ['GET', `/api/agent/marketing/content/${id}/versions`],
+  ['POST', `/api/agent/marketing/content/${id}/schedule`, { scheduled_publish_at: '2099-01-01T00:00:00Z' }],
+  ['DELETE', `/api/agent/marketing/content/${id}/schedule`],
 ];
 
 describe('content access', () => {

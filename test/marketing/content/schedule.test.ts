@@ -66,7 +66,13 @@ describe('content schedule requests', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.scheduled_publish_at, at);
     const got = await call('GET', `/api/agent/marketing/content/${item.id}`, { token: acct.agentKey });
-    assert.deepEqual(got.body.scheduled_publish, { at, status: 'scheduled' });
+    assert.deepEqual(got.body.scheduled_publish, {
+      at,
+      status: 'scheduled',
+      executes: true,
+      deploy_target: 'production',
+      job_id: `content-publish:${acct.accountId}:${item.id}`,
+    });
   });
 
   it('a cms_link sent in the same request as the schedule counts as linked', async () => {

@@ -1,0 +1,46 @@
+import type { Knex } from '../../db/knex';
+
+/** The schedule columns of an item that the public representation leaves out. */
+export interface ScheduleRow {
+  scheduled_publish_at: Date | null;
+  schedule_executes: boolean;
+  deploy_target: string;
+  publish_failed_at: Date | null;
+  publish_error: unknown;
+}
+
+export async function findScheduleRow(db: Knex, accountId: string, contentId: string): Promise<ScheduleRow | undefined> {
+  return db('content_items')
+    .where({ account_id: accountId, id: contentId })
+    .first('scheduled_publish_at', 'schedule_executes', 'deploy_target', 'publish_failed_at', 'publish_error');
+}
+
+/**
+ * Records a staged draft entry on the item's link at once, while the link still names that collection and has no
+ * entry: the entry exists on the platform whatever the write that staged it does next. No version (the author's
+ * content did not change) and updated_at stays.
+ */
+export async function stampStagedItemId(
+  db: Knex,
+  accountId: string,
+  contentId: string,
+  link: { project_id: string; collection_id: string },
+  itemId: string,
+): Promise<void> {
+  await db('content_items')
+    .where({ account_id: accountId, id: contentId })
+    .whereRaw(`cms_link->>'project_id' = ? and cms_link->>'collection_id' = ? and coalesce(cms_link->>'item_id', '') = ''`, [
+      link.project_id,
+      link.collection_id,
+    ])
+    .update({ cms_link: db.raw(`jsonb_set(cms_link, '{item_id}', to_jsonb(?::text))`, [itemId]) });
+}
+
+export async function findScheduleLink(
+  db: Knex,
+  accountId: string,
+  contentId: string,
+): Promise<{ project_id: string; collection_id: string; item_id?: string | null } | undefined> {
+  const row = await db('content_items').where({ account_id: accountId, id: contentId }).first('cms_link');
+  return row?.cms_link ?? undefined;
+}
