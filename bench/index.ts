@@ -7,6 +7,7 @@ import { crmSearch } from './scenarios/crmSearch';
 import { emailSend } from './scenarios/emailSend';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
+import { scheduleFire } from './scenarios/scheduleFire';
 import { siteOp } from './scenarios/siteOp';
 import { siteWebhook } from './scenarios/siteWebhook';
 
@@ -20,6 +21,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'email-send': emailSend,
   'site-op': siteOp,
   'site-webhook': siteWebhook,
+  'schedule-fire': scheduleFire,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

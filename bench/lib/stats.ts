@@ -3,6 +3,7 @@ export interface Summary {
   perSecond: number;
   p50Ms: number;
   p95Ms: number;
+  p99Ms: number;
   errors: number;
 }
 
@@ -19,6 +20,7 @@ export function summarize(latenciesMs: number[], elapsedMs: number, errors: numb
     perSecond: (sorted.length / elapsedMs) * 1000,
     p50Ms: percentile(sorted, 50),
     p95Ms: percentile(sorted, 95),
+    p99Ms: percentile(sorted, 99),
     errors,
   };
 }

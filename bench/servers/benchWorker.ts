@@ -1,11 +1,15 @@
 // Child process of a bench scenario: the product's worker (workflow bundle + createActivities) on its own event
 // loop, as production runs it (`npm run cli -- worker`), so neither the load generator nor the API shares it.
+import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../src/app/activities';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
+
+// BENCH_WORKFLOWS=1 adds the bench-only workflows (bench/workflows) to the product's.
+const BENCH_WORKFLOWS_PATH = path.join(__dirname, '../workflows/index.ts');
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -15,7 +19,7 @@ async function main() {
     address: config.TEMPORAL_ADDRESS!,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    bundle: await bundleWorkflows(),
+    bundle: await bundleWorkflows(process.env.BENCH_WORKFLOWS === '1' ? BENCH_WORKFLOWS_PATH : undefined),
     activities: createActivities({ config, db, logger: createLogger('warn') }),
   });
   const running = worker.run();
