@@ -2,7 +2,7 @@ import { ApiError } from '../../http/errors';
 import type { SitePlatformDeps } from '../../sitePlatform/connections/deps';
 import { runOperation } from '../../sitePlatform/operations/runner';
 import type { ContentItem } from '../content/service';
-import { saveEntryItemId } from '../schedule/publishStore';
+import { recordLinkedEntry } from '../schedule/store';
 import { siteEntryUrl } from '../schedule/siteEntryUrl';
 import { fieldDataFor, type CollectionField } from './fieldMapping';
 
@@ -52,7 +52,7 @@ export async function publishSiteEntry(deps: SitePlatformDeps, req: EntryRequest
   if (unmapped.length) throw requiredFieldsUnmapped(unmapped);
   const entry = await upsertItem(run, req.link.item_id ?? null, fieldData);
   // A failure after this point must not leave a second entry behind on a retry.
-  if (entry.created) await saveEntryItemId(deps.db, req.accountId, req.item.id, req.link, entry.itemId);
+  if (entry.created) await recordLinkedEntry(deps.db, req.accountId, req.item.id, req.link, entry.itemId, 'published');
   await run('POST', 'cms_item_publish', { itemIds: [entry.itemId], confirm: true });
   const url = await siteEntryUrl(deps.db, req.accountId, req.siteId, collection.slug, entry.slug ?? fieldData.slug);
   return { itemId: entry.itemId, created: entry.created, url };

@@ -75,17 +75,3 @@ export async function stampPublishFailure(
   const [row] = await db('content_items').where({ account_id: accountId, id: contentId }).update(columns).returning('title');
   return row;
 }
-
-/** Records the platform entry a publish created on the item's link at once (unless the link moved meanwhile), so a retry updates it. */
-export async function saveEntryItemId(
-  db: Knex,
-  accountId: string,
-  contentId: string,
-  link: { project_id: string; collection_id: string },
-  itemId: string,
-): Promise<void> {
-  await db('content_items')
-    .where({ account_id: accountId, id: contentId })
-    .whereRaw(`cms_link->>'project_id' = ? and cms_link->>'collection_id' = ?`, [link.project_id, link.collection_id])
-    .update({ cms_link: db.raw(`jsonb_set(cms_link, '{item_id}', to_jsonb(?::text))`, [itemId]), updated_at: db.fn.now() });
-}

@@ -7,7 +7,7 @@ import { runOperation } from '../../sitePlatform/operations/runner';
 import type { Actor } from '../actor';
 import { fieldDataFor, type CollectionField, type MappedFields } from '../publishToSite/fieldMapping';
 import { holdOfWrite, type HoldFacts, type HoldInput } from './hold';
-import { findScheduleLink, stampStagedItemId } from './store';
+import { findScheduleLink, recordLinkedEntry } from './store';
 
 const MAPPED = ['title', 'slug', 'body', 'excerpt', 'meta_description', 'featured_image_url', 'featured_image_alt'] as const;
 
@@ -41,7 +41,7 @@ export async function stageDraftEntry(deps: AppDeps, req: StageRequest): Promise
     const current = req.contentId ? await findScheduleLink(deps.db, req.accountId, req.contentId) : undefined;
     if (current?.item_id && current.project_id === link.project_id && current.collection_id === link.collection_id) return current.item_id;
     const itemId = await createDraft(deps, req, link, source.site_id);
-    if (req.contentId) await stampStagedItemId(deps.db, req.accountId, req.contentId, link, itemId);
+    if (req.contentId) await recordLinkedEntry(deps.db, req.accountId, req.contentId, link, itemId, 'staged');
     return itemId;
   };
   // The same lock publish-to-site takes, so a staged draft and a publish of the item never both create an entry.

@@ -90,6 +90,14 @@ describe('publish a content item to the site (doc1 publish-to-site; doc2 What th
     assert.ok(res.body.warnings.length > 0, 'a short body has SEO findings');
     assert.equal(typeof res.body.seo_check.score, 'number');
 
+    // The published entry's live URL reaches the agent get (url_source site_platform_cms) and the list.
+    const got = await world.app.call('GET', `/api/agent/marketing/content/${id}`, { token: t.account.agentKey });
+    assert.equal(got.status, 200, got.text);
+    assert.equal(got.body.url_source, 'site_platform_cms');
+    assert.match(got.body.url, /^https:\/\/[^/]+\/[^/]+\/heat-pumps-old-houses$/);
+    const listed = await world.app.call('GET', '/api/agent/marketing/content?status=published', { token: t.account.agentKey });
+    assert.equal(listed.body.data.find((i: { id: string }) => i.id === id)?.url, got.body.url);
+
     const edited = await world.app.call('PUT', `/api/marketing/content/${id}`, {
       token: t.account.ownerToken,
       body: { ...res.body.item, title: 'Heat pumps, revisited' },

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { contentPublishWorkflowId, scheduleQuery } from '../../../workflows/contentPublish.contract';
 import type { CallOptions } from '../../helpers/http';
 import { harness } from '../../helpers/harness';
+import { blogTenant } from './blogTenant';
 import { newProjectId } from '../../helpers/projects';
 import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { startSiteWorld, type SiteWorld } from '../../sitePlatform/connections/fixtures';
-import { OPS, newTenant, type Tenant } from '../../sitePlatform/operations/fixtures';
+import type { Tenant } from '../../sitePlatform/operations/fixtures';
 
 /**
  * A simulator world with one tenant: its project publishes to a platform CMS collection (`collectionId`), and a second
@@ -24,21 +25,7 @@ export interface RequestWorld {
 
 export async function startRequestWorld(): Promise<RequestWorld> {
   const world = await startSiteWorld();
-  const t = await newTenant(world);
-  const collectionId = world.sim.addCollection(t.siteId, {
-    displayName: 'Blog Posts',
-    slug: 'blog',
-    singularName: 'Blog Post',
-    fields: [
-      { slug: 'post-body', type: 'RichText' },
-      { slug: 'post-summary', type: 'PlainText' },
-    ],
-  }).id;
-  const switched = await world.app.call('POST', OPS, {
-    token: t.account.agentKey,
-    body: { action: 'project_cms_provider_set', project_id: t.projectId, provider: 'site_platform', site_id: t.siteId, confirm: true },
-  });
-  assert.equal(switched.status, 200, switched.text);
+  const { t, collectionId } = await blogTenant(world);
   const nativeProjectId = await newProjectId(t.account.accountId, { kind: 'service_hosted', host: 'www.example.test' });
   await saveBinding(harness().db, t.account.accountId, nativeProjectId, {
     override_mode: 'inherit',

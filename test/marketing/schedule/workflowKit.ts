@@ -18,9 +18,10 @@ import {
   type ScheduleView,
 } from '../../../workflows/contentPublish.contract';
 import { harness } from '../../helpers/harness';
+import { blogTenant } from './blogTenant';
 import { newProjectId } from '../../helpers/projects';
 import { startSiteWorld, type SiteWorld } from '../../sitePlatform/connections/fixtures';
-import { OPS, newTenant, type Tenant } from '../../sitePlatform/operations/fixtures';
+import type { Tenant } from '../../sitePlatform/operations/fixtures';
 
 export { eventually } from '../../jobs/jobTestKit';
 
@@ -73,21 +74,7 @@ export interface PublishWorld {
 
 export async function startPublishWorld(): Promise<PublishWorld> {
   const world = await startSiteWorld({ FETCH_ALLOW_PRIVATE_HOSTS: true });
-  const t = await newTenant(world);
-  const collectionId = world.sim.addCollection(t.siteId, {
-    displayName: 'Blog Posts',
-    slug: 'blog',
-    singularName: 'Blog Post',
-    fields: [
-      { slug: 'post-body', type: 'RichText' },
-      { slug: 'post-summary', type: 'PlainText' },
-    ],
-  }).id;
-  const switched = await world.app.call('POST', OPS, {
-    token: t.account.agentKey,
-    body: { action: 'project_cms_provider_set', project_id: t.projectId, provider: 'site_platform', site_id: t.siteId, confirm: true },
-  });
-  assert.equal(switched.status, 200, switched.text);
+  const { t, collectionId } = await blogTenant(world);
   const config = { ...harness().deps.config, ...world.config } as Config;
   const publisher = await startPublishWorker(config);
   return {
