@@ -72,6 +72,12 @@ const schema = z
     MODEL_API_URL: z.url().default('https://api.openai.com/v1'),
     MODEL_API_KEY: optionalString,
     MODEL_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    /** An OpenAI-compatible Images API: POST <url>/images/generations (and /images/edits with reference images). Unset key: no image runs. */
+    IMAGE_API_URL: z.url().default('https://api.openai.com/v1'),
+    IMAGE_API_KEY: optionalString,
+    IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+    /** One image request's deadline (headers and the whole answer); renders take tens of seconds. */
+    IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     FETCH_MAX_BYTES: z.coerce

@@ -1,18 +1,21 @@
 /** Which provider a failure came from. */
-export type ProviderName = 'search' | 'model' | 'page';
+export type ProviderName = 'search' | 'model' | 'page' | 'image';
 
 /**
- * A coded failure of a research provider (web search, chat model, page fetch). `retryable` tells the caller (a
+ * A coded failure of a provider (web search, chat model, page fetch, image generation). `retryable` tells the caller (a
  * Temporal activity) whether another attempt may succeed. Messages name the provider and what happened, never a
  * key, a header or a response body.
  *
  * Codes: search_unauthorized, search_rate_limited, search_unavailable, search_bad_response; model_unauthorized,
  * model_rate_limited, model_unavailable, model_bad_response; page_timeout, page_too_large, page_status,
- * page_not_html, page_blocked_host, page_too_many_redirects, page_failed, page_bad_url.
+ * page_not_html, page_blocked_host, page_too_many_redirects, page_failed, page_bad_url; image_request_rejected,
+ * image_provider_auth, image_rate_limited, image_unavailable, image_bad_response, image_too_large (providers/images.ts).
  */
 export class ProviderError extends Error {
   /** The provider's `Retry-After` on a 429, when it sent one. */
   retryAfterSeconds?: number;
+  /** The provider's own `error.code` when it sent a short machine code (e.g. `moderation_blocked`). */
+  upstreamCode?: string;
 
   constructor(
     readonly provider: ProviderName,
@@ -57,7 +60,7 @@ export function statusError(provider: 'search' | 'model', what: string, status: 
 }
 
 /** A network failure or timeout of the search API or the chat model: unavailable, retryable. */
-export function unreachableError(provider: 'search' | 'model', what: string, timedOut: boolean): ProviderError {
+export function unreachableError(provider: 'search' | 'model' | 'image', what: string, timedOut: boolean): ProviderError {
   return new ProviderError(
     provider,
     `${provider}_unavailable`,

@@ -6,7 +6,7 @@ import { readLimitedBody } from './pageBody';
 export interface JsonCall {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   timeoutMs: number;
   /** Largest answer read; a bigger one is `<provider>_bad_response`. */
   maxBytes: number;
@@ -25,7 +25,12 @@ export interface JsonAnswer {
  * timeouts become `<provider>_unavailable`; a cancelled `signal` rethrows its reason. `what` names the API in
  * messages (never the URL's query, a header or the body).
  */
-export async function callJson(provider: 'search' | 'model', what: string, url: string | URL, call: JsonCall): Promise<JsonAnswer> {
+export async function callJson(
+  provider: 'search' | 'model' | 'image',
+  what: string,
+  url: string | URL,
+  call: JsonCall,
+): Promise<JsonAnswer> {
   const deadline = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
   try {

@@ -8,6 +8,7 @@ import { startDnsSandbox } from '../sandbox/dns';
 import { startSmtpSandbox } from '../sandbox/smtp';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
 import { ensureDemoProject, type DemoProject } from './demoProject';
+import { startImageSandbox } from './imageSandbox';
 import { startResearchSandbox } from './researchSandbox';
 import { startSiteSandbox } from './siteSandbox';
 
@@ -30,7 +31,7 @@ export interface Sandbox {
 
 /**
  * `start --sandbox`: the commerce platform simulated on loopback (and the research providers: researchSandbox.ts;
- * the site platform: siteSandbox.ts),
+ * the site platform: siteSandbox.ts; image generation: imageSandbox.ts),
  * with a demo app and a demo shop holding a few orders, so the whole connect → webhooks → backfill path runs with no
  * platform account. The demo app's secret is derived from the credential hash key, so it stays the same across
  * restarts of one DATA_DIR (the simulator's own state — tokens, subscriptions — lives in memory: connect the shop
@@ -44,10 +45,13 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   simulator.addShop({ domain: DEMO_SHOP, name: 'Demo shop' });
   simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
   const research = await startResearchSandbox();
+  const images = await startImageSandbox();
   const site = await startSiteSandbox(config);
   const dns = await startDnsSandbox({ control: true });
   const sandboxConfig: Config = site.configure(
-    research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }),
+    images.configure(
+      research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }),
+    ),
   );
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
   const smtp = await startSmtpSandbox();
@@ -82,6 +86,7 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         '    3. Open the authorize_url it answers in a browser: the simulator approves at once and redirects to',
         `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
         ...research.bannerLines(),
+        ...images.bannerLines(),
         ...site.bannerLines(apiUrl, sandboxConfig.PUBLIC_APP_URL ?? apiUrl),
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
         ...demoProjectLines(demo, deployedSite.baseUrl),
@@ -89,7 +94,7 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
       ];
     },
     stop: async () => {
-      await Promise.all([simulator.stop(), research.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]);
+      await Promise.all([simulator.stop(), research.stop(), images.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]);
     },
   };
 }

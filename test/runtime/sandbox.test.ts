@@ -49,6 +49,10 @@ describe('start --sandbox', function () {
 
     // Research works end to end against the simulated search API, chat model and demo pages.
     assert.match(stack.stdout, /research providers are simulated on loopback/);
+    const imagesUrl =
+      stack.stdout.match(/image generation is simulated on loopback .*: (http:\/\/127\.0\.0\.1:\d+\/v1)$/m)?.[1] ??
+      assert.fail(`no image simulator line in the banner:\n${stack.stdout}`);
+    assert.equal((await fetch(`${imagesUrl}/images/generations`, { method: 'POST' })).status, 401, 'the image simulator wants its key');
     const item = await call('POST', `${apiUrl}/api/marketing/content`, token, {
       title: 'Heat pumps for old houses',
       target_keyword: 'heat pumps',
