@@ -1,5 +1,6 @@
 import { routeAuth } from '../auth/routeAuth';
 import { authRoutes } from '../auth/routes';
+import { billingRoutes } from '../billing/routes';
 import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { formRoutes } from '../forms/routes';
@@ -31,6 +32,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
   return [
     ...systemRoutes(all, routeAuth.docs),
     ...authRoutes(),
+    ...billingRoutes(),
     ...crmRoutes(),
     ...formRoutes(),
     ...marketingRoutes(),

@@ -130,6 +130,7 @@ export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?
         'A string holding U+0000 or a lone UTF-16 surrogate answers 400 `validation_failed` naming its field; nothing is written.',
         'A body that cannot be read answers 400 `invalid_body`, a JSON body that does not parse 400 `invalid_json`, and a request that does not arrive in time 408 `request_timeout`.',
         'Anything unexpected answers 500 `internal`, without internals; its `request_id` finds it in the logs.',
+        "Image runs are gated by the account plan (`GET /api/account/plan`): 402 `billing_standing` when the billing standing is not `good` (`billing_standing` names it), 402 `quota_exhausted` when the UTC month's image allowance is used up (`allowance`, `used`, `period`).",
         'A scheduled publish that failed after its retries keeps its last error as `scheduled_publish.error.code` on the agent content get: a code a route below lists (e.g. `platform_upstream`), or `content_publish_busy` (another publish of the item held its lock on every attempt), `publish_timeout` (no attempt finished in time) or `publish_failed` (anything else).',
       ].join('\n\n'),
     },

@@ -6,18 +6,25 @@ import { parseFlags, required } from '../args';
 import type { Command } from '../command';
 import { UsageError } from '../errors';
 import { withSecretHashKey } from '../secretHashKey';
+import { ACCOUNT_PLAN_USAGE, runAccountPlan } from './accountPlan';
 
 const DEFAULT_OWNER_EMAIL = 'owner@localhost';
 
 export const accountCommand: Command = {
-  usage: 'account create --name NAME [--owner-email EMAIL] [--owner-name NAME] [--json]',
+  // Two actions, one help line each (help indents every line of `usage` by two spaces).
+  usage: `account create --name NAME [--owner-email EMAIL] [--owner-name NAME] [--json]\n  ${ACCOUNT_PLAN_USAGE}`,
   summary:
-    `Creates an account with its owner (default ${DEFAULT_OWNER_EMAIL}) and prints an owner session token and an agent key ` +
-    'with every permission, shown once. --json prints only {"account":{"id","name"},"owner_token","agent_key"}.',
+    `create: makes an account with its owner (default ${DEFAULT_OWNER_EMAIL}) and prints an owner session token and an agent key ` +
+    'with every permission, shown once. --json prints only {"account":{"id","name"},"owner_token","agent_key"}. ' +
+    "plan: sets the given fields of the account's plan (the others stay; no flag prints it): plan name, monthly image " +
+    'allowance (a number or "unlimited") and billing standing; --json prints {"account_id","plan","image_allowance_monthly","billing_standing"}.',
   async run(args, io) {
     const [action, ...rest] = args;
+    if (action === 'plan') return runAccountPlan(rest, io);
     if (action !== 'create')
-      throw new UsageError(action ? `account: unknown action "${action}" (known: create)` : 'account: missing action (known: create)');
+      throw new UsageError(
+        action ? `account: unknown action "${action}" (known: create, plan)` : 'account: missing action (known: create, plan)',
+      );
     const flags = parseFlags('account create', rest, {
       name: { type: 'string' },
       'owner-email': { type: 'string', default: DEFAULT_OWNER_EMAIL },
