@@ -1,4 +1,5 @@
 import type { RouteDef } from '../http/route';
+import { brandRoutes } from './brand/routes';
 import { categoryRoutes } from './categories/routes';
 import { contentRoutes } from './content/routes';
 import { groundingRoutes } from './grounding/routes';
@@ -21,6 +22,7 @@ export function marketingRoutes(): RouteDef[] {
     ...reviewRoutes(),
     ...contentImageRoutes(),
     ...mediaRoutes(),
+    ...brandRoutes(),
     ...seoRoutes(),
     ...calendarRoutes(),
     ...scheduleRoutes(),

@@ -32,6 +32,7 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
       project: await db('projects').where({ id: a.projectId }),
       bindings: await db('site_platform_project_bindings').where({ project_id: a.projectId }),
       sources: await db('site_platform_content_sources').where({ project_id: a.projectId }),
+      brandGuides: await db('brand_guides').where({ project_id: a.projectId }),
     });
   };
 
@@ -128,6 +129,20 @@ describe('Projects tenancy: two accounts, a project id is never shared', () => {
       }),
     );
     await sameAsUnknown((id) => asB('POST', '/api/site-platform/connect', { intent: 'site_project_connect', project_id: id }));
+  });
+
+  it("brand guides and the image profile (session and agent twin) answer B 404 project_not_found for A's project", async () => {
+    await harness().db('brand_guides').insert({ account_id: a.account.accountId, project_id: a.projectId, voice: "A's voice" });
+    for (const [prefix, token] of [
+      ['/api', b.account.ownerToken],
+      ['/api/agent', b.account.agentKey],
+    ] as const) {
+      await sameAsUnknown((id) => world.app.call('GET', `${prefix}/marketing/projects/${id}/brand`, { token }));
+      await sameAsUnknown((id) =>
+        world.app.call('PUT', `${prefix}/marketing/projects/${id}/brand`, { token, body: { voice: 'Taken over' } }),
+      );
+      await sameAsUnknown((id) => world.app.call('GET', `${prefix}/marketing/brand/image-profile${query({ project_id: id })}`, { token }));
+    }
   });
 
   it("site links (GET /api/agent/marketing/content/site-links) answer B 404 project_not_found for A's project", async () => {
