@@ -130,11 +130,11 @@ async function reindexPage(deps: FanOutDeps, accountId: string, event: StoredEve
   if (!pageId) return { indexed: 0, deleted: 0 };
   const page = { pageId, title: text(event.payload.pageTitle), publishedPath: text(event.payload.publishedPath) };
   if (event.triggerType === 'page_deleted') {
-    await markPageDeleted(deps.db, accountId, event.siteId, page);
+    await markPageDeleted(deps.db, accountId, event.siteId, page, time(event.payload.deletedOn));
     return { indexed: 0, deleted: 1 };
   }
   const updatedAt = time(event.payload.lastUpdated) ?? time(event.payload.createdOn);
-  await upsertPages(deps.db, accountId, event.siteId, [{ ...page, pageUpdatedAt: updatedAt }]);
+  await upsertPages(deps.db, accountId, event.siteId, [{ ...page, pageUpdatedAt: updatedAt }], true);
   return { indexed: 1, deleted: 0 };
 }
 

@@ -141,6 +141,20 @@ describe('site platform event fan-out', () => {
     assert.equal(event.fan_out.pages.indexed, live.length);
   });
 
+  it('page events in any order: a page_created fanned out after the page_deleted that came later on the platform leaves the page deleted; a newer one brings it back', async () => {
+    const { db } = harness();
+    const c = await newConnection(rw, { authKind: 'oauth' });
+    const siteId = c.siteIds[0];
+    await bindProject(c.accountId, siteId, 'platform_hosted');
+    const pageId = `page_${randomUUID()}`;
+    const page = { siteId, pageId, pageTitle: 'About', publishedPath: '/about' };
+    await deliverAndFanOut(rw, c, 'page_deleted', { ...page, deletedOn: '2026-11-26T10:00:01Z' });
+    await deliverAndFanOut(rw, c, 'page_created', { ...page, createdOn: '2026-11-26T10:00:00Z' });
+    assert.equal((await listIndexedPages(db, c.accountId, siteId))[0].deleted, true, 'the late page_created does not undelete it');
+    await deliverAndFanOut(rw, c, 'page_created', { ...page, createdOn: '2026-11-26T11:00:00Z' });
+    assert.equal((await listIndexedPages(db, c.accountId, siteId))[0].deleted, false, 'a page created after the deletion is live');
+  });
+
   it("cross-account: an account's delivery reaches only its own projects bound to the site, never another account's binding of the same site", async () => {
     const shared = addSimSite(rw);
     const a = await newConnection(rw, { authKind: 'site_token', siteIds: [shared] });
