@@ -1,14 +1,7 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  proxyLocalActivities,
-  TimeoutFailure,
-  workflowInfo,
-  type ActivityOptions,
-  type LocalActivityOptions,
-} from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { inPool } from './pool';
+import { isStepFailure, reasonOf } from './stepFailure';
 import { trackProgress } from './progress';
 import {
   RESEARCH_BUDGET_MS,
@@ -287,33 +280,4 @@ function budgeted(left: number, startToClose: number, scheduleToClose: number): 
 /** The same for a local activity (no heartbeat: the SDK keeps the workflow task alive while one runs long). */
 function localBudgeted(left: number, startToClose: number, scheduleToClose: number): LocalActivityOptions {
   return { startToCloseTimeout: Math.min(startToClose, left), scheduleToCloseTimeout: Math.min(scheduleToClose, left), retry };
-}
-
-/**
- * A step's own failure (retries used up, refused, timed out), which the run turns into a warning or a gap. An
- * activity's arrives wrapped in ActivityFailure; a local activity's may arrive as its cause alone.
- */
-function isStepFailure(err: unknown): err is ActivityFailure | ApplicationFailure | TimeoutFailure {
-  return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TimeoutFailure;
-}
-
-function reasonOf(err: ActivityFailure | ApplicationFailure | TimeoutFailure): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof TimeoutFailure) return 'timed out';
-  if (cause instanceof ApplicationFailure) return cause.type ? `${cause.type}: ${cause.message}` : cause.message;
-  return cause?.message ?? err.message;
-}
-
-/** Runs `work` over `items` with at most `limit` at a time; results keep the items' order. Deterministic. */
-async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  return results;
 }
