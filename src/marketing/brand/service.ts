@@ -69,12 +69,8 @@ const imageOf = (asset: MediaAssetRow, baseUrl: string, id: string, role: Refere
   ...(asset.alt_text ? { alt: asset.alt_text } : {}),
 });
 
-/**
- * What an image prompt carries for the account (or one of its projects): the effective guide as plain sentences,
- * its avoid list, the primary logo, then the newest `brand_reference` images (the logo asset is not repeated).
- */
-export async function imageProfile(db: Knex, accountId: string, projectId: string | undefined, baseUrl: string): Promise<ImageProfile> {
-  if (projectId !== undefined) await requireOwnProject(db, accountId, projectId);
+/** The guide that applies to the account (or one of its projects), its primary logo and newest `brand_reference` images. */
+async function profileParts(db: Knex, accountId: string, projectId: string | undefined) {
   const [accountGuide, projectGuide] = await Promise.all([
     store.findGuide(db, accountId, null),
     projectId === undefined ? undefined : store.findGuide(db, accountId, projectId),
@@ -85,14 +81,31 @@ export async function imageProfile(db: Knex, accountId: string, projectId: strin
     logoId === null ? undefined : ownAsset(db, accountId, logoId),
     media.listMedia(db, accountId, { tag: BRAND_REFERENCE_TAG }, { page: 1, limit: MAX_BRAND_REFERENCES + 1 }),
   ]);
-  const references = brand.rows
-    .filter((a) => a.id !== logo?.id)
-    .slice(0, MAX_BRAND_REFERENCES)
-    .map((a) => imageOf(a, baseUrl, a.id, 'brand'));
+  const references = brand.rows.filter((a) => a.id !== logo?.id).slice(0, MAX_BRAND_REFERENCES);
+  return { guide, logo, references };
+}
+
+/**
+ * What an image prompt carries for the account (or one of its projects): the effective guide as plain sentences,
+ * its avoid list, the primary logo, then the newest `brand_reference` images (the logo asset is not repeated).
+ */
+export async function imageProfile(db: Knex, accountId: string, projectId: string | undefined, baseUrl: string): Promise<ImageProfile> {
+  if (projectId !== undefined) await requireOwnProject(db, accountId, projectId);
+  const { guide, logo, references } = await profileParts(db, accountId, projectId);
   return {
     project_id: projectId ?? null,
     prompt_block: promptBlock(guide),
     avoid_list: guide.avoid,
-    reference_images: [...(logo ? [imageOf(logo, baseUrl, 'logo_primary', 'logo')] : []), ...references],
+    reference_images: [
+      ...(logo ? [imageOf(logo, baseUrl, 'logo_primary', 'logo')] : []),
+      ...references.map((a) => imageOf(a, baseUrl, a.id, 'brand')),
+    ],
   };
+}
+
+/** The profile's reference images as media assets, in the profile's order (logo first); the project must be the account's. */
+export async function referenceAssets(db: Knex, accountId: string, projectId: string | undefined): Promise<MediaAssetRow[]> {
+  if (projectId !== undefined) await requireOwnProject(db, accountId, projectId);
+  const { logo, references } = await profileParts(db, accountId, projectId);
+  return [...(logo ? [logo] : []), ...references];
 }

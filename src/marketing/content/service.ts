@@ -10,7 +10,7 @@ import { contentNotFound } from './errors';
 import { toContentItem, type ContentItem } from './representation';
 import type { CreateInput, UpdateInput } from './schemas';
 import type { KeywordPrecedence } from './settings';
-import { deleteContentRow, findContent, insertContent, lockContent, updateContentColumns } from './store';
+import { deleteContentRow, findContent, insertContent, lockContent, updateContentColumns, type ContentColumns } from './store';
 import { insertVersion } from './versionStore';
 import { changedFields, columnsOfWrite, NEW_ITEM, sentFields } from './write';
 
@@ -108,5 +108,37 @@ export async function stampResearch(db: Knex, accountId: string, contentId: stri
     const stored = await lockContent(trx, accountId, contentId);
     if (!stored) throw contentNotFound();
     await updateContentColumns(trx, accountId, contentId, { settings: JSON.stringify({ ...stored.settings, research }) });
+  });
+}
+
+/** The columns a service edit may change (text the item's author could have written, never its schedule or link). */
+export type ContentEdit = Partial<Pick<ContentColumns, 'body' | 'featured_image_url' | 'featured_image_alt'>>;
+
+/**
+ * A change the service makes to an item on its own (an image run placing an image), computed from the item as it is
+ * under the row lock: `edit` sees the current item, so an editor's write that committed first is kept and the change
+ * is re-applied on top of it. `edit` answers the columns to write, or a refusal that leaves the item as it is. A
+ * change writes one version row with `actor`.
+ */
+export async function editContent<R extends string>(
+  db: Knex,
+  accountId: string,
+  id: string,
+  edit: (item: ContentItem) => { columns: ContentEdit } | { refused: R },
+  actor: Actor,
+): Promise<{ edited: true; version: number } | { edited: false; refused: R | 'unchanged' }> {
+  if (!isUuid(id)) throw contentNotFound();
+  return db.transaction(async (trx) => {
+    if (!(await lockContent(trx, accountId, id))) throw contentNotFound();
+    const before = toContentItem((await findContent(trx, accountId, id))!);
+    const decided = edit(before);
+    if ('refused' in decided) return { edited: false, refused: decided.refused };
+    const differs = Object.entries(decided.columns).some(([key, value]) => before[key as keyof ContentEdit] !== value);
+    if (!differs) return { edited: false, refused: 'unchanged' };
+    await updateContentColumns(trx, accountId, id, decided.columns);
+    const after = toContentItem((await findContent(trx, accountId, id))!);
+    const changed = changedFields(before, after);
+    const version = await insertVersion(trx, accountId, id, after, changed, actor);
+    return { edited: true, version: version.version };
   });
 }

@@ -130,3 +130,13 @@ export async function detachImage(db: Knex, accountId: string, contentId: string
 export async function findPublicFile(db: Knex, token: string, filename: string): Promise<MediaFile | undefined> {
   return db('media_assets').where({ public_token: token, filename }).first('filename', 'mime_type', 'sha256', 'data');
 }
+
+/** The bytes of the account's assets among `ids` (an image run's reference images); unknown ids are left out. */
+export async function findAssetBytes(
+  db: Knex,
+  accountId: string,
+  ids: string[],
+): Promise<Array<{ id: string; mime_type: string; data: Buffer }>> {
+  if (ids.length === 0) return [];
+  return db('media_assets').where({ account_id: accountId }).whereIn('id', ids).select('id', 'mime_type', 'data');
+}
