@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readExtractionRequest, simulatedClaims } from './claims';
+import { readPlanRequest, simulatedPlan } from './imagePlan';
 
 export interface ChatRequest {
   model: string;
@@ -31,12 +32,7 @@ export function invalidRequest(body: unknown): string | undefined {
 /** A chat.completion answer built deterministically from the request; `max_tokens` cuts the content off. */
 export function completion(request: ChatRequest, fabricate: boolean) {
   const user = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const extraction = readExtractionRequest(user);
-  let content = extraction
-    ? JSON.stringify({ claims: simulatedClaims(extraction, fabricate) })
-    : request.response_format?.type === 'json_object'
-      ? '{"claims":[]}'
-      : 'This simulated model only extracts claims from a source text.';
+  let content = answerOf(user, request.response_format?.type === 'json_object', fabricate);
   let finish = 'stop';
   if (request.max_tokens && tokens(content) > request.max_tokens) {
     content = content.slice(0, request.max_tokens * 4);
@@ -52,6 +48,15 @@ export function completion(request: ChatRequest, fabricate: boolean) {
     usage: { prompt_tokens: promptTokens, completion_tokens: tokens(content), total_tokens: promptTokens + tokens(content) },
     system_fingerprint: 'fp_workyard_sim',
   };
+}
+
+/** Claims for an extraction prompt, a plan for an image-plan prompt; anything else gets a polite non-answer. */
+function answerOf(user: string, json: boolean, fabricate: boolean): string {
+  const extraction = readExtractionRequest(user);
+  if (extraction) return JSON.stringify({ claims: simulatedClaims(extraction, fabricate) });
+  const plan = readPlanRequest(user);
+  if (plan) return JSON.stringify(simulatedPlan(plan));
+  return json ? '{"claims":[]}' : 'This simulated model only extracts claims from a source text and plans article images.';
 }
 
 /** Roughly four characters per token, as for English text. */

@@ -28,7 +28,8 @@ export interface ModelSimulator {
 
 /**
  * A loopback OpenAI-compatible chat-completions API: `POST /v1/chat/completions` with `Authorization: Bearer <key>`.
- * It answers extraction prompts (src/research/claims/prompt.ts) with claims quoted verbatim from the source text.
+ * It answers extraction prompts (src/research/claims/prompt.ts) with claims quoted verbatim from the source text, and
+ * image-plan prompts (src/marketing/images/modelPlan.ts) with a plan of the hero and every H2 of 40 words or more.
  */
 export async function startModelSimulator(options: { apiKey?: string } = {}): Promise<ModelSimulator> {
   const apiKey = options.apiKey ?? `sk-sim-${randomBytes(16).toString('hex')}`;
