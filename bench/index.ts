@@ -5,6 +5,7 @@ import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { crmSearch } from './scenarios/crmSearch';
 import { emailSend } from './scenarios/emailSend';
+import { imageRun } from './scenarios/imageRun';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
 import { scheduleFire } from './scenarios/scheduleFire';
@@ -22,6 +23,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'site-op': siteOp,
   'site-webhook': siteWebhook,
   'schedule-fire': scheduleFire,
+  'image-run': imageRun,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

@@ -78,6 +78,10 @@ const schema = z
     IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
     /** One image request's deadline (headers and the whole answer); renders take tens of seconds. */
     IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+    /** Section images an image run renders at once after its hero. */
+    IMAGE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(5),
+    /** How long `POST …/images` waits for the run before answering 202 with the job (the spec's runtime is 300 s). */
+    IMAGE_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     FETCH_MAX_BYTES: z.coerce

@@ -20,3 +20,4 @@ export { sitePlatformWebhookHealth } from './sitePlatformWebhookHealth';
 export { sitePlatformWebhookUrlReconcile } from './sitePlatformWebhookUrlReconcile';
 export { sitePlatformEventRetention } from './sitePlatformEventRetention';
 export { contentPublish } from './contentPublish';
+export { contentImages } from './contentImages';

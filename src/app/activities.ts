@@ -2,6 +2,7 @@ import { createCommerceActivities } from '../../activities/commerce';
 import { createCommerceBackfillActivities } from '../../activities/commerceBackfill';
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
 import { createCommerceSweepActivities } from '../../activities/commerceSweeps';
+import { createContentImagesActivities } from '../../activities/contentImages';
 import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
 import { createEmailBatchActivities } from '../../activities/emailBatches';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailWebhookActivities(deps),
     ...createEmailBatchActivities(deps),
     ...createContentPublishActivities(deps),
+    ...createContentImagesActivities(deps),
   });
 }
 

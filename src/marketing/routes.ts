@@ -3,6 +3,8 @@ import { brandRoutes } from './brand/routes';
 import { categoryRoutes } from './categories/routes';
 import { contentRoutes } from './content/routes';
 import { groundingRoutes } from './grounding/routes';
+import { imagesPreviewRoutes } from './images/previewRoutes';
+import { imageRunRoutes } from './images/runRoutes';
 import { commentRoutes } from './comments/routes';
 import { contentImageRoutes } from './media/contentImageRoutes';
 import { mediaRoutes } from './media/routes';
@@ -21,6 +23,8 @@ export function marketingRoutes(): RouteDef[] {
     ...commentRoutes(),
     ...reviewRoutes(),
     ...contentImageRoutes(),
+    ...imagesPreviewRoutes(),
+    ...imageRunRoutes(),
     ...mediaRoutes(),
     ...brandRoutes(),
     ...seoRoutes(),

@@ -114,7 +114,7 @@ async function run(
 }
 
 /** A retry attached to the run its key names: refused when that run was started by another request (its memo's hash). */
-async function refuseOtherRequest(deps: RunDeps, id: string, hash: string): Promise<void> {
+export async function refuseOtherRequest(deps: Pick<AppDeps, 'temporal'>, id: string, hash: string): Promise<void> {
   const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
   if (typeof stored === 'string' && stored !== hash) throw keyReused();
 }

@@ -9,6 +9,7 @@ import { commerceShopContract } from '../../workflows/commerceShop.contract';
 import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfill.contract';
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
+import { contentImagesContract } from '../../workflows/contentImages.contract';
 import { contentPublishContract } from '../../workflows/contentPublish.contract';
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
@@ -48,6 +49,7 @@ const IMPLEMENTATIONS = [
   implementing(sitePlatformFormsBackfillContract, bundle.sitePlatformFormsBackfill),
   implementing(sitePlatformEventsContract, bundle.sitePlatformEvents),
   implementing(contentPublishContract, bundle.contentPublish),
+  implementing(contentImagesContract, bundle.contentImages),
 ];
 
 describe('workflow contracts', () => {

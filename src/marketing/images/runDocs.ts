@@ -1,0 +1,28 @@
+/** Long OpenAPI prose of the image run route, kept out of the route declaration. */
+
+export const RUN = [
+  "Runs the item's image pipeline (Temporal workflow `contentImages`, job kind `content-images`) and waits for it up to",
+  '300 s (IMAGE_WAIT_SECONDS): 201 with the result when it finishes in time, else 202 with the job and `Location` to poll',
+  '(live `progress`: phase plan, then render with done/total images).',
+  '\n\n**Gates, before anything is planned or charged:** good billing standing (402 `billing_standing`), an allowance left',
+  'this month (402 `quota_exhausted`), an image provider configured (503 `image_provider_not_configured`).',
+  '\n\n**Plan.** A hero (when the item has no featured image, or `replace_featured` is true) plus one image per H2 that adds',
+  'information, at most `max_sections`; a heading that already has an image below it is left alone. With a chat model',
+  'configured the model plans (JSON); without one, a heuristic: every H2 with 40 words or more of text below it that is',
+  'not a generic heading (introduction, conclusion, summary, FAQ, references …). `skipped` lists the others and why.',
+  '\n\n**Render.** The hero first, then the sections IMAGE_RENDER_CONCURRENCY at a time. Prompts carry the brand image',
+  "profile (the item's project's guide, else the account's): its prompt block, its avoid list, and its reference images",
+  '(logo first). Each image reserves one allowance unit before it renders, keyed by the run and the image, so a retried',
+  'or restarted render never charges twice; a render that fails after its retries is refunded (`refunded`, a warning).',
+  '\n\n**Host and place.** An item linked to a project whose content source is the platform CMS has its images uploaded',
+  "to the site's asset library (`hosted_on: site_platform`); any other item's go to the media library (`media_store`).",
+  'Every image is registered in the media library tagged `content_image` and `content:<item id>` (`asset_id` null: hosted',
+  'and placed, but the library row could not be written). Each is placed through the content service, one version row',
+  'each: a section image as a `<figure>` directly under its heading, the hero as the featured image. Each placement',
+  "re-reads the item under its row lock, so an editor's concurrent change is kept and the image applied on top; an image",
+  'whose heading was removed or already got an image meanwhile is not placed (`placed: false`, a warning).',
+  '\n\nSend `Idempotency-Key` (1..255 visible ASCII characters): the job id is',
+  '`content-images:<account>:<item>:<key>`, so a retry with the same key attaches to the same run, running or finished,',
+  'and answers the same result without new gates or charges. The same key with another item, route or body is 409',
+  '`idempotency_key_reused`. Without a key every request is a new run. A run that failed may be started again with the key.',
+].join(' ');
