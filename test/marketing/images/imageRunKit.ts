@@ -32,11 +32,14 @@ export function imageConfig(images: ImageSimulator, model: ModelSimulator | null
   };
 }
 
-/** The image and (optionally) chat simulators, a worker of the product's activities pointed at them, and an app. */
+/**
+ * The image and (optionally) chat simulators, a worker of the product's activities pointed at them, and an app;
+ * `config` (e.g. a site world's) applies to the worker and every app.
+ */
 export async function startImageWorld(options: { model?: boolean; config?: Partial<Config> } = {}): Promise<ImageWorld> {
   const { deps, bundle, temporalAddress } = harness();
   const [images, model] = await Promise.all([startImageSimulator(), options.model ? startModelSimulator() : Promise.resolve(null)]);
-  const config: Config = { ...deps.config, ...imageConfig(images, model), ...options.config };
+  const config: Config = { ...deps.config, ...options.config, ...imageConfig(images, model) };
   const taskQueue = `images-${randomBytes(4).toString('hex')}`;
   const { worker, connection } = await createWorker({
     address: temporalAddress,
@@ -48,7 +51,7 @@ export async function startImageWorld(options: { model?: boolean; config?: Parti
   const running = worker.run();
   const apps: PrivateApp[] = [];
   const appWith = async (extra: Partial<Config>) => {
-    const app = await startPrivateApp([], { taskQueue, config: { ...imageConfig(images, model), ...extra } });
+    const app = await startPrivateApp([], { taskQueue, config: { ...options.config, ...imageConfig(images, model), ...extra } });
     apps.push(app);
     return app;
   };

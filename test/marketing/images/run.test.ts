@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { newAccount, newAgentKey, type TestAccount } from '../../helpers/accounts';
+import { newAsset, putGuide } from '../brand/fixtures';
 import { harness } from '../../helpers/harness';
 import { eventually } from '../../jobs/jobTestKit';
 import { createItem, paragraph, runImages, setPlan, startImageWorld, suffix, unitsOf, type ImageWorld } from './imageRunKit';
@@ -101,6 +102,26 @@ describe('image run (POST /api/marketing/content/{id}/images)', function () {
     const byRun = versions.data.filter((v: { actor: { type: string; id: string } }) => v.actor.type === 'system');
     assert.equal(byRun.length, 3);
     assert.ok(byRun.every((v: { actor: { id: string } }) => v.actor.id === `workflow:${res.body.run_id}`));
+  });
+
+  it('prompts carry the brand image profile: its prompt block, its avoid list, and its reference images (logo first)', async () => {
+    const account = await newAccount('Brand images');
+    const logo = await newAsset(account.ownerToken, account.accountId);
+    await newAsset(account.ownerToken, account.accountId, ['brand_reference']);
+    const put = await putGuide(account.ownerToken, {
+      visual_style: 'Bright natural light, real people at work.',
+      avoid: ['stock handshakes'],
+      primary_logo_asset_id: logo.id,
+    });
+    assert.equal(put.status, 200, put.text);
+    const id = await createItem(world.app, account.ownerToken, { body: '<h2>A single section heading</h2>' + paragraph('single') });
+    const res = await runImages(world.app, account.ownerToken, id, { body: { max_sections: 0 } });
+    assert.equal(res.status, 201, res.text);
+    const [sent] = world.images.requests;
+    assert.equal(sent.endpoint, 'edits');
+    assert.equal(sent.references.length, 2);
+    assert.match(sent.prompt, /Bright natural light, real people at work\./);
+    assert.match(sent.prompt, /Avoid: stock handshakes/);
   });
 
   it('registers every image in the media library tagged content_image and content:<item id>, hosted in the media store', async () => {
