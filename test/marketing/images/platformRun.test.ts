@@ -23,7 +23,12 @@ describe('image run on a project whose content source is the platform CMS', func
   });
 
   it("hosts every image in the site's asset library, places the platform URLs, and audits the uploads as the run", async () => {
-    const body = ['<h2>Choosing the right heat pump</h2>', paragraph('choice'), '<h2>Installing it in a weekend</h2>', paragraph('install')].join('');
+    const body = [
+      '<h2>Choosing the right heat pump</h2>',
+      paragraph('choice'),
+      '<h2>Installing it in a weekend</h2>',
+      paragraph('install'),
+    ].join('');
     const id = await createItem(world.app, t.account.ownerToken, {
       body,
       cms_link: { project_id: t.projectId, collection_id: t.collectionId },
@@ -59,6 +64,9 @@ describe('image run on a project whose content source is the platform CMS', func
     const res = await runImages(world.app, t.account.ownerToken, id, { body: { max_sections: 1 } });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.planner, 'model');
-    assert.ok(res.body.assets.every((a: { hosted_on: string }) => a.hosted_on === 'media_store'), 'an unlinked item uses the media store');
+    assert.ok(
+      res.body.assets.every((a: { hosted_on: string }) => a.hosted_on === 'media_store'),
+      'an unlinked item uses the media store',
+    );
   });
 });
