@@ -1,11 +1,10 @@
-import { Context } from '@temporalio/activity';
 import { refundImageUnit } from '../src/billing/service';
 import { placeImage } from '../src/marketing/images/place';
 import { planImages, type PlanRequest } from '../src/marketing/images/plan';
 import { renderImage } from '../src/marketing/images/render';
-import type { SitePlatformDeps } from '../src/sitePlatform/connections/deps';
 import type { PlaceRequest, RenderRequest } from '../workflows/contentImages.contract';
 import type { ActivityDeps } from './deps';
+import { siteDepsOf, workflowActor } from './siteDeps';
 import { whileHeartbeating } from './heartbeat';
 
 const HEARTBEAT_EVERY_MS = 3_000;
@@ -16,19 +15,11 @@ const HEARTBEAT_EVERY_MS = 3_000;
  * the content service, and the refund of a render whose retries are spent.
  */
 export function createContentImagesActivities(deps: ActivityDeps) {
-  const site: SitePlatformDeps = {
-    db: deps.db,
-    config: deps.config,
-    logger: deps.logger,
-    get secretHashKey() {
-      return deps.config.SECRET_HASH_KEY ?? '';
-    },
-  };
+  const site = siteDepsOf(deps);
   return {
     planContentImages: (req: PlanRequest) => planImages(deps, req),
     renderContentImage: (req: RenderRequest) => {
-      const run = Context.current().info.workflowExecution;
-      const actor = `workflow:${run?.workflowId ?? 'unknown'}:${run?.runId ?? 'unknown'}`;
+      const actor = workflowActor();
       return whileHeartbeating((signal) => renderImage(site, req, async () => actor, signal), HEARTBEAT_EVERY_MS);
     },
     placeContentImage: (req: PlaceRequest) => placeImage(deps.db, req),

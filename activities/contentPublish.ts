@@ -1,8 +1,8 @@
-import { Context } from '@temporalio/activity';
 import { failScheduledPublish, type ScheduledFailure } from '../src/marketing/schedule/failScheduled';
 import { publishAtTime, type PublishDeps, type ScheduledPublishRequest } from '../src/marketing/schedule/publishAtTime';
 import { revalidationBatcher } from '../src/marketing/schedule/revalidationBatch';
 import type { ActivityDeps } from './deps';
+import { siteDepsOf, workflowActor } from './siteDeps';
 
 /**
  * Side effects of the content-publish workflow. At the time, a first step (run as a local activity: a few row reads
@@ -12,20 +12,12 @@ import type { ActivityDeps } from './deps';
  * retries are spent.
  */
 export function createContentPublishActivities(deps: ActivityDeps) {
-  const site: PublishDeps = {
-    db: deps.db,
-    config: deps.config,
-    logger: deps.logger,
-    get secretHashKey() {
-      return deps.config.SECRET_HASH_KEY ?? '';
-    },
-    revalidate: revalidationBatcher(deps),
-  };
+  // Assigned onto the deps object so its secretHashKey getter stays a getter.
+  const site: PublishDeps = Object.assign(siteDepsOf(deps), { revalidate: revalidationBatcher(deps) });
   return {
     publishScheduledNative: (req: ScheduledPublishRequest) => publishAtTime(site, req, null),
     publishScheduledContent: (req: ScheduledPublishRequest) => {
-      const run = Context.current().info.workflowExecution;
-      const actor = `workflow:${run?.workflowId ?? 'unknown'}:${run?.runId ?? 'unknown'}`;
+      const actor = workflowActor();
       return publishAtTime(site, req, async () => actor);
     },
     failScheduledPublish: (failure: ScheduledFailure) => failScheduledPublish(deps.db, failure),

@@ -1,23 +1,16 @@
-import type { SitePlatformDeps } from '../src/sitePlatform/connections/deps';
 import { purgeExpiredEvents, type RetentionClass } from '../src/sitePlatform/sweeps/eventRetention';
 import { checkConnectionToken, tokenHealthPage, type ConnectionRef, type PageRequest } from '../src/sitePlatform/sweeps/tokenHealth';
 import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl, type DriftRef } from '../src/sitePlatform/sweeps/urlReconcile';
 import { checkConnectionWebhooks, webhookHealthPage } from '../src/sitePlatform/sweeps/webhookHealth';
 import type { ActivityDeps } from './deps';
+import { siteDepsOf } from './siteDeps';
 
 /**
  * Side effects of the site platform sweeps: each call handles one page of connections, one connection, or one batch
  * of rows, and answers what it found. The URL token is keyed by SECRET_HASH_KEY (resolved in the worker's config).
  */
 export function createSitePlatformSweepActivities(deps: ActivityDeps) {
-  const site: SitePlatformDeps = {
-    db: deps.db,
-    config: deps.config,
-    logger: deps.logger,
-    get secretHashKey() {
-      return deps.config.SECRET_HASH_KEY ?? '';
-    },
-  };
+  const site = siteDepsOf(deps);
   return {
     listSitePlatformTokenHealthPage: (page: PageRequest) => tokenHealthPage(site, page),
     checkSitePlatformToken: (input: ConnectionRef & { mayDisconnect: boolean }) =>

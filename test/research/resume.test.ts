@@ -1,36 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../src/app/activities';
 import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
 import { startPageServer, type PageServer } from '../../src/sandbox/pages';
 import { startSearchSimulator, type SearchSimulator } from '../../src/sandbox/search';
-import { createWorker } from '../../src/temporal/worker';
 import { newAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
+import { startReplacementWorker, startWorkerChild, type WorkerChild } from '../helpers/workerProcess';
 import { eventually } from '../jobs/jobTestKit';
-import { childEnv, REPO_ROOT, removeTempDirs, tempDir } from '../runtime/child';
+import { removeTempDirs } from '../runtime/child';
 import { countRows, providerConfig, suffix } from './researchKit';
-
-const CHILD = path.join(REPO_ROOT, 'test/research/workerChild.ts');
-
-/** The worker child, and its output so far. */
-function spawnWorker(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, output: () => output, exited };
-}
 
 describe('research run: kill the worker mid-run', function () {
   this.timeout(180_000);
@@ -38,7 +18,7 @@ describe('research run: kill the worker mid-run', function () {
   let model: ModelSimulator;
   let pages: PageServer;
   let app: PrivateApp;
-  let worker: ReturnType<typeof spawnWorker> | undefined;
+  let worker: WorkerChild | undefined;
   let replacement: { stop(): Promise<void> } | undefined;
   const taskQueue = `research-resume-${randomBytes(4).toString('hex')}`;
   let finishedRunId: string | undefined;
@@ -50,10 +30,7 @@ describe('research run: kill the worker mid-run', function () {
   });
 
   after(async () => {
-    if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-    }
+    await worker?.kill();
     await replacement?.stop();
     await app?.close();
     await Promise.all([search?.stop(), model?.stop(), pages?.stop()]);
@@ -63,27 +40,7 @@ describe('research run: kill the worker mid-run', function () {
   it('a worker killed (SIGKILL) while pages load is replaced, and the same run finishes: one artifact, no duplicated passages', async () => {
     const h = harness();
     const config = providerConfig(search, model);
-    const dir = await tempDir('wy-research-');
-    const bundlePath = path.join(dir, 'workflows.js');
-    await writeFile(bundlePath, h.bundle.code);
-    worker = spawnWorker(
-      childEnv({
-        DATABASE_URL: h.databaseUrl,
-        TEMPORAL_ADDRESS: h.temporalAddress,
-        TEMPORAL_NAMESPACE: h.deps.temporal.namespace,
-        RESEARCH_TASK_QUEUE: taskQueue,
-        RESEARCH_BUNDLE_PATH: bundlePath,
-        RESEARCH_CONFIG: JSON.stringify(config),
-        LOG_LEVEL: 'error',
-      }),
-    );
-    await eventually(
-      async () => worker!.output(),
-      (out) => out.includes('research worker ready') || worker!.child.exitCode !== null,
-      60_000,
-      'the worker child',
-    );
-    assert.ok(worker.output().includes('research worker ready'), worker.output());
+    worker = await startWorkerChild(taskQueue, config);
 
     const account = await newAccount('Resume Co');
     const keyword = `air source retrofit ${suffix()}`;
@@ -122,26 +79,11 @@ describe('research run: kill the worker mid-run', function () {
       30_000,
       'the child to request every page',
     );
-    worker.child.kill('SIGKILL');
-    await worker.exited;
+    await worker.kill();
     const running = await app.call('GET', location, { token: account.ownerToken });
     assert.equal(running.body.status, 'running', running.text);
 
-    const { worker: fresh, connection } = await createWorker({
-      address: h.temporalAddress,
-      namespace: h.deps.temporal.namespace,
-      taskQueue,
-      bundle: h.bundle,
-      activities: createActivities({ config: { ...h.deps.config, ...config }, db: h.db, logger: h.deps.logger }),
-    });
-    const run = fresh.run();
-    replacement = {
-      stop: async () => {
-        fresh.shutdown();
-        await run;
-        await connection.close();
-      },
-    };
+    replacement = await startReplacementWorker(taskQueue, config);
 
     const done = await eventually(
       () => app.call('GET', location, { token: account.ownerToken }),

@@ -4,22 +4,14 @@ import { ApiError } from '../../http/errors';
 import type { Logger } from '../../logger';
 import type { SitePlatformDeps } from '../../sitePlatform/connections/deps';
 import { runOperation } from '../../sitePlatform/operations/runner';
-import type { ImagePlan, ImageSlot, RenderedImage } from '../../../workflows/contentImages.contract';
+import type { ImagePlan, RenderedImage } from '../../../workflows/contentImages.contract';
 import { mediaPath } from '../media/files';
 import { addContentImageToLibrary, contentImageFilename, type LibraryImage } from './library';
 import { findOutput, insertOutput, LIBRARY_ROW_WARNING, type ImageOutput } from './outputStore';
 
-export interface HostRequest {
-  accountId: string;
-  contentId: string;
-  /** `<workflowId>:<slot>`: the output row's key. */
+export interface HostRequest extends LibraryImage {
+  /** `<workflowId>:<runId>:<slot>`: the output row's key. */
   unitKey: string;
-  slot: ImageSlot;
-  bytes: Buffer;
-  mimeType: string;
-  width: number;
-  height: number;
-  alt: string;
   host: ImagePlan['host'];
   /** The API's public origin, for media-store URLs. */
   publicBaseUrl: string;
