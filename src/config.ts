@@ -99,6 +99,8 @@ const schema = z
       .refine((v) => v.includes('{host}') && /^https?:\/\//.test(v), 'must be an http(s) origin containing {host}'),
     /** How long `POST …/research` waits for the run before answering 202 with the job (the spec's bound: 300 s). */
     RESEARCH_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
+    /** How long `POST …/content/case-study` waits for the draft before answering 202 (the spec's runtime is three minutes). */
+    CASE_STUDY_WAIT_SECONDS: z.coerce.number().min(0).max(180).default(180),
     /** The relay live email keys send through: smtp://user:pass@host:587 or smtps://…:465. Unset: live sends answer 503. */
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     /** DNS servers for sender-domain verification (TXT lookups), `ip` or `ip:port`, comma-separated; unset: the system's. */
@@ -124,6 +126,8 @@ const schema = z
     CONTENT_PUBLISH_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     CONTENT_PUBLISH_RETRY_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
     CONTENT_PUBLISH_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+    /** One proof-pack source's read deadline (`SET LOCAL statement_timeout`): past it that source is ok:false, the others answer. */
+    PROOF_PACK_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SECRET_HASH_KEY) {

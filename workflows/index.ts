@@ -21,3 +21,4 @@ export { sitePlatformWebhookUrlReconcile } from './sitePlatformWebhookUrlReconci
 export { sitePlatformEventRetention } from './sitePlatformEventRetention';
 export { contentPublish } from './contentPublish';
 export { contentImages } from './contentImages';
+export { caseStudy } from './caseStudy';

@@ -2,6 +2,7 @@ import { createCommerceActivities } from '../../activities/commerce';
 import { createCommerceBackfillActivities } from '../../activities/commerceBackfill';
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
 import { createCommerceSweepActivities } from '../../activities/commerceSweeps';
+import { createCaseStudyActivities } from '../../activities/caseStudy';
 import { createContentImagesActivities } from '../../activities/contentImages';
 import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailBatchActivities(deps),
     ...createContentPublishActivities(deps),
     ...createContentImagesActivities(deps),
+    ...createCaseStudyActivities(deps),
   });
 }
 

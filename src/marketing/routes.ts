@@ -1,10 +1,12 @@
 import type { RouteDef } from '../http/route';
 import { brandRoutes } from './brand/routes';
+import { caseStudyRoutes } from './caseStudy/routes';
 import { categoryRoutes } from './categories/routes';
 import { contentRoutes } from './content/routes';
 import { groundingRoutes } from './grounding/routes';
 import { imagesPreviewRoutes } from './images/previewRoutes';
 import { imageRunRoutes } from './images/runRoutes';
+import { proofPackRoutes } from './proofPack/routes';
 import { commentRoutes } from './comments/routes';
 import { contentImageRoutes } from './media/contentImageRoutes';
 import { mediaRoutes } from './media/routes';
@@ -17,6 +19,8 @@ import { siteLinksRoutes } from './siteLinks/routes';
 /** Every marketing route (content and its jobs, grounding objects, media …), dashboard and agent twins. */
 export function marketingRoutes(): RouteDef[] {
   return [
+    // Before the item routes: `case-study` is not an item id.
+    ...caseStudyRoutes(),
     ...contentRoutes(),
     ...groundingRoutes(),
     ...categoryRoutes(),
@@ -31,5 +35,6 @@ export function marketingRoutes(): RouteDef[] {
     ...calendarRoutes(),
     ...scheduleRoutes(),
     ...siteLinksRoutes(),
+    ...proofPackRoutes(),
   ];
 }

@@ -9,6 +9,7 @@ import { commerceShopContract } from '../../workflows/commerceShop.contract';
 import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfill.contract';
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
+import { caseStudyContract } from '../../workflows/caseStudy.contract';
 import { contentImagesContract } from '../../workflows/contentImages.contract';
 import { contentPublishContract } from '../../workflows/contentPublish.contract';
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
@@ -50,6 +51,7 @@ const IMPLEMENTATIONS = [
   implementing(sitePlatformEventsContract, bundle.sitePlatformEvents),
   implementing(contentPublishContract, bundle.contentPublish),
   implementing(contentImagesContract, bundle.contentImages),
+  implementing(caseStudyContract, bundle.caseStudy),
 ];
 
 describe('workflow contracts', () => {

@@ -34,14 +34,32 @@ export async function createContent(deps: AppDeps, accountId: string, input: Cre
   const now = new Date();
   const staged = await stageDraftEntry(deps, { accountId, contentId: null, stored: NEW_ITEM, input, actor, now });
   return deps.db.transaction(async (trx) => {
-    const { columns, hold } = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', now, staged);
-    if (actor.type === 'user') columns.created_by_user_id = actor.id;
-    const id = await insertContent(trx, accountId, columns);
-    const item = toContentItem((await findContent(trx, accountId, id))!);
-    await insertVersion(trx, accountId, id, item, sentFields(input), actor);
-    await syncHold(deps, accountId, id, hold);
+    const { item, hold } = await insertItem(trx, accountId, input, actor, now, staged);
+    await syncHold(deps, accountId, item.id, hold);
     return item;
   });
+}
+
+/** An item the service writes on its own (a case-study draft): never linked to a site nor scheduled, so no platform or Temporal call. */
+export type ServiceDraftInput = Omit<CreateInput, 'cms_link' | 'scheduled_publish_at' | 'cancel_scheduled_publish'>;
+
+/** Creates a service draft and its version 1 in `trx` (the caller's transaction, so it can record more in it). */
+export async function createServiceDraft(
+  trx: Knex.Transaction,
+  accountId: string,
+  input: ServiceDraftInput,
+  actor: Actor,
+): Promise<ContentItem> {
+  return (await insertItem(trx, accountId, input, actor, new Date(), null)).item;
+}
+
+async function insertItem(trx: Knex.Transaction, accountId: string, input: CreateInput, actor: Actor, now: Date, staged: string | null) {
+  const { columns, hold } = await columnsOfWrite(trx, accountId, NEW_ITEM, input, 'top_level', now, staged);
+  if (actor.type === 'user') columns.created_by_user_id = actor.id;
+  const id = await insertContent(trx, accountId, columns);
+  const item = toContentItem((await findContent(trx, accountId, id))!);
+  await insertVersion(trx, accountId, id, item, sentFields(input), actor);
+  return { item, hold };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readExtractionRequest, simulatedClaims } from './claims';
+import { readCaseStudyRequest, simulatedCaseStudy } from './caseStudy';
 import { readPlanRequest, simulatedPlan } from './imagePlan';
+import { readParaphraseRequest, simulatedParaphrases } from './paraphrase';
 
 export interface ChatRequest {
   model: string;
@@ -56,6 +58,10 @@ function answerOf(user: string, json: boolean, fabricate: boolean): string {
   if (extraction) return JSON.stringify({ claims: simulatedClaims(extraction, fabricate) });
   const plan = readPlanRequest(user);
   if (plan) return JSON.stringify(simulatedPlan(plan));
+  const caseStudy = readCaseStudyRequest(user);
+  if (caseStudy) return JSON.stringify(simulatedCaseStudy(caseStudy));
+  const paraphrase = readParaphraseRequest(user);
+  if (paraphrase) return JSON.stringify(simulatedParaphrases(paraphrase));
   return json ? '{"claims":[]}' : 'This simulated model only extracts claims from a source text and plans article images.';
 }
 
