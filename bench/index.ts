@@ -1,5 +1,6 @@
 import { startBenchEnv } from './lib/env';
 import { printResult, type ScenarioResult } from './lib/report';
+import { caseStudy } from './scenarios/caseStudy';
 import { commerceBackfill } from './scenarios/commerceBackfill';
 import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
@@ -24,6 +25,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'site-webhook': siteWebhook,
   'schedule-fire': scheduleFire,
   'image-run': imageRun,
+  'case-study': caseStudy,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */
