@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createActivities } from '../../src/app/activities';
@@ -77,4 +78,14 @@ export async function startReplacementWorker(taskQueue: string, config: Partial<
       await connection.close();
     },
   };
+}
+
+/** A worker of the product's activities in this process on a task queue of its own, with `config` on top of the harness's. */
+export async function startTestWorker(
+  prefix: string,
+  config: Partial<Config>,
+): Promise<{ taskQueue: string; config: Config; stop(): Promise<void> }> {
+  const taskQueue = `${prefix}-${randomBytes(4).toString('hex')}`;
+  const worker = await startReplacementWorker(taskQueue, config);
+  return { taskQueue, config: { ...harness().deps.config, ...config }, stop: () => worker.stop() };
 }

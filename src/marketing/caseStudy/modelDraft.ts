@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatClient, ChatMessage } from '../../providers/chatCompletions';
 import { ProviderError } from '../../providers/errors';
+import { parseJsonAnswer } from '../../providers/jsonAnswer';
 import { scanCitations } from '../seo/citations';
 import { assembleDraft, quotableTestimonial, shownResults } from './markup';
 import { allowedNames } from './numbers';
@@ -65,17 +66,7 @@ const answerSchema = z.object({ title: text(200), excerpt: text(500), challenge:
 const badAnswer = (what: string) => new ProviderError('model', 'model_bad_response', `the model API gave a case study ${what}`, false);
 
 function parseAnswer(answer: string): CaseStudyProse {
-  // Some compatible providers wrap JSON in a Markdown fence even in JSON mode.
-  const json = answer.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw badAnswer('that is not JSON');
-  }
-  const parsed = answerSchema.safeParse(value);
-  if (!parsed.success) throw badAnswer('without the asked shape');
-  return parsed.data;
+  return parseJsonAnswer(answer, answerSchema, 'a case study');
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

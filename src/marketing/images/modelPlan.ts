@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatClient, ChatMessage } from '../../providers/chatCompletions';
 import { ProviderError } from '../../providers/errors';
+import { parseJsonAnswer } from '../../providers/jsonAnswer';
 import type { PlannedImage, SkippedHeading } from '../../../workflows/contentImages.contract';
 import { heroImage, heroWanted, sectionImage, type PlanDraft, type PlanItem, type PlanOptions } from './heuristic';
 import { heroSubject, imagePrompt, type PromptProfile } from './prompt';
@@ -70,17 +71,7 @@ export type PlanAnswer = z.infer<typeof answerSchema>;
 const badAnswer = (what: string) => new ProviderError('model', 'model_bad_response', `the model API gave an image plan ${what}`, false);
 
 function parseAnswer(text: string): PlanAnswer {
-  // Some compatible providers wrap JSON in a Markdown fence even in JSON mode.
-  const json = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw badAnswer('that is not JSON');
-  }
-  const parsed = answerSchema.safeParse(value);
-  if (!parsed.success) throw badAnswer('without the asked shape');
-  return parsed.data;
+  return parseJsonAnswer(text, answerSchema, 'an image plan');
 }
 
 /** The model's sections checked against the body: known H2s without an image, each once, at most `maxSections`. */

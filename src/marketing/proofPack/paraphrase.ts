@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatClient } from '../../providers/chatCompletions';
+import { jsonOfAnswer } from '../../providers/jsonAnswer';
 import { MAX_ENTRY_CHARS, clipAtWord } from './clip';
 import { namesAPerson, stripNames } from './nameStrip';
 import { paraphraseMessages } from './paraphrasePrompt';
@@ -19,9 +20,8 @@ export interface Paraphrased {
 }
 
 function parseAnswer(text: string): Map<number, string> | undefined {
-  const json = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
   try {
-    const parsed = answerSchema.safeParse(JSON.parse(json));
+    const parsed = answerSchema.safeParse(jsonOfAnswer(text));
     return parsed.success ? new Map(parsed.data.paraphrases.map((p) => [p.index, p.text])) : undefined;
   } catch {
     return undefined;

@@ -1,5 +1,6 @@
 import type { ChatClient } from '../../providers/chatCompletions';
 import { ProviderError } from '../../providers/errors';
+import { jsonOfAnswer } from '../../providers/jsonAnswer';
 import { DEFAULT_MAX_CLAIMS, fallbackClaims } from './fallback';
 import { extractionMessages } from './prompt';
 
@@ -55,11 +56,9 @@ function modelClaims(answer: string, maxClaims: number): ExtractedClaim[] {
 }
 
 function claimItems(answer: string): unknown[] {
-  // Some compatible providers wrap JSON in a Markdown fence even in JSON mode.
-  const json = answer.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json);
+    parsed = jsonOfAnswer(answer);
   } catch {
     throw badAnswer('an answer that is not JSON');
   }

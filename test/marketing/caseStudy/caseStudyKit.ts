@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { parseHTML } from 'linkedom';
-import { createActivities } from '../../../src/app/activities';
 import type { Config } from '../../../src/config';
 import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
-import { createWorker } from '../../../src/temporal/worker';
 import type { CallResult } from '../../helpers/http';
-import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
+import { startTestWorker } from '../../helpers/workerProcess';
 import { stageOfKind } from '../../crm/fixtures';
 
 export interface CaseStudyWorld {
@@ -25,18 +23,9 @@ export const modelConfig = (model: ModelSimulator | null): Partial<Config> => ({
 
 /** A worker of the product's activities (with or without a chat model) on its own task queue, and an app starting jobs there. */
 export async function startCaseStudyWorld(options: { model?: boolean } = {}): Promise<CaseStudyWorld> {
-  const { deps, bundle, temporalAddress } = harness();
   const model = options.model ? await startModelSimulator() : null;
-  const config: Config = { ...deps.config, ...modelConfig(model) };
-  const taskQueue = `case-study-${randomBytes(4).toString('hex')}`;
-  const { worker, connection } = await createWorker({
-    address: temporalAddress,
-    namespace: deps.temporal.namespace,
-    taskQueue,
-    bundle,
-    activities: createActivities({ config, db: deps.db, logger: deps.logger }),
-  });
-  const running = worker.run();
+  const worker = await startTestWorker('case-study', modelConfig(model));
+  const { taskQueue } = worker;
   const apps: PrivateApp[] = [];
   const appWith = async (extra: Partial<Config>) => {
     const app = await startPrivateApp([], { taskQueue, config: { ...modelConfig(model), ...extra } });
@@ -51,9 +40,7 @@ export async function startCaseStudyWorld(options: { model?: boolean } = {}): Pr
     appWith,
     async stop() {
       await Promise.all(apps.map((a) => a.close()));
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await worker.stop();
       await model?.stop();
     },
   };

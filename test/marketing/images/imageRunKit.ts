@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createActivities } from '../../../src/app/activities';
 import type { Config } from '../../../src/config';
 import { startImageSimulator, type ImageSimulator } from '../../../src/sandbox/images';
 import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
-import { createWorker } from '../../../src/temporal/worker';
 import type { CallResult } from '../../helpers/http';
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
+import { startTestWorker } from '../../helpers/workerProcess';
 
 export interface ImageWorld {
   images: ImageSimulator;
@@ -37,18 +36,9 @@ export function imageConfig(images: ImageSimulator, model: ModelSimulator | null
  * `config` (e.g. a site world's) applies to the worker and every app.
  */
 export async function startImageWorld(options: { model?: boolean; config?: Partial<Config> } = {}): Promise<ImageWorld> {
-  const { deps, bundle, temporalAddress } = harness();
   const [images, model] = await Promise.all([startImageSimulator(), options.model ? startModelSimulator() : Promise.resolve(null)]);
-  const config: Config = { ...deps.config, ...options.config, ...imageConfig(images, model) };
-  const taskQueue = `images-${randomBytes(4).toString('hex')}`;
-  const { worker, connection } = await createWorker({
-    address: temporalAddress,
-    namespace: deps.temporal.namespace,
-    taskQueue,
-    bundle,
-    activities: createActivities({ config, db: deps.db, logger: deps.logger }),
-  });
-  const running = worker.run();
+  const worker = await startTestWorker('images', { ...options.config, ...imageConfig(images, model) });
+  const { taskQueue, config } = worker;
   const apps: PrivateApp[] = [];
   const appWith = async (extra: Partial<Config>) => {
     const app = await startPrivateApp([], { taskQueue, config: { ...options.config, ...imageConfig(images, model), ...extra } });
@@ -65,9 +55,7 @@ export async function startImageWorld(options: { model?: boolean; config?: Parti
     appWith,
     async stop() {
       await Promise.all(apps.map((a) => a.close()));
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await worker.stop();
       await Promise.all([images.stop(), model?.stop()]);
     },
   };
