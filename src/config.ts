@@ -82,6 +82,13 @@ const schema = z
     IMAGE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(5),
     /** How long `POST …/images` waits for the run before answering 202 with the job (the spec's runtime is 300 s). */
     IMAGE_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(300),
+    /** Web analytics (Plausible Stats API v2): POST <url>/api/v2/query with a Bearer key. Unset key: no collector figures. */
+    ANALYTICS_API_URL: z.url().default('https://plausible.io'),
+    ANALYTICS_API_KEY: optionalString,
+    /** One stats query's deadline (headers and the whole answer). */
+    ANALYTICS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** The collector goal counted as a form submit (Plausible's form-submissions tracking names its goal `Form: Submission`). */
+    ANALYTICS_FORM_GOAL: z.string().trim().min(1).max(120).default('Form: Submission'),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     FETCH_MAX_BYTES: z.coerce

@@ -31,6 +31,8 @@ export interface PlatformSubmissionInput {
   payload: Record<string, unknown>;
   /** Backfilled: the row starts no workflow and notifies nobody. */
   historical: boolean;
+  /** The project the row is recorded for (a backfill's); absent: the account's oldest non-disabled binding of the site. */
+  projectId?: string;
 }
 
 export type RecordOutcome =
@@ -79,6 +81,8 @@ export async function recordPlatformSubmission(db: Knex, accountId: string, inpu
       submission_id: submissionId,
     },
     submitted_at: submittedAtOf(input.payload.submittedAt),
+    site_id: input.siteId,
+    project_id: input.projectId ?? null,
   };
   const write = async (trx: Knex) => {
     const known = await sameSubmissionUnderOtherKey(trx, accountId, input, row);

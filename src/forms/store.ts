@@ -17,6 +17,8 @@ export interface SubmissionRow {
   historical: boolean;
   email: string | null;
   contact_id: string | null;
+  /** The project the submission belongs to (a project bound to its site); null when none was bound. */
+  project_id: string | null;
   raw_payload: Record<string, unknown>;
   submitted_at: Date;
   processed_at: Date | null;
@@ -36,18 +38,23 @@ export interface NewSubmission {
   email: string | null;
   raw_payload: Record<string, unknown>;
   submitted_at: Date;
+  /** The site the submission came from: with no explicit project, its oldest non-disabled project binding decides. */
+  site_id: string;
+  /** The project it is recorded for (the backfill's project); null lets the site's binding decide. */
+  project_id: string | null;
 }
 
 /**
  * Inserts the row unless the account already holds its idempotency key (`created: false` and the existing row then).
  * The duplicate flag is decided in the same statement: a non-spam row with an email is a duplicate when an earlier
  * non-deleted, non-spam row of the account has the same email (case-insensitively) and form label and was submitted
- * within DUPLICATE_WINDOW_HOURS before it.
+ * within DUPLICATE_WINDOW_HOURS before it. The project is the given one, else the account's oldest non-disabled
+ * binding of the site (the fan-out's order); an existing row without a project takes a given one.
  */
 export async function insertSubmission(db: Knex, accountId: string, row: NewSubmission): Promise<{ row: SubmissionRow; created: boolean }> {
   const result = await db.raw(
     `insert into form_submissions (account_id, source, idempotency_key, form_label, fields, page_path, spam, duplicate,
-                                   historical, email, raw_payload, submitted_at)
+                                   historical, email, raw_payload, submitted_at, project_id)
      select :account::uuid, :source, :key, :label, :fields::jsonb, :path, :spam,
             (:email::text is not null and not :spam and exists (
                select 1 from form_submissions e
@@ -55,7 +62,11 @@ export async function insertSubmission(db: Knex, accountId: string, row: NewSubm
                  and e.form_label = :label and e.deleted_at is null and not e.spam
                  and e.submitted_at <= :at::timestamptz
                  and e.submitted_at > :at::timestamptz - make_interval(hours => :window))),
-            :historical, :email::text, :raw::jsonb, :at::timestamptz
+            :historical, :email::text, :raw::jsonb, :at::timestamptz,
+            coalesce(:project::uuid, (
+              select b.project_id from site_platform_project_bindings b
+              where b.account_id = :account::uuid and b.site_id = :site::text and b.override_mode <> 'disabled'
+              order by b.created_at, b.id limit 1))
      on conflict (account_id, idempotency_key) do nothing
      returning *`,
     {
@@ -71,6 +82,8 @@ export async function insertSubmission(db: Knex, accountId: string, row: NewSubm
       historical: row.historical,
       raw: JSON.stringify(row.raw_payload),
       at: row.submitted_at.toISOString(),
+      site: row.site_id,
+      project: row.project_id,
     },
   );
   if (result.rows.length > 0) return { row: result.rows[0] as SubmissionRow, created: true };
@@ -78,7 +91,18 @@ export async function insertSubmission(db: Knex, accountId: string, row: NewSubm
     .where({ account_id: accountId, idempotency_key: row.idempotency_key })
     .first();
   if (!existing) throw new Error('form submission neither inserted nor found');
+  if (row.project_id && !existing.project_id) return { row: await claimForProject(db, existing, row.project_id), created: false };
   return { row: existing, created: false };
+}
+
+/** A row that arrived before its site was bound to a project joins the project a later backfill is run for. */
+async function claimForProject(db: Knex, existing: SubmissionRow, projectId: string): Promise<SubmissionRow> {
+  const [row] = await db<SubmissionRow>('form_submissions')
+    .where({ account_id: existing.account_id, id: existing.id })
+    .whereNull('project_id')
+    .update({ project_id: projectId, updated_at: db.fn.now() })
+    .returning('*');
+  return (row as SubmissionRow | undefined) ?? existing;
 }
 
 /** The row of the account with this idempotency key, or this id; locked for the caller's transaction when `lock`. */

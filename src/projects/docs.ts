@@ -32,7 +32,10 @@ export const CREATE =
 export const GET = `One project. A malformed id, an unknown one, or another account's answers 404 \`project_not_found\`. ${ACCESS}`;
 
 export const PATCH =
-  'Changes `name`, `host` and `kind`; absent fields stay, `host: null` clears the hostname. `content_source` is ' +
+  'Changes `name`, `host`, `kind` and `analytics_site_id`; absent fields stay, `host: null` clears the hostname. ' +
+  "`analytics_site_id` is the project's site in the web-analytics collector (the Plausible `site_id`: the domain as " +
+  'registered there, 1–255 characters, trimmed, no spaces); `null` or "" clears it, and a project without one has no ' +
+  'collector figures (page views, visitors, browser-seen form submits). `content_source` is ' +
   "read-only here (400 `validation_failed`): switching to the platform CMS needs a site, its connection's scopes and a confirmation, " +
   'which only the `project_cms_provider_set` operation checks. An empty body changes nothing and answers the project. ' +
   `${ACCESS}`;

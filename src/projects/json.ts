@@ -12,6 +12,7 @@ export const projectSchema = z.object({
   host: z.string().nullable(),
   kind: z.enum(PROJECT_KINDS),
   content_source: z.enum(CONTENT_SOURCES),
+  analytics_site_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -24,6 +25,7 @@ export const toProjectJson = (row: ProjectRow): ProjectJson => ({
   host: row.host,
   kind: row.kind,
   content_source: row.content_source,
+  analytics_site_id: row.analytics_site_id,
   created_at: iso(row.created_at)!,
   updated_at: iso(row.updated_at)!,
 });

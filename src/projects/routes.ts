@@ -5,6 +5,7 @@ import { idParams } from '../http/ids';
 import { listEnvelope, pageQuery } from '../http/pagination';
 import type { RouteDef } from '../http/route';
 import * as docs from './docs';
+import { analyticsSiteIdField } from './analyticsSiteId';
 import { hostField } from './host';
 import { PROJECT_KINDS, projectListSchema, projectSchema, toProjectJson } from './json';
 import * as projects from './service';
@@ -21,7 +22,12 @@ const fields = {
 };
 
 const createBody = z.strictObject({ name: fields.name, host: fields.host.optional(), kind: fields.kind });
-const patchBody = z.strictObject({ name: fields.name.optional(), host: fields.host.optional(), kind: fields.kind.optional() });
+const patchBody = z.strictObject({
+  name: fields.name.optional(),
+  host: fields.host.optional(),
+  kind: fields.kind.optional(),
+  analytics_site_id: analyticsSiteIdField.optional(),
+});
 const listQuery = z.strictObject({ ...pageQuery });
 
 const twin = projectTwin(tags);
@@ -85,7 +91,7 @@ export function projectRoutes(): RouteDef[] {
         method: 'patch',
         path: '/projects/{id}',
         operationId: 'updateProject',
-        summary: "Change a website project's name, host or kind.",
+        summary: "Change a website project's name, host, kind or analytics site id.",
         description: docs.PATCH,
         params: idParams,
         body: patchBody,

@@ -11,6 +11,8 @@ export interface ProjectRow {
   host: string | null;
   kind: ProjectKind;
   content_source: ContentSource;
+  /** The project's site in the web-analytics collector (Plausible `site_id`); null: none. */
+  analytics_site_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -55,7 +57,7 @@ export async function listProjects(db: Knex, accountId: string, page: Page): Pro
   return { rows, total: Number(count) };
 }
 
-export type ProjectChanges = Partial<Pick<ProjectRow, 'name' | 'host' | 'kind' | 'content_source'>>;
+export type ProjectChanges = Partial<Pick<ProjectRow, 'name' | 'host' | 'kind' | 'content_source' | 'analytics_site_id'>>;
 
 export async function updateProject(
   db: Knex,

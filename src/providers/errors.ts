@@ -1,5 +1,5 @@
 /** Which provider a failure came from. */
-export type ProviderName = 'search' | 'model' | 'page' | 'image';
+export type ProviderName = 'search' | 'model' | 'page' | 'image' | 'analytics';
 
 /**
  * A coded failure of a provider (web search, chat model, page fetch, image generation). `retryable` tells the caller (a
@@ -9,7 +9,9 @@ export type ProviderName = 'search' | 'model' | 'page' | 'image';
  * Codes: search_unauthorized, search_rate_limited, search_unavailable, search_bad_response; model_unauthorized,
  * model_rate_limited, model_unavailable, model_bad_response; page_timeout, page_too_large, page_status,
  * page_not_html, page_blocked_host, page_too_many_redirects, page_failed, page_bad_url; image_request_rejected,
- * image_provider_auth, image_rate_limited, image_unavailable, image_bad_response, image_too_large (providers/images.ts).
+ * image_provider_auth, image_rate_limited, image_unavailable, image_bad_response, image_too_large (providers/images.ts);
+ * analytics_unavailable, analytics_rate_limited, analytics_auth, analytics_site_not_found, analytics_bad_response
+ * (providers/analyticsErrors.ts).
  */
 export class ProviderError extends Error {
   /** The provider's `Retry-After` on a 429, when it sent one. */
@@ -60,7 +62,7 @@ export function statusError(provider: 'search' | 'model', what: string, status: 
 }
 
 /** A network failure or timeout of the search API or the chat model: unavailable, retryable. */
-export function unreachableError(provider: 'search' | 'model' | 'image', what: string, timedOut: boolean): ProviderError {
+export function unreachableError(provider: 'search' | 'model' | 'image' | 'analytics', what: string, timedOut: boolean): ProviderError {
   return new ProviderError(
     provider,
     `${provider}_unavailable`,

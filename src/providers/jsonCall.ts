@@ -26,7 +26,7 @@ export interface JsonAnswer {
  * messages (never the URL's query, a header or the body).
  */
 export async function callJson(
-  provider: 'search' | 'model' | 'image',
+  provider: 'search' | 'model' | 'image' | 'analytics',
   what: string,
   url: string | URL,
   call: JsonCall,

@@ -6,6 +6,7 @@ import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/comme
 import { startDeployedSite } from '../sandbox/deployedSite';
 import { startDnsSandbox } from '../sandbox/dns';
 import { startSmtpSandbox } from '../sandbox/smtp';
+import { startAnalyticsSandbox } from './analyticsSandbox';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
 import { ensureDemoProject, type DemoProject } from './demoProject';
 import { startImageSandbox } from './imageSandbox';
@@ -31,7 +32,7 @@ export interface Sandbox {
 
 /**
  * `start --sandbox`: the commerce platform simulated on loopback (and the research providers: researchSandbox.ts;
- * the site platform: siteSandbox.ts; image generation: imageSandbox.ts),
+ * the site platform: siteSandbox.ts; image generation: imageSandbox.ts; web analytics: analyticsSandbox.ts),
  * with a demo app and a demo shop holding a few orders, so the whole connect → webhooks → backfill path runs with no
  * platform account. The demo app's secret is derived from the credential hash key, so it stays the same across
  * restarts of one DATA_DIR (the simulator's own state — tokens, subscriptions — lives in memory: connect the shop
@@ -46,11 +47,18 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
   simulator.addOrders(DEMO_SHOP, DEMO_ORDERS);
   const research = await startResearchSandbox();
   const images = await startImageSandbox();
+  const analytics = await startAnalyticsSandbox();
   const site = await startSiteSandbox(config);
   const dns = await startDnsSandbox({ control: true });
-  const sandboxConfig: Config = site.configure(
-    images.configure(
-      research.configure({ ...config, COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate, COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key }),
+  const sandboxConfig: Config = analytics.configure(
+    site.configure(
+      images.configure(
+        research.configure({
+          ...config,
+          COMMERCE_SHOP_URL_TEMPLATE: simulator.shopUrlTemplate,
+          COMMERCE_TOKEN_ENCRYPTION_KEY: tokenKey.key,
+        }),
+      ),
     ),
   );
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
@@ -69,6 +77,7 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
     async prepareDemoProject(deps, accountId) {
       try {
         demo = await ensureDemoProject(deps, accountId, deployedSite, site.demoSiteId);
+        await analytics.prepareDemoProject(deps, accountId, demo.projectId);
       } catch (err) {
         demo = err instanceof Error ? err.message : String(err);
       }
@@ -87,6 +96,7 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         `       ${callbackUrl(sandboxConfig.PUBLIC_APP_URL ?? apiUrl)}, which stores the connection and registers the shop's webhooks.`,
         ...research.bannerLines(),
         ...images.bannerLines(),
+        ...analytics.bannerLines(),
         ...site.bannerLines(apiUrl, sandboxConfig.PUBLIC_APP_URL ?? apiUrl),
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
         ...demoProjectLines(demo, deployedSite.baseUrl),
@@ -94,7 +104,16 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
       ];
     },
     stop: async () => {
-      await Promise.all([simulator.stop(), research.stop(), images.stop(), site.stop(), dns.stop(), smtp.stop(), deployedSite.stop()]);
+      await Promise.all([
+        simulator.stop(),
+        research.stop(),
+        images.stop(),
+        analytics.stop(),
+        site.stop(),
+        dns.stop(),
+        smtp.stop(),
+        deployedSite.stop(),
+      ]);
     },
   };
 }

@@ -90,6 +90,7 @@ export async function importFormsPage(deps: SitePlatformDeps, input: FormsPageIn
         siteId: input.siteId,
         payload: deliveryShapeOf(row, input.siteId),
         historical: true,
+        projectId: input.projectId,
       });
       if (outcome.kind === 'permanent') {
         counts.permanent++;
