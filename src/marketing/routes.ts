@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/route';
 import { brandRoutes } from './brand/routes';
+import { viewsRoutes } from './analytics/viewsRoutes';
 import { caseStudyRoutes } from './caseStudy/routes';
 import { categoryRoutes } from './categories/routes';
 import { contentRoutes } from './content/routes';
@@ -19,8 +20,9 @@ import { siteLinksRoutes } from './siteLinks/routes';
 /** Every marketing route (content and its jobs, grounding objects, media …), dashboard and agent twins. */
 export function marketingRoutes(): RouteDef[] {
   return [
-    // Before the item routes: `case-study` is not an item id.
+    // Before the item routes: `case-study` and `views` are not item ids.
     ...caseStudyRoutes(),
+    ...viewsRoutes(),
     ...contentRoutes(),
     ...groundingRoutes(),
     ...categoryRoutes(),
