@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/route';
 import { brandRoutes } from './brand/routes';
+import { scorecardRoutes } from './analytics/scorecardRoutes';
 import { viewsRoutes } from './analytics/viewsRoutes';
 import { caseStudyRoutes } from './caseStudy/routes';
 import { categoryRoutes } from './categories/routes';
@@ -23,6 +24,7 @@ export function marketingRoutes(): RouteDef[] {
     // Before the item routes: `case-study` and `views` are not item ids.
     ...caseStudyRoutes(),
     ...viewsRoutes(),
+    ...scorecardRoutes(),
     ...contentRoutes(),
     ...groundingRoutes(),
     ...categoryRoutes(),
