@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/route';
 import { brandRoutes } from './brand/routes';
+import { campaignRoiRoutes } from './analytics/roiRoutes';
 import { scorecardRoutes } from './analytics/scorecardRoutes';
 import { viewsRoutes } from './analytics/viewsRoutes';
 import { caseStudyRoutes } from './caseStudy/routes';
@@ -25,6 +26,7 @@ export function marketingRoutes(): RouteDef[] {
     ...caseStudyRoutes(),
     ...viewsRoutes(),
     ...scorecardRoutes(),
+    ...campaignRoiRoutes(),
     ...contentRoutes(),
     ...groundingRoutes(),
     ...categoryRoutes(),
