@@ -12,6 +12,7 @@ import { researchRun } from './scenarios/researchRun';
 import { scheduleFire } from './scenarios/scheduleFire';
 import { siteOp } from './scenarios/siteOp';
 import { siteWebhook } from './scenarios/siteWebhook';
+import { viewsBatch } from './scenarios/viewsBatch';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
   'crm-search': crmSearch,
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'schedule-fire': scheduleFire,
   'image-run': imageRun,
   'case-study': caseStudy,
+  'views-batch': viewsBatch,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

@@ -15,6 +15,7 @@ import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 import { emailSendBaseline } from '../baselines/emailSend';
 import { siteWebhookBaseline } from '../baselines/siteWebhook';
+import { viewsBatchBaseline } from '../baselines/viewsBatch';
 import { SiteEventRelay } from '../../src/sitePlatform/webhooks/relay';
 
 const POOL = 10;
@@ -25,6 +26,7 @@ const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => 
   'commerce-webhook': commerceWebhookBaseline,
   'email-send': () => emailSendBaseline(),
   'site-webhook': siteWebhookBaseline,
+  'views-batch': () => viewsBatchBaseline(),
 };
 
 async function main() {

@@ -52,3 +52,35 @@ export async function leadsByPath(
   );
   return result.rows as PathLeadRow[];
 }
+
+export interface ProjectPathLeadRow extends PathLeadRow {
+  project_id: string;
+}
+
+/** leadsByPath for many (project, path) pairs at once: one statement for a whole views batch. */
+export async function leadsByProjectPath(
+  db: Knex,
+  accountId: string,
+  pairs: Array<{ projectId: string; path: string }>,
+  range: LedgerRange,
+): Promise<ProjectPathLeadRow[]> {
+  if (pairs.length === 0) return [];
+  const result = await db.raw(
+    `select s.project_id, s.page_path, count(*)::int as leads, count(distinct ${RESOLVED_CONTACT_SQL})::int as contacts
+       from form_submissions s
+       join unnest(:projects::uuid[], :paths::text[]) as p(project_id, page_path)
+         on s.project_id = p.project_id and s.page_path = p.page_path
+      where s.account_id = :account and ${COUNTED_ROW_SQL}
+        and (:from::timestamptz is null or s.submitted_at >= :from::timestamptz)
+        and (:to::timestamptz is null or s.submitted_at < :to::timestamptz)
+      group by s.project_id, s.page_path`,
+    {
+      account: accountId,
+      projects: pairs.map((p) => p.projectId),
+      paths: pairs.map((p) => p.path),
+      from: range.from?.toISOString() ?? null,
+      to: range.to?.toISOString() ?? null,
+    },
+  );
+  return result.rows as ProjectPathLeadRow[];
+}

@@ -4,7 +4,8 @@ import type { Config } from '../../config';
 import { findOwnProjects } from '../../projects/service';
 import { createAnalyticsClient, type AnalyticsClient } from '../../providers/analytics';
 import { ProviderError } from '../../providers/errors';
-import { ledgerStatsByPath, type LedgerPathStats } from './ledgerStats';
+import type { LedgerPathStats } from './ledgerStats';
+import { leadsByProjectPath } from './ledgerStore';
 import { rangesOf, type AnalyticsWindow } from './window';
 
 export interface ViewsPair {
@@ -50,8 +51,8 @@ async function collectorSubmits(
 
 /**
  * Page and lead stats for up to 200 (project, path) pairs; writes nothing. Pairs of projects the account does not own
- * are omitted. Per project: one collector query (form submits of its site's pages) and one ledger query (leads and
- * contacts). A pair with no data on either side is absent, not zero. The collector unreachable, or not configured:
+ * are omitted. One collector query per project (form submits of its site's pages) and one ledger query for the batch
+ * (leads and contacts). A pair with no data on either side is absent, not zero. The collector unreachable, or not configured:
  * `stats` is empty, `degraded` true, and the ledger's own figures are answered in `ledger`.
  */
 export async function viewsBatch(
@@ -76,17 +77,30 @@ export async function viewsBatch(
   const ranges = rangesOf(window, now);
   const client = createAnalyticsClient(deps.config);
   let unreachable = false;
-  const perProject = await Promise.all(
-    [...byProject].map(async ([projectId, paths]) => {
-      const siteId = projects.get(projectId)!.analytics_site_id;
-      const [ledger, submits] = await Promise.all([
-        ledgerStatsByPath(deps.db, accountId, projectId, paths, ranges.ledger),
-        client && siteId ? collectorSubmits(client, siteId, paths, ranges.collector) : Promise.resolve(null),
-      ]);
-      if (submits === 'unreachable') unreachable = true;
-      return { projectId, paths, ledger, submits: submits === 'unreachable' ? null : submits, siteId };
-    }),
-  );
+  const [ledgerRows, submitsByProject] = await Promise.all([
+    leadsByProjectPath(
+      deps.db,
+      accountId,
+      [...byProject].flatMap(([projectId, paths]) => paths.map((path) => ({ projectId, path }))),
+      ranges.ledger,
+    ),
+    Promise.all(
+      [...byProject].map(async ([projectId, paths]) => {
+        const siteId = projects.get(projectId)!.analytics_site_id;
+        const submits = client && siteId ? await collectorSubmits(client, siteId, paths, ranges.collector) : null;
+        if (submits === 'unreachable') unreachable = true;
+        return { projectId, paths, siteId, submits: submits === 'unreachable' ? null : submits };
+      }),
+    ),
+  ]);
+  const ledgerOf = new Map<string, LedgerPathStats>();
+  for (const r of ledgerRows) ledgerOf.set(`${r.project_id}|${r.page_path}`, { leads: r.leads, contacts: r.contacts });
+  const perProject = submitsByProject.map((p) => ({
+    ...p,
+    ledger: new Map(
+      p.paths.flatMap((path) => (ledgerOf.has(`${p.projectId}|${path}`) ? [[path, ledgerOf.get(`${p.projectId}|${path}`)!]] : [])),
+    ),
+  }));
 
   const degradedReason: DegradedReason | null = !client ? 'collector_not_configured' : unreachable ? 'collector_unreachable' : null;
   const ledgerOnly = perProject.flatMap(({ projectId, paths, ledger }) =>
