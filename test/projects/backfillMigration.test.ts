@@ -1,21 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { createDb, MIGRATIONS_DIR, type Knex } from '../../src/db/knex';
+import { createDb, type Knex } from '../../src/db/knex';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/dev/scratchDatabase';
+import { MIGRATION_OPTIONS, migrateUpTo } from '../helpers/migrations';
 import { findOwnProject } from '../../src/projects/service';
 
 const BACKFILL = '20261126100100_projects_backfill.ts';
-const options = { directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] };
-
-/** Applies migrations one by one until `name` is the next pending one. */
-async function migrateUpTo(db: Knex, name: string): Promise<void> {
-  for (;;) {
-    const [, pending] = (await db.migrate.list(options)) as [unknown, Array<{ file: string }>];
-    if (pending.length === 0 || pending[0].file === name) return;
-    await db.migrate.up(options);
-  }
-}
-
 describe('projects backfill migration', function () {
   this.timeout(120_000);
   let scratch: ScratchDatabase;
@@ -61,7 +51,7 @@ describe('projects backfill migration', function () {
       title: 'Linked',
       cms_link: JSON.stringify({ project_id: shared, collection_id: 'c1', item_id: null }),
     });
-    await db.migrate.up({ ...options, name: BACKFILL });
+    await db.migrate.up({ ...MIGRATION_OPTIONS, name: BACKFILL });
   });
 
   after(async () => {
@@ -114,11 +104,11 @@ describe('projects backfill migration', function () {
   });
 
   it('down restores the per-row content source, and up applies again', async () => {
-    await db.migrate.down({ ...options, name: BACKFILL });
+    await db.migrate.down({ ...MIGRATION_OPTIONS, name: BACKFILL });
     const moved = await db('projects').where({ account_id: newer }).first();
     const source = await db('site_platform_content_sources').where({ account_id: newer, project_id: moved.id }).first();
     assert.equal(source.provider, 'site_platform');
-    await db.migrate.up({ ...options, name: BACKFILL });
+    await db.migrate.up({ ...MIGRATION_OPTIONS, name: BACKFILL });
     assert.equal((await findOwnProject(db, newer, moved.id))?.content_source, 'site_platform');
   });
 });

@@ -1,20 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { createDb, MIGRATIONS_DIR, type Knex } from '../../../src/db/knex';
+import { createDb, type Knex } from '../../../src/db/knex';
 import { createScratchDatabase, type ScratchDatabase } from '../../../src/dev/scratchDatabase';
+import { MIGRATION_OPTIONS, migrateUpTo } from '../../helpers/migrations';
 
 const MIGRATION = '20261127070100_form_submissions_project.ts';
-const options = { directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] };
-
-/** Applies migrations one by one until `name` is the next pending one. */
-async function migrateUpTo(db: Knex, name: string): Promise<void> {
-  for (;;) {
-    const [, pending] = (await db.migrate.list(options)) as [unknown, Array<{ file: string }>];
-    if (pending.length === 0 || pending[0].file === name) return;
-    await db.migrate.up(options);
-  }
-}
-
 describe('form submissions project migration: existing rows take the project bound to their site', function () {
   this.timeout(120_000);
   let scratch: ScratchDatabase;
@@ -60,7 +50,7 @@ describe('form submissions project migration: existing rows take the project bou
       binding(stranger, strangers, 'site-b', 'inherit', '2026-01-01T00:00:00Z'),
     ]);
     await db('form_submissions').insert([row(account, 'site-a', 'a'), row(account, 'site-b', 'b'), row(account, undefined, 'none')]);
-    await db.migrate.up({ ...options, name: MIGRATION });
+    await db.migrate.up({ ...MIGRATION_OPTIONS, name: MIGRATION });
   });
 
   after(async () => {
@@ -87,9 +77,9 @@ describe('form submissions project migration: existing rows take the project bou
   });
 
   it('down drops the column, and up applies again', async () => {
-    await db.migrate.down({ ...options, name: MIGRATION });
+    await db.migrate.down({ ...MIGRATION_OPTIONS, name: MIGRATION });
     assert.equal(await db.schema.hasColumn('form_submissions', 'project_id'), false);
-    await db.migrate.up({ ...options, name: MIGRATION });
+    await db.migrate.up({ ...MIGRATION_OPTIONS, name: MIGRATION });
     assert.equal(await projectOf('a'), oldest);
   });
 });

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
+import { useModelSimulator } from '../../helpers/modelChat';
 import { draftCaseStudy } from '../../../src/marketing/caseStudy/draft';
 import { quoteInBody } from '../../../src/marketing/caseStudy/markup';
 import { CASE_STUDY_REQUEST_START, modelDraft } from '../../../src/marketing/caseStudy/modelDraft';
 import { unsourcedNumbers } from '../../../src/marketing/caseStudy/numbers';
 import type { CaseStudySources } from '../../../src/marketing/caseStudy/sources';
 import { seoCheck } from '../../../src/marketing/seo/check';
-import { createChatClient, type ChatClient } from '../../../src/providers/chatCompletions';
 import { ProviderError } from '../../../src/providers/errors';
-import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
 
 const GRID_ID = '0d9e4c7a-3333-4b4b-9c9c-000000000003';
 const TESTIMONIAL_ID = '0d9e4c7a-4444-4b4b-9c9c-000000000004';
@@ -57,24 +56,13 @@ const citationCodes = (body: string) =>
     .filter((c) => c.startsWith('citation_'));
 
 describe('case-study model writer', () => {
-  let sim: ModelSimulator;
-  let chat: ChatClient;
-  before(async () => {
-    sim = await startModelSimulator();
-    chat = createChatClient({
-      MODEL_API_URL: sim.url,
-      MODEL_API_KEY: sim.apiKey,
-      MODEL_CHAT_MODEL: 'sim-model',
-      FETCH_TIMEOUT_MS: 10_000,
-    })!;
-  });
-  after(() => sim.stop());
+  const model = useModelSimulator();
 
   it('one JSON chat call writes the prose from names only: the model sees no grid value and no quote', async () => {
-    const before = sim.requests.length;
-    const draft = await draftCaseStudy(chat, sources());
-    assert.equal(sim.requests.length, before + 1, 'one call');
-    const request = sim.requests.at(-1)!;
+    const before = model.sim().requests.length;
+    const draft = await draftCaseStudy(model.chat(), sources());
+    assert.equal(model.sim().requests.length, before + 1, 'one call');
+    const request = model.sim().requests.at(-1)!;
     assert.equal(request.response_format?.type, 'json_object');
     const user = request.messages.find((m) => m.role === 'user')!.content;
     assert.ok(user.includes(CASE_STUDY_REQUEST_START));
@@ -85,7 +73,7 @@ describe('case-study model writer', () => {
   });
 
   it('the model draft carries the exact results, the byte-identical quote and resolved markers', async () => {
-    const draft = await modelDraft(chat, sources());
+    const draft = await modelDraft(model.chat(), sources());
     assert.ok(draft.body.includes(`<li>Quote turnaround: from 72 hours to 6 hours[^grid:${GRID_ID}]</li>`));
     assert.ok(draft.body.includes(`<li>Callbacks: from 9.5% to 2.25%[^grid:${GRID_ID}]</li>`));
     assert.equal(quoteInBody(draft.body), QUOTE);
@@ -95,10 +83,10 @@ describe('case-study model writer', () => {
   });
 
   it('an answer with a digit outside the given names is unusable: the template writes the draft, with a warning', async () => {
-    sim.answerNext(proseWith('Since 2019 Studio 54 Roofing struggled.'));
-    await assert.rejects(modelDraft(chat, sources()), (err: ProviderError) => err.code === 'model_bad_response');
-    sim.answerNext(proseWith('Since 2019 Studio 54 Roofing struggled.'));
-    const draft = await draftCaseStudy(chat, sources());
+    model.sim().answerNext(proseWith('Since 2019 Studio 54 Roofing struggled.'));
+    await assert.rejects(modelDraft(model.chat(), sources()), (err: ProviderError) => err.code === 'model_bad_response');
+    model.sim().answerNext(proseWith('Since 2019 Studio 54 Roofing struggled.'));
+    const draft = await draftCaseStudy(model.chat(), sources());
     assert.equal(draft.writer, 'template');
     assert.ok(
       draft.warnings.some((w) => w.includes('holds a number')),
@@ -110,15 +98,15 @@ describe('case-study model writer', () => {
   });
 
   it('digits inside a given name are not a number of the prose', async () => {
-    sim.answerNext(proseWith('Studio 54 Roofing, a “Growing Contractor”, was buried in paperwork.'));
-    const draft = await draftCaseStudy(chat, sources());
+    model.sim().answerNext(proseWith('Studio 54 Roofing, a “Growing Contractor”, was buried in paperwork.'));
+    const draft = await draftCaseStudy(model.chat(), sources());
     assert.equal(draft.writer, 'model');
   });
 
   it('an answer that is not JSON, has the wrong shape or writes a source marker falls back to the template', async () => {
     for (const answer of ['Sure! Here is your case study.', '{"title":"Only a title"}', proseWith('They struggled [citation needed].')]) {
-      sim.answerNext(answer);
-      const draft = await draftCaseStudy(chat, sources());
+      model.sim().answerNext(answer);
+      const draft = await draftCaseStudy(model.chat(), sources());
       assert.equal(draft.writer, 'template', answer);
       assert.equal(draft.warnings.length, 1, answer);
       assert.deepEqual(citationCodes(draft.body), []);
@@ -126,20 +114,20 @@ describe('case-study model writer', () => {
   });
 
   it('a failing model (503) or no model key still produces a draft, by the template', async () => {
-    sim.failNext(1, 503);
-    const failed = await draftCaseStudy(chat, sources());
+    model.sim().failNext(1, 503);
+    const failed = await draftCaseStudy(model.chat(), sources());
     assert.equal(failed.writer, 'template');
     assert.ok(failed.warnings[0].includes('the template wrote it'));
-    const calls = sim.calls;
+    const calls = model.sim().calls;
     const keyless = await draftCaseStudy(null, sources());
     assert.equal(keyless.writer, 'template');
     assert.deepEqual(keyless.warnings, []);
-    assert.equal(sim.calls, calls, 'no call without a client');
+    assert.equal(model.sim().calls, calls, 'no call without a client');
   });
 
   it('a cancelled draft is rethrown, not written by the template', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled by the workflow'));
-    await assert.rejects(draftCaseStudy(chat, sources(), { signal: controller.signal }), /cancelled by the workflow/);
+    await assert.rejects(draftCaseStudy(model.chat(), sources(), { signal: controller.signal }), /cancelled by the workflow/);
   });
 });

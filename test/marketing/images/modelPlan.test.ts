@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
+import { useModelSimulator } from '../../helpers/modelChat';
 import type { PlanItem } from '../../../src/marketing/images/heuristic';
 import { PLAN_REQUEST_START, planWithModel } from '../../../src/marketing/images/modelPlan';
 import { NO_TEXT } from '../../../src/marketing/images/prompt';
 import { bodySections } from '../../../src/marketing/images/sections';
-import { createChatClient, type ChatClient } from '../../../src/providers/chatCompletions';
 import { ProviderError } from '../../../src/providers/errors';
-import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
 
 const words = (n: number) =>
   `Roof tiles crack in frost. Gutters overflow in storms. ${Array.from({ length: n - 9 }, (_, i) => `w${i}`).join(' ')}`;
@@ -22,24 +21,13 @@ const BODY =
   '</p>';
 
 describe('model image plan (planWithModel)', () => {
-  let sim: ModelSimulator;
-  let chat: ChatClient;
-  before(async () => {
-    sim = await startModelSimulator();
-    chat = createChatClient({
-      MODEL_API_URL: sim.url,
-      MODEL_API_KEY: sim.apiKey,
-      MODEL_CHAT_MODEL: 'sim-model',
-      FETCH_TIMEOUT_MS: 10_000,
-    })!;
-  });
-  after(() => sim.stop());
+  const model = useModelSimulator();
 
   it('one JSON chat call plans the hero and the sections the model picks; headings it leaves out are skipped adds_no_information', async () => {
-    const before = sim.requests.length;
-    const plan = await planWithModel(chat, ITEM, bodySections(BODY), PROFILE, OPTIONS);
-    assert.equal(sim.requests.length, before + 1, 'one call');
-    const request = sim.requests.at(-1)!;
+    const before = model.sim().requests.length;
+    const plan = await planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, OPTIONS);
+    assert.equal(model.sim().requests.length, before + 1, 'one call');
+    const request = model.sim().requests.at(-1)!;
     assert.equal(request.response_format?.type, 'json_object');
     assert.ok(request.messages.some((m) => m.content.includes(PLAN_REQUEST_START)));
     assert.deepEqual(
@@ -57,13 +45,13 @@ describe('model image plan (planWithModel)', () => {
   });
 
   it("the model's prompts get the brand block, the avoid list and no lettering appended; alt text is kept plain", async () => {
-    sim.answerNext(
+    model.sim().answerNext(
       JSON.stringify({
         hero: { prompt: 'A roofer on a ladder.', alt: 'Roofer at work' },
         sections: [{ index: 1, prompt: 'A stain on a ceiling.', alt: 'x'.repeat(300) }],
       }),
     );
-    const plan = await planWithModel(chat, ITEM, bodySections(BODY), PROFILE, OPTIONS);
+    const plan = await planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, OPTIONS);
     assert.equal(plan.images[0].prompt, `A roofer on a ladder.\n\nSoft daylight photography.\n\nAvoid: logos.\n\n${NO_TEXT}`);
     assert.equal(plan.images[0].alt, 'Roofer at work');
     assert.ok(plan.images[1].prompt.startsWith('A stain on a ceiling.'));
@@ -72,24 +60,24 @@ describe('model image plan (planWithModel)', () => {
 
   it('no hero is asked for or accepted when the item has a featured image and the run keeps it', async () => {
     const featured = { ...ITEM, featured_image_url: 'https://cdn.example.test/f.png' };
-    const plan = await planWithModel(chat, featured, bodySections(BODY), PROFILE, OPTIONS);
+    const plan = await planWithModel(model.chat(), featured, bodySections(BODY), PROFILE, OPTIONS);
     assert.deepEqual(
       plan.images.map((i) => i.slot),
       ['section:1', 'section:3'],
     );
-    sim.answerNext(JSON.stringify({ hero: { prompt: 'p', alt: 'a' }, sections: [] }));
-    await assert.rejects(planWithModel(chat, featured, bodySections(BODY), PROFILE, OPTIONS), badAnswer);
+    model.sim().answerNext(JSON.stringify({ hero: { prompt: 'p', alt: 'a' }, sections: [] }));
+    await assert.rejects(planWithModel(model.chat(), featured, bodySections(BODY), PROFILE, OPTIONS), badAnswer);
   });
 
   it('a wanted hero the model left out gets the heuristic hero prompt', async () => {
-    sim.answerNext(JSON.stringify({ hero: null, sections: [] }));
-    const plan = await planWithModel(chat, ITEM, bodySections(BODY), PROFILE, OPTIONS);
+    model.sim().answerNext(JSON.stringify({ hero: null, sections: [] }));
+    const plan = await planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, OPTIONS);
     assert.equal(plan.images.length, 1);
     assert.match(plan.images[0].prompt, /Fixing a leaking roof/);
   });
 
   it('the model respects maxSections: the simulator picks at most that many', async () => {
-    const plan = await planWithModel(chat, ITEM, bodySections(BODY), PROFILE, { ...OPTIONS, maxSections: 1 });
+    const plan = await planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, { ...OPTIONS, maxSections: 1 });
     assert.deepEqual(
       plan.images.map((i) => i.slot),
       ['hero', 'section:1'],
@@ -107,19 +95,19 @@ describe('model image plan (planWithModel)', () => {
   ];
   for (const [what, answer] of unusable) {
     it(`an unusable answer throws model_bad_response (the caller falls back to the heuristic): ${what}`, async () => {
-      sim.answerNext(answer);
-      await assert.rejects(planWithModel(chat, ITEM, bodySections(BODY), PROFILE, OPTIONS), badAnswer);
+      model.sim().answerNext(answer);
+      await assert.rejects(planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, OPTIONS), badAnswer);
     });
   }
 
   it('an unusable answer throws model_bad_response: more sections than maxSections', async () => {
-    sim.answerNext('{"hero":null,"sections":[{"index":1,"prompt":"p","alt":"a"},{"index":3,"prompt":"q","alt":"b"}]}');
-    await assert.rejects(planWithModel(chat, ITEM, bodySections(BODY), PROFILE, { ...OPTIONS, maxSections: 1 }), badAnswer);
+    model.sim().answerNext('{"hero":null,"sections":[{"index":1,"prompt":"p","alt":"a"},{"index":3,"prompt":"q","alt":"b"}]}');
+    await assert.rejects(planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, { ...OPTIONS, maxSections: 1 }), badAnswer);
   });
 
   it('an answer in a Markdown fence is read', async () => {
-    sim.answerNext('```json\n{"hero":null,"sections":[{"index":3,"prompt":"Tiles.","alt":"Tiles"}]}\n```');
-    const plan = await planWithModel(chat, ITEM, bodySections(BODY), PROFILE, OPTIONS);
+    model.sim().answerNext('```json\n{"hero":null,"sections":[{"index":3,"prompt":"Tiles.","alt":"Tiles"}]}\n```');
+    const plan = await planWithModel(model.chat(), ITEM, bodySections(BODY), PROFILE, OPTIONS);
     assert.deepEqual(
       plan.images.map((i) => i.slot),
       ['hero', 'section:3'],
