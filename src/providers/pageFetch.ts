@@ -95,11 +95,7 @@ async function followRedirects(
 async function readPage(url: string, finalUrl: string, response: Dispatcher.ResponseData, maxBytes: number): Promise<FetchedPage> {
   const host = new URL(finalUrl).host;
   const status = response.statusCode;
-  const body = response.body as unknown as Readable;
-  if (status < 200 || status > 299) {
-    discard(body);
-    throw new ProviderError('page', 'page_status', `page at ${host} answered ${status}`, status >= 500 || status === 429, status);
-  }
+  const body = okBody(response, host);
   const contentTypeHeader = headerValue(response.headers['content-type']) ?? '';
   const declared = contentTypeHeader.split(';')[0].trim().toLowerCase();
   if (declared && !READABLE_TYPES.has(declared)) {
@@ -178,6 +174,15 @@ const tooLarge = (host: string, maxBytes?: number) =>
   new ProviderError('page', 'page_too_large', `page at ${host} is larger than ${maxBytes ? `${maxBytes} bytes` : 'the size limit'}`, false);
 
 /** Drops a body we will not read; its abort error has no reader to go to. */
+/** The body of a 2xx answer; any other status is discarded and thrown as `page_status` (5xx and 429 retryable). */
+export function okBody(response: Dispatcher.ResponseData, host: string): Readable {
+  const body = response.body as unknown as Readable;
+  const status = response.statusCode;
+  if (status >= 200 && status <= 299) return body;
+  discard(body);
+  throw new ProviderError('page', 'page_status', `page at ${host} answered ${status}`, status >= 500 || status === 429, status);
+}
+
 export function discard(body: Readable): void {
   body.on('error', () => {});
   body.destroy();

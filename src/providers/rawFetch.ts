@@ -1,8 +1,7 @@
-import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { ProviderError } from './errors';
 import { BodyTooLarge, decodeBody, readLimitedBody } from './pageBody';
-import { checkedUrl, discard, headerValue, pageError, type PageFetchOptions } from './pageFetch';
+import { checkedUrl, discard, headerValue, okBody, pageError, type PageFetchOptions } from './pageFetch';
 import { publicOnlyLookup } from './safeLookup';
 
 export interface FetchedText {
@@ -64,12 +63,8 @@ export async function fetchTextDocument(url: string, options: PageFetchOptions &
 
 async function readText(url: string, finalUrl: string, response: Dispatcher.ResponseData, maxBytes: number): Promise<FetchedText> {
   const host = new URL(finalUrl).host;
-  const body = response.body as unknown as Readable;
   const status = response.statusCode;
-  if (status < 200 || status > 299) {
-    discard(body);
-    throw new ProviderError('page', 'page_status', `page at ${host} answered ${status}`, status >= 500 || status === 429, status);
-  }
+  const body = okBody(response, host);
   const header = headerValue(response.headers['content-type']) ?? '';
   const contentType = header.split(';')[0].trim().toLowerCase();
   if (contentType && !TEXT_TYPE.test(contentType)) {

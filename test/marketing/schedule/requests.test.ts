@@ -3,27 +3,14 @@ import { AccountIdKey, ContentIdKey, JobKindKey, ProjectIdKey } from '../../../s
 import { eventually } from '../../jobs/jobTestKit';
 import { auditRows, platformCallsSince } from '../../sitePlatform/operations/fixtures';
 import { assertFieldError } from '../content/fixtures';
-import {
-  handleOf,
-  heldBy,
-  hoursAhead,
-  itemRow,
-  requestsOf,
-  runOf,
-  startRequestWorld,
-  workflowIdOf,
-  type RequestWorld,
-} from './requestsKit';
+import { handleOf, heldBy, hoursAhead, itemRow, requestsOf, runOf, useRequestWorld, workflowIdOf, type RequestWorld } from './requestsKit';
 
 describe('schedule requests (doc1 States and transitions): the item row mirrors its content-publish workflow', () => {
   let rw: RequestWorld;
   let r: ReturnType<typeof requestsOf>;
-  before(async () => {
-    rw = await startRequestWorld();
-    r = requestsOf(rw);
-  });
-  after(async () => {
-    await rw.close();
+  useRequestWorld((world, requests) => {
+    rw = world;
+    r = requests;
   });
 
   const itemCreates = (mark: number) => platformCallsSince(rw.world, mark).filter((c) => /^POST \/v2\/collections\/[^/]+\/items$/.test(c));

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
-import { hoursAhead, requestsOf, startRequestWorld, type RequestWorld } from './requestsKit';
+import { hoursAhead, requestsOf, useRequestWorld, type RequestWorld } from './requestsKit';
 
 type Entry = { content_id: string; kind: string; executes: boolean };
 
 describe('calendar truth: executes is true exactly while a workflow holds the date', () => {
   let rw: RequestWorld;
   let r: ReturnType<typeof requestsOf>;
-  before(async () => {
-    rw = await startRequestWorld();
-    r = requestsOf(rw);
-  });
-  after(async () => {
-    await rw.close();
+  useRequestWorld((world, requests) => {
+    rw = world;
+    r = requests;
   });
 
   const entriesOf = async (id: string) =>

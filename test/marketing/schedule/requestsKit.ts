@@ -85,3 +85,15 @@ export async function runOf(rw: RequestWorld, contentId: string): Promise<{ stat
 export const heldBy = (rw: RequestWorld, contentId: string) => handleOf(rw, contentId).query(scheduleQuery);
 
 export const itemRow = (id: string) => harness().db('content_items').where({ id }).first();
+
+/** Mocha hooks of a suite on one request world: started before the suite (handed to `onReady`), closed after it. */
+export function useRequestWorld(onReady: (rw: RequestWorld, requests: ReturnType<typeof requestsOf>) => void): void {
+  let rw: RequestWorld | undefined;
+  before(async () => {
+    rw = await startRequestWorld();
+    onReady(rw, requestsOf(rw));
+  });
+  after(async () => {
+    await rw?.close();
+  });
+}

@@ -3,27 +3,14 @@ import { newAccount, newAgentKey } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { platformCallsSince } from '../../sitePlatform/operations/fixtures';
 import { assertFieldError } from '../content/fixtures';
-import {
-  handleOf,
-  heldBy,
-  hoursAhead,
-  itemRow,
-  requestsOf,
-  runOf,
-  startRequestWorld,
-  workflowIdOf,
-  type RequestWorld,
-} from './requestsKit';
+import { handleOf, heldBy, hoursAhead, itemRow, requestsOf, runOf, useRequestWorld, workflowIdOf, type RequestWorld } from './requestsKit';
 
 describe('agent schedule sub-resource: POST|DELETE /api/agent/marketing/content/{id}/schedule', () => {
   let rw: RequestWorld;
   let r: ReturnType<typeof requestsOf>;
-  before(async () => {
-    rw = await startRequestWorld();
-    r = requestsOf(rw);
-  });
-  after(async () => {
-    await rw.close();
+  useRequestWorld((world, requests) => {
+    rw = world;
+    r = requests;
   });
 
   it('POST schedules: 200 { data: scheduled_publish, item }, the workflow holds the date, a version is written', async () => {
