@@ -89,6 +89,8 @@ const schema = z
     ANALYTICS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** The collector goal counted as a form submit (Plausible's form-submissions tracking names its goal `Form: Submission`). */
     ANALYTICS_FORM_GOAL: z.string().trim().min(1).max(120).default('Form: Submission'),
+    /** The nightly analytics job measures an item's search rank at most once in this many days (each is one web-search call of the monthly cap). */
+    ANALYTICS_RANK_EVERY_DAYS: z.coerce.number().int().min(1).max(30).default(7),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     FETCH_MAX_BYTES: z.coerce

@@ -22,3 +22,4 @@ export { sitePlatformEventRetention } from './sitePlatformEventRetention';
 export { contentPublish } from './contentPublish';
 export { contentImages } from './contentImages';
 export { caseStudy } from './caseStudy';
+export { contentAnalyticsDaily } from './contentAnalyticsDaily';

@@ -3,6 +3,7 @@ import { createCommerceBackfillActivities } from '../../activities/commerceBackf
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
 import { createCommerceSweepActivities } from '../../activities/commerceSweeps';
 import { createCaseStudyActivities } from '../../activities/caseStudy';
+import { createContentAnalyticsActivities } from '../../activities/contentAnalytics';
 import { createContentImagesActivities } from '../../activities/contentImages';
 import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentPublishActivities(deps),
     ...createContentImagesActivities(deps),
     ...createCaseStudyActivities(deps),
+    ...createContentAnalyticsActivities(deps),
   });
 }
 

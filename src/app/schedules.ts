@@ -1,6 +1,7 @@
 import { COMMERCE_SWEEP_SCHEDULES } from '../commerce/sweeps/schedules';
 import { SITE_PLATFORM_SWEEP_SCHEDULES } from '../sitePlatform/sweeps/schedules';
 import { defineSchedule, type ScheduleEntry } from '../temporal/schedules';
+import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsDaily.contract';
 import { commerceOrderBackfillContract } from '../../workflows/commerceOrderBackfill.contract';
 import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
@@ -29,6 +30,14 @@ export const SCHEDULES: ScheduleEntry[] = [
     overlap: 'SKIP',
     description:
       'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
+  }),
+  defineSchedule(contentAnalyticsDailyContract, {
+    name: 'content-analytics-daily',
+    cron: '15 2 * * *',
+    args: [],
+    overlap: 'SKIP',
+    description:
+      "Stores one analytics row per linked content item per closed UTC day (views, unique views, the rolling 30-day scorecard as of that night), filling the days of the last 30 missed while the collector was down; measures each item's search rank for its target keyword at most every ANALYTICS_RANK_EVERY_DAYS days within the monthly web-search cap.",
   }),
   ...COMMERCE_SWEEP_SCHEDULES,
   ...SITE_PLATFORM_SWEEP_SCHEDULES,

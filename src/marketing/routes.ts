@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/route';
 import { brandRoutes } from './brand/routes';
+import { contentAnalyticsRoutes } from './analytics/contentAnalyticsRoutes';
 import { campaignRoiRoutes } from './analytics/roiRoutes';
 import { scorecardRoutes } from './analytics/scorecardRoutes';
 import { viewsRoutes } from './analytics/viewsRoutes';
@@ -26,6 +27,7 @@ export function marketingRoutes(): RouteDef[] {
     ...caseStudyRoutes(),
     ...viewsRoutes(),
     ...scorecardRoutes(),
+    ...contentAnalyticsRoutes(),
     ...campaignRoiRoutes(),
     ...contentRoutes(),
     ...groundingRoutes(),

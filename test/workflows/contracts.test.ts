@@ -10,6 +10,7 @@ import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfi
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
 import { caseStudyContract } from '../../workflows/caseStudy.contract';
+import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsDaily.contract';
 import { contentImagesContract } from '../../workflows/contentImages.contract';
 import { contentPublishContract } from '../../workflows/contentPublish.contract';
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
@@ -52,6 +53,7 @@ const IMPLEMENTATIONS = [
   implementing(contentPublishContract, bundle.contentPublish),
   implementing(contentImagesContract, bundle.contentImages),
   implementing(caseStudyContract, bundle.caseStudy),
+  implementing(contentAnalyticsDailyContract, bundle.contentAnalyticsDaily),
 ];
 
 describe('workflow contracts', () => {

@@ -39,3 +39,12 @@ export const ATTRIBUTION_MODEL_DOC = `Attribution is **first touch** over the fo
   \`revenue\` is the won amounts per currency in minor units, one entry per currency, never summed or converted across
   currencies.
 - The range applies to the first touch, not to the deal: a contact won over in the range brings its later deals.`;
+
+export const DAILY_ROWS_DOC = `Stored daily rows come from the nightly job (Schedule \`content-analytics-daily\`, 02:15 UTC; run now with
+\`POST /api/cron/content-analytics-daily\`): one row per item per closed UTC day, for items linked to a project with a
+collector site id and with a URL on it. A row holds the page's \`views\` and \`unique_views\` that day and, in
+\`external_analytics\`, the rolling 30-day scorecard as of that night (30 closed days ending that day) with the search
+rank of the item's target keyword (measured at most every ANALYTICS_RANK_EVERY_DAYS days, one web-search call of the
+monthly cap each, carried forward in between). A row is written once and never changed. Days the collector could not
+answer are filled on the next run, up to 30 days back; an older day never stored stays missing. The scorecard's
+\`rank.keywords\` and \`last_stored\` come from the newest row.`;

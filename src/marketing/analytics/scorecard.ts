@@ -1,12 +1,15 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
-import { createAnalyticsClient } from '../../providers/analytics';
+import { createAnalyticsClient, type PageStats } from '../../providers/analytics';
 import { ProviderError } from '../../providers/errors';
 import { findOwnProject } from '../../projects/service';
 import { getContent } from '../content/service';
+import type { ContentItem } from '../content/representation';
 import { urlOf } from '../content/url';
 import { attributedContacts, attributedDeals, type AttributedDeals } from './attribution';
-import { ledgerStats } from './ledgerStats';
+import { newestStored } from './dailyRows';
+import { ledgerStats, type LedgerPathStats } from './ledgerStats';
+import { rankOf } from './rank';
 import { normalizePath } from './paths';
 import { rangesOf, type AnalyticsWindow } from './window';
 
@@ -52,8 +55,8 @@ const empty = (contentId: string, window: AnalyticsWindow, notes: string[]): Sco
   notes,
 });
 
-const SOCIAL_NOTE = 'social is null: no social source is connected yet';
-const RANK_NOTE = 'rank.keywords is empty until the nightly analytics job has measured the item';
+export const SOCIAL_NOTE = 'social is null: no social source is connected yet';
+export const RANK_NOTE = 'rank.keywords is empty until the nightly analytics job has measured the item';
 
 /**
  * An item's scorecard over `window`: its page (the cms_link project and the path of the item's URL) measured by the
@@ -68,7 +71,18 @@ export async function scorecard(
   now = new Date(),
 ): Promise<Scorecard> {
   const item = await getContent(deps.db, accountId, contentId);
-  const { url } = await urlOf(deps.db, accountId, item);
+  return scorecardOfItem(deps, accountId, item, (await urlOf(deps.db, accountId, item)).url, window, now);
+}
+
+/** The scorecard of an item already read (and its URL already resolved). */
+export async function scorecardOfItem(
+  deps: { db: Knex; config: Config },
+  accountId: string,
+  item: ContentItem,
+  url: string | null,
+  window: AnalyticsWindow,
+  now = new Date(),
+): Promise<Scorecard> {
   const path = url ? normalizePath(url) : null;
   const project = item.cms_link ? await findOwnProject(deps.db, accountId, item.cms_link.project_id) : undefined;
   if (!project || !url || !path) {
@@ -89,31 +103,67 @@ export async function scorecard(
       return { stats: null, note: `the web-analytics collector did not answer (${err.code})` };
     }
   };
-  const [traffic, ledger, attributed, deals] = await Promise.all([
+  const [traffic, ledger, attributed, deals, stored] = await Promise.all([
     collector(),
     ledgerStats(deps.db, accountId, project.id, path, ranges.ledger),
     attributedContacts(deps.db, accountId, project.id, path, ranges.ledger, 1),
     attributedDeals(deps.db, accountId, project.id, path, ranges.ledger),
+    newestStored(deps.db, accountId, item.id),
   ]);
   if (traffic.note) notes.unshift(traffic.note);
-  const leads = ledger?.leads ?? 0;
-  const visitors = traffic.stats?.visitors ?? null;
-  return {
-    content_id: item.id,
+  const card = assembleScorecard({
+    contentId: item.id,
     window,
     page: { project_id: project.id, path, url },
-    views: traffic.stats?.pageviews ?? null,
-    visitors,
-    form_submits: traffic.stats?.form_submits ?? null,
-    leads,
-    contacts: ledger?.contacts ?? 0,
-    attributed_contacts: attributed.count,
+    traffic: traffic.stats,
+    ledger,
+    attributedContacts: attributed.count,
     deals,
+    notes,
+  });
+  if (!stored) return card;
+  const rank = rankOf(stored.rank);
+  return {
+    ...card,
+    rank: { keywords: rank.keywords },
+    last_stored: { date: stored.date, computed_at: stored.computed_at.toISOString() },
+    notes: card.notes.filter((n) => n !== RANK_NOTE).concat(rank.note ? [rank.note] : []),
+  };
+}
+
+/** The parts a scorecard is made of, measured by the caller (one page here, a project's pages in the nightly job). */
+export interface ScorecardParts {
+  contentId: string;
+  window: AnalyticsWindow;
+  page: NonNullable<Scorecard['page']>;
+  /** The collector's figures of the page (zeros when it answered without the page); null when it could not answer. */
+  traffic: PageStats | null;
+  ledger: LedgerPathStats | undefined;
+  attributedContacts: number;
+  deals: AttributedDeals;
+  notes: string[];
+}
+
+/** A scorecard from its measured parts; `rank` empty and `last_stored` null (the caller adds what is stored). */
+export function assembleScorecard(p: ScorecardParts): Scorecard {
+  const leads = p.ledger?.leads ?? 0;
+  const visitors = p.traffic?.visitors ?? null;
+  return {
+    content_id: p.contentId,
+    window: p.window,
+    page: p.page,
+    views: p.traffic?.pageviews ?? null,
+    visitors,
+    form_submits: p.traffic?.form_submits ?? null,
+    leads,
+    contacts: p.ledger?.contacts ?? 0,
+    attributed_contacts: p.attributedContacts,
+    deals: p.deals,
     lead_rate: visitors ? Math.round((leads / visitors) * 10_000) / 10_000 : null,
     rank: { keywords: [] },
     social: null,
     last_stored: null,
-    degraded: traffic.stats === null,
-    notes,
+    degraded: p.traffic === null,
+    notes: p.notes,
   };
 }

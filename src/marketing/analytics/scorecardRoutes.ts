@@ -15,7 +15,7 @@ const query = z.strictObject({
 });
 
 const count = z.int().nullable();
-const scorecardSchema = z.object({
+export const scorecardSchema = z.object({
   content_id: z.string(),
   window: z.enum(WINDOWS),
   page: z
