@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import type { LinkedItemRow } from './roiStore';
 
 // The nightly daily rows (content_analytics_daily) and what the nightly job reads to write them. Every account-owned
 // query filters on the account.
@@ -34,15 +35,7 @@ export interface AnalyticsProject {
   project_id: string;
 }
 
-export interface ProjectItemRow {
-  id: string;
-  title: string;
-  status: string;
-  slug: string | null;
-  content_type: string;
-  canonical_url: string | null;
-  site_entry_url: string | null;
-  cms_link: { project_id: string } | null;
+export interface ProjectItemRow extends LinkedItemRow {
   target_keyword: string | null;
   settings: Record<string, unknown>;
   /** YYYY-MM-DD (UTC) the item was created: no day before it gets a row. */

@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { defaultPipeline, upsertContactByEmail } from '../../../src/crm/service';
 import { createDeal } from '../../../src/crm/dealService';
 import { recordPlatformSubmission, type RecordOutcome } from '../../../src/forms/service';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { call } from '../../helpers/http';
 import { newProjectId } from '../../helpers/projects';
 
 /** An account with a project bound to its own site, so the site's deliveries belong to the project. */
@@ -82,3 +84,33 @@ export async function deal(
 }
 
 export const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+
+const DAY_MS = 86_400_000;
+/** Today's UTC midnight (epoch ms). */
+export const todayUtc = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+
+/**
+ * A published item (created through the API) linked to `projectId`, created `createdDaysAgo` UTC days ago (an hour
+ * past that midnight); a service-hosted project with a host serves it at `https://<host>/blog/<slug>`.
+ */
+export async function linkedItem(
+  ownerToken: string,
+  projectId: string,
+  slug: string,
+  createdDaysAgo: number,
+  keyword?: string,
+): Promise<string> {
+  const res = await call('POST', '/api/marketing/content', {
+    token: ownerToken,
+    body: { title: slug, slug, status: 'published', ...(keyword ? { target_keyword: keyword } : {}) },
+  });
+  assert.equal(res.status, 201, res.text);
+  await harness()
+    .db('content_items')
+    .where({ id: res.body.id })
+    .update({
+      cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }),
+      created_at: new Date(todayUtc() - createdDaysAgo * DAY_MS + 3_600_000),
+    });
+  return res.body.id;
+}

@@ -7,12 +7,11 @@ import { startAnalyticsSimulator, type AnalyticsSimulator } from '../../../src/s
 import { startSearchSimulator, type SearchSimulator } from '../../../src/sandbox/search';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { call } from '../../helpers/http';
 import { newProjectId } from '../../helpers/projects';
-import { bind, onPage, submit } from './fixtures';
+import { bind, linkedItem, onPage, submit, todayUtc } from './fixtures';
 
 const DAY_MS = 86_400_000;
-const TODAY = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+const TODAY = todayUtc();
 /** `n` days before today (UTC), as a date. */
 const day = (n: number) => new Date(TODAY - n * DAY_MS).toISOString().slice(0, 10);
 /** A night run `n` days before today's, at 02:15 UTC. */
@@ -67,22 +66,8 @@ describe('nightly analytics rows (content-analytics-daily)', function () {
     sim.addSite(collectorSite);
   });
 
-  /** A published item of the project at https://www.nightly.test/blog/<slug>, created `createdDaysAgo` days ago. */
-  async function item(slug: string, createdDaysAgo: number, keyword?: string): Promise<string> {
-    const res = await call('POST', '/api/marketing/content', {
-      token: owner.ownerToken,
-      body: { title: slug, slug, status: 'published', ...(keyword ? { target_keyword: keyword } : {}) },
-    });
-    assert.equal(res.status, 201, res.text);
-    await harness()
-      .db('content_items')
-      .where({ id: res.body.id })
-      .update({
-        cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }),
-        created_at: new Date(TODAY - createdDaysAgo * DAY_MS + 3_600_000),
-      });
-    return res.body.id;
-  }
+  const item = (slug: string, createdDaysAgo: number, keyword?: string) =>
+    linkedItem(owner.ownerToken, projectId, slug, createdDaysAgo, keyword);
 
   const fill = (now: Date, maxDays = 30, config: Partial<Config> = {}) =>
     fillProjectDays({ ...deps, config: { ...deps.config, ...config } }, { accountId: owner.accountId, projectId, maxDays }, now);

@@ -10,12 +10,13 @@ import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from '../../../src/temporal/
 import { contentAnalyticsDailyContract, type ContentAnalyticsDailySummary } from '../../../workflows/contentAnalyticsDaily.contract';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { call, callAt } from '../../helpers/http';
+import { callAt } from '../../helpers/http';
 import { newProjectId } from '../../helpers/projects';
 import { startTestWorker } from '../../helpers/workerProcess';
+import { linkedItem, todayUtc } from './fixtures';
 
 const DAY_MS = 86_400_000;
-const TODAY = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+const TODAY = todayUtc();
 const day = (n: number) => new Date(TODAY - n * DAY_MS).toISOString().slice(0, 10);
 
 describe('content-analytics-daily schedule and run-now route', function () {
@@ -58,18 +59,7 @@ describe('content-analytics-daily schedule and run-now route', function () {
     sim.addSite(collectorSite);
   });
 
-  async function linkedItem(slug: string, createdDaysAgo: number): Promise<string> {
-    const res = await call('POST', '/api/marketing/content', { token: owner.ownerToken, body: { title: slug, slug, status: 'published' } });
-    assert.equal(res.status, 201, res.text);
-    await harness()
-      .db('content_items')
-      .where({ id: res.body.id })
-      .update({
-        cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }),
-        created_at: new Date(TODAY - createdDaysAgo * DAY_MS + 3_600_000),
-      });
-    return res.body.id;
-  }
+  const item = (slug: string, createdDaysAgo: number) => linkedItem(owner.ownerToken, projectId, slug, createdDaysAgo);
   const storedDays = async (contentId: string) =>
     (
       await harness()
@@ -89,7 +79,7 @@ describe('content-analytics-daily schedule and run-now route', function () {
   });
 
   it('POST /api/cron/content-analytics-daily runs the sweep now as a _system job that stores the missing rows', async () => {
-    const id = await linkedItem('run-now', 3);
+    const id = await item('run-now', 3);
     sim.seed(collectorSite, '/blog/run-now', [{ date: day(2), pageviews: 42, visitors: 30, form_submits: 1 }]);
     const res = await callAt(cronUrl, 'POST', '/api/cron/content-analytics-daily', { token: worker.config.CRON_SECRET });
     assert.equal(res.status, 202, res.text);
@@ -111,7 +101,7 @@ describe('content-analytics-daily schedule and run-now route', function () {
   });
 
   it('a run whose budget is spent stops with partial: true; the next run stores what it left', async () => {
-    const id = await linkedItem('budget', 2);
+    const id = await item('budget', 2);
     const start = (input: object) =>
       harness().client.workflow.execute(contentAnalyticsDailyContract.workflowType, {
         taskQueue: worker.taskQueue,
@@ -130,7 +120,7 @@ describe('content-analytics-daily schedule and run-now route', function () {
   });
 
   it('the collector down: the project is reported collector_unavailable, nothing is stored, and the run still completes', async () => {
-    const id = await linkedItem('down', 2);
+    const id = await item('down', 2);
     sim.unreachable('refuse');
     try {
       const summary = (await harness().client.workflow.execute(contentAnalyticsDailyContract.workflowType, {
