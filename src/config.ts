@@ -91,6 +91,16 @@ const schema = z
     ANALYTICS_FORM_GOAL: z.string().trim().min(1).max(120).default('Form: Submission'),
     /** The nightly analytics job measures an item's search rank at most once in this many days (each is one web-search call of the monthly cap). */
     ANALYTICS_RANK_EVERY_DAYS: z.coerce.number().int().min(1).max(30).default(7),
+    /** Department AI chats: how long a start call waits for its turn before answering 202 (doc1: about 110 s). */
+    AI_TURN_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(110),
+    /** The longest a turn may run, confirmation waits included (doc1: 1,200 s). */
+    AI_TURN_MAX_SECONDS: z.coerce.number().int().min(10).max(3600).default(1200),
+    /** A running turn whose workflow made no progress for this long (or whose workflow is gone) polls as `stale: true`. */
+    AI_TURN_STALE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+    /** Model calls a turn makes at most (each may ask for tools); past it the turn fails with `too_many_steps`. */
+    AI_TURN_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(16),
+    /** Earlier turns of the session sent to the model in full; older ones are counted, not sent. */
+    AI_HISTORY_TURNS: z.coerce.number().int().min(0).max(50).default(10),
     /** Page fetches of a research run: per-request timeout, largest body read, pages fetched at once. */
     FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     FETCH_MAX_BYTES: z.coerce

@@ -23,3 +23,4 @@ export { contentPublish } from './contentPublish';
 export { contentImages } from './contentImages';
 export { caseStudy } from './caseStudy';
 export { contentAnalyticsDaily } from './contentAnalyticsDaily';
+export { aiTurn } from './aiTurn';

@@ -1,3 +1,4 @@
+import { createAiTurnActivities } from '../../activities/aiTurns';
 import { createCommerceActivities } from '../../activities/commerce';
 import { createCommerceBackfillActivities } from '../../activities/commerceBackfill';
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentImagesActivities(deps),
     ...createCaseStudyActivities(deps),
     ...createContentAnalyticsActivities(deps),
+    ...createAiTurnActivities(deps),
   });
 }
 

@@ -131,6 +131,7 @@ export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?
         'A body that cannot be read answers 400 `invalid_body`, a JSON body that does not parse 400 `invalid_json`, and a request that does not arrive in time 408 `request_timeout`.',
         'Anything unexpected answers 500 `internal`, without internals; its `request_id` finds it in the logs.',
         "Image runs are gated by the account plan (`GET /api/account/plan`): 402 `billing_standing` when the billing standing is not `good` (`billing_standing` names it), 402 `quota_exhausted` when the UTC month's image allowance is used up (`allowance`, `used`, `period`).",
+        "A department chat's tool call answers the model (and `tool_calls[].http_status` on the turn) with the body its route would answer, or with `tool_not_available` (403: not offered to the caller; 404: no such tool), `invalid_arguments` (400: the arguments fail the tool's schema) or `invalid_tool_arguments` (400: not a JSON object); a step that lost its call answers `tool_call_not_found` and a step of a deleted turn `turn_not_found` (the turn then fails with that code).",
         'A scheduled publish that failed after its retries keeps its last error as `scheduled_publish.error.code` on the agent content get: a code a route below lists (e.g. `platform_upstream`), or `content_publish_busy` (another publish of the item held its lock on every attempt), `publish_timeout` (no attempt finished in time) or `publish_failed` (anything else).',
       ].join('\n\n'),
     },

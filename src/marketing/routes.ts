@@ -1,4 +1,5 @@
 import type { RouteDef } from '../http/route';
+import { aiChatRoutes } from './ai/routes';
 import { brandRoutes } from './brand/routes';
 import { contentAnalyticsRoutes } from './analytics/contentAnalyticsRoutes';
 import { campaignRoiRoutes } from './analytics/roiRoutes';
@@ -44,5 +45,6 @@ export function marketingRoutes(): RouteDef[] {
     ...scheduleRoutes(),
     ...siteLinksRoutes(),
     ...proofPackRoutes(),
+    ...aiChatRoutes(),
   ];
 }

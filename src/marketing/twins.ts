@@ -9,6 +9,8 @@ export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodTy
   path: string;
   /** What an agent key must hold; session users (any role) hold every marketing permission. */
   permission: Permission;
+  /** The agent route's POST may be called by a read-only key (it restricts what such a key's request does itself). */
+  readOnlyMayPost?: boolean;
 };
 
 /**
@@ -19,11 +21,16 @@ export function twinRoutes<P extends z.ZodType = never, Q extends z.ZodType = ne
   spec: TwinSpec<P, Q, B>,
   handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
 ): RouteDef[] {
-  const { permission, path, operationId, ...rest } = spec;
+  const { permission, path, operationId, readOnlyMayPost, ...rest } = spec;
   return [
     route<P, Q, B>({ ...rest, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
     route<P, Q, B>(
-      { ...rest, operationId: `${operationId}Agent`, path: `/api/agent${path}`, auth: { kind: 'agent', permission } },
+      {
+        ...rest,
+        operationId: `${operationId}Agent`,
+        path: `/api/agent${path}`,
+        auth: { kind: 'agent', permission, ...(readOnlyMayPost ? { readOnlyMayPost } : {}) },
+      },
       handler,
     ),
   ];

@@ -9,6 +9,7 @@ import { commerceShopContract } from '../../workflows/commerceShop.contract';
 import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfill.contract';
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
+import { aiTurnContract } from '../../workflows/aiTurn.contract';
 import { caseStudyContract } from '../../workflows/caseStudy.contract';
 import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsDaily.contract';
 import { contentImagesContract } from '../../workflows/contentImages.contract';
@@ -54,6 +55,7 @@ const IMPLEMENTATIONS = [
   implementing(contentImagesContract, bundle.contentImages),
   implementing(caseStudyContract, bundle.caseStudy),
   implementing(contentAnalyticsDailyContract, bundle.contentAnalyticsDaily),
+  implementing(aiTurnContract, bundle.aiTurn),
 ];
 
 describe('workflow contracts', () => {

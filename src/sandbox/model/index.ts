@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FailureQueue, readText, sendJson, sendRaw, startLoopbackServer, type LoopbackServer } from '../pages/loopback';
-import { completion, invalidRequest, openAiError, type ChatRequest } from './completion';
+import { completion, invalidRequest, openAiError, type ChatRequest, type Override } from './completion';
+import { invalidToolUse, toolCompletion, usesTools } from './tools';
 
 export { FABRICATED_QUOTE } from './claims';
 
@@ -15,9 +16,12 @@ export interface ModelSimulator {
   requests: ChatRequest[];
   /** The next `times` authorised requests answer `status` (a 429 carries Retry-After: 1). */
   failNext(times: number, status: number): void;
-  /** The next `times` authorised requests answer a completion whose content is not JSON. */
+  /**
+   * The next `times` authorised requests answer a completion whose content is not JSON (a tool request: a tool call
+   * without an id or a name).
+   */
   malformedNext(times: number): void;
-  /** The next answer's content is exactly `content` (a provider's odd answers on demand); queued in order. */
+  /** The next answer's content is exactly `content` (a tool request: the final text); queued in order. */
   answerNext(content: string): void;
   /** Next answers add a claim whose quote is NOT in the text (for the dropped-quote rule). */
   fabricateQuotes(on: boolean): void;
@@ -30,6 +34,7 @@ export interface ModelSimulator {
  * A loopback OpenAI-compatible chat-completions API: `POST /v1/chat/completions` with `Authorization: Bearer <key>`.
  * It answers extraction prompts (src/research/claims/prompt.ts) with claims quoted verbatim from the source text, and
  * image-plan prompts (src/marketing/images/modelPlan.ts) with a plan of the hero and every H2 of 40 words or more.
+ * Requests with `tools` follow the tool-calling protocol, scripted by the newest user message (tools.ts).
  */
 export async function startModelSimulator(options: { apiKey?: string } = {}): Promise<ModelSimulator> {
   const apiKey = options.apiKey ?? `sk-sim-${randomBytes(16).toString('hex')}`;
@@ -74,14 +79,13 @@ export async function startModelSimulator(options: { apiKey?: string } = {}): Pr
     } catch {
       body = undefined;
     }
-    const invalid = invalidRequest(body);
-    if (invalid) return sendJson(res, 400, openAiError(invalid, 'invalid_request_error', null));
+    const invalid = invalidRequest(body) ?? invalidToolUse(body as ChatRequest);
+    if (invalid) return sendJson(res, 400, openAiError(invalid.message, 'invalid_request_error', null, invalid.param));
     const request = body as ChatRequest;
     sim.requests.push(request);
-    const answer = completion(request, fabricate);
-    if (malformed.take() !== undefined)
-      answer.choices[0].message.content = 'Here are the claims I found: the text mentions several numbers.';
-    else if (scripted.length > 0) answer.choices[0].message.content = scripted.shift()!;
+    const override: Override =
+      malformed.take() !== undefined ? { malformed: true } : scripted.length > 0 ? { content: scripted.shift()! } : undefined;
+    const answer = usesTools(request) ? toolCompletion(request, override) : completion(request, fabricate, override);
     sendRaw(res, 200, JSON.stringify(answer), { 'content-type': 'application/json', ...rateLimitHeaders(99) });
   }
 

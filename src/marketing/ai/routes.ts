@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { accountOf } from '../../auth/authenticate';
+import type { AccountAuth } from '../../auth/types';
+import { validIdempotencyKey } from '../../http/idempotency';
+import { refId } from '../../http/ids';
+import type { RouteDef } from '../../http/route';
+import { twinRoutes } from '../twins';
+import * as docs from './docs';
+import { confirmCall, readTurn, startTurn } from './service';
+import { DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT } from './view';
+
+const tags = ['Marketing AI chats'];
+export const MAX_MESSAGE_CHARS = 8_000;
+
+const startBody = z.strictObject({
+  message: z.string().trim().min(1).max(MAX_MESSAGE_CHARS).describe(`What the user says (1..${MAX_MESSAGE_CHARS} characters).`),
+  session_id: refId().nullable().optional().describe('Continue this chat session of the account; absent: a new session.'),
+  project_id: refId()
+    .nullable()
+    .optional()
+    .describe("Pins a new session to this website project of the account: every site operation goes to that project's site."),
+});
+
+const turnParams = z.strictObject({ turnId: refId().describe('The turn id (`turn_id` of the start call).') });
+
+const count = (what: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${what} must be a whole number` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(max, { error: `${what} must be at most ${max}` }),
+    );
+
+const pollQuery = z.strictObject({
+  since_seq: count('since_seq', 2_147_483_647).default(0).describe('Answer the events after this seq (default 0: from the first).'),
+  limit: count('limit', MAX_EVENTS_LIMIT)
+    .pipe(z.number().min(1, { error: 'limit must be at least 1' }))
+    .default(DEFAULT_EVENTS_LIMIT)
+    .describe(`Events answered at most (default ${DEFAULT_EVENTS_LIMIT}, 1..${MAX_EVENTS_LIMIT}); \`has_more\` says when more follow.`),
+});
+
+const confirmBody = z.strictObject({
+  call_id: z.string().min(1).max(200).describe('`pending_call.call_id` of the turn.'),
+  approve: z.boolean().default(true).describe('true (default): run the call; false: decline it (the model is told it did not run).'),
+});
+
+const eventSchema = z.object({
+  seq: z.int(),
+  type: z
+    .enum(['message', 'tool_call_started', 'tool_call_finished', 'data_update', 'awaiting_confirmation', 'confirmation', 'done'])
+    .describe('What happened; `data` carries its details.'),
+  data: z.record(z.string(), z.unknown()),
+  at: z.string(),
+});
+
+export const turnSchema = z.object({
+  session_id: z.string(),
+  turn_id: z.string(),
+  job_id: z.string().describe('The turn as a job: GET /api/jobs/{job_id}; POST /api/jobs/{job_id}/cancel cancels the turn.'),
+  project_id: z.string().nullable(),
+  status: z.enum(['running', 'awaiting_confirmation', 'completed', 'failed', 'cancelled']),
+  stale: z.boolean().describe(docs.STALE),
+  response: z.string().nullable().describe("The model's answer once the turn completed; null before."),
+  tool_calls: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.enum(['pending', 'ok', 'error', 'needs_confirmation', 'declined']),
+      http_status: z.int().nullable(),
+    }),
+  ),
+  data_updates: z.array(z.unknown()).describe('Objects the tool calls changed: { type, id, action, tool }.'),
+  pending_call: z
+    .object({ call_id: z.string(), name: z.string(), arguments: z.unknown(), reason: z.string() })
+    .nullable()
+    .describe('The confirm-gated call the turn waits on; confirm it with POST …/turns/{turnId}/confirm.'),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  events: z.array(eventSchema),
+  next_seq: z.int().describe('Send as since_seq on the next poll.'),
+  has_more: z.boolean(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+const errors = {
+  start: [
+    { status: 400, code: 'invalid_idempotency_key', description: 'Idempotency-Key is not 1..255 visible ASCII characters.' },
+    { status: 404, code: 'session_not_found', description: 'session_id is not a marketing chat session of the account.' },
+    { status: 404, code: 'project_not_found', description: 'project_id is not a website project of the account.' },
+    {
+      status: 409,
+      code: 'session_project_mismatch',
+      description: 'project_id differs from the project the session is pinned to; start a new session.',
+    },
+    { status: 409, code: 'idempotency_key_reused', description: 'The key was used for another request; nothing runs.' },
+    { status: 503, code: 'ai_not_configured', description: 'No chat model is configured (MODEL_API_KEY); nothing is written.' },
+    { status: 503, code: 'temporal_unavailable', description: 'The job engine did not answer; retry with the same Idempotency-Key.' },
+  ],
+  read: [{ status: 404, code: 'turn_not_found', description: "No turn with this id in the account (another account's is 404 too)." }],
+  confirm: [
+    { status: 404, code: 'turn_not_found', description: 'No turn with this id in the account.' },
+    { status: 409, code: 'turn_not_awaiting_confirmation', description: 'The turn is not waiting for a confirmation (`turn_status`).' },
+    { status: 409, code: 'confirmation_mismatch', description: 'The turn waits for another call (`pending_call_id`).' },
+  ],
+};
+
+/** Department AI chats: start a turn (bounded wait), poll it, confirm the call it waits on. */
+export function aiChatRoutes(): RouteDef[] {
+  return [
+    ...twinRoutes(
+      {
+        method: 'post',
+        path: '/marketing/ai/turns',
+        operationId: 'startMarketingAiTurn',
+        tags,
+        permission: 'marketing.content:read',
+        // A read-only key may chat: its turn is offered read tools only.
+        readOnlyMayPost: true,
+        summary: 'Say something to the marketing department chat: a turn that runs tools and answers.',
+        description: docs.START,
+        body: startBody,
+        responses: {
+          200: { description: 'The turn finished within the wait (completed, failed or cancelled).', schema: turnSchema },
+          202: {
+            description: 'Still running past the wait, or waiting for a confirmation: what had arrived; poll it.',
+            schema: turnSchema,
+          },
+        },
+        errors: errors.start,
+      },
+      async ({ body, auth, deps, ctx, requestId }) => {
+        const header = ctx.get('idempotency-key');
+        const outcome = await startTurn(deps, auth as AccountAuth, {
+          department: 'marketing',
+          message: body.message,
+          sessionId: body.session_id ?? null,
+          projectId: body.project_id ?? null,
+          idempotencyKey: header ? validIdempotencyKey(header) : undefined,
+          route: `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/ai/turns`,
+          requestId,
+        });
+        return { status: outcome.done ? 200 : 202, body: outcome.view };
+      },
+    ),
+    ...twinRoutes(
+      {
+        method: 'get',
+        path: '/marketing/ai/turns/{turnId}',
+        operationId: 'getMarketingAiTurn',
+        tags,
+        permission: 'marketing.content:read',
+        summary: 'Poll a turn: its events after since_seq, its status and stale flag; once done its response.',
+        description: docs.POLL,
+        params: turnParams,
+        query: pollQuery,
+        responses: { 200: { description: 'The turn', schema: turnSchema } },
+        errors: errors.read,
+      },
+      async ({ params, query, auth, deps }) => ({
+        body: await readTurn(deps, accountOf(auth), params.turnId, query.since_seq, query.limit),
+      }),
+    ),
+    ...twinRoutes(
+      {
+        method: 'post',
+        path: '/marketing/ai/turns/{turnId}/confirm',
+        operationId: 'confirmMarketingAiTurnCall',
+        tags,
+        permission: 'marketing.content:read',
+        summary: 'Confirm (or decline) the confirm-gated call a turn waits on.',
+        description: docs.CONFIRM,
+        params: turnParams,
+        body: confirmBody,
+        responses: { 202: { description: 'The answer was handed to the turn, which goes on; poll it.', schema: turnSchema } },
+        errors: errors.confirm,
+      },
+      async ({ params, body, auth, deps }) => ({
+        status: 202,
+        body: await confirmCall(deps, accountOf(auth), params.turnId, { callId: body.call_id, approve: body.approve }),
+      }),
+    ),
+  ];
+}

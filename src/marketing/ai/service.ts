@@ -1,0 +1,155 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AccountAuth } from '../../auth/types';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../http/errors';
+import { requestHash } from '../../http/idempotency';
+import { createToolChatClient } from '../../providers/chatTools';
+import { requireOwnProject } from '../../projects/service';
+import { jobId } from '../../temporal/jobIds';
+import { startJob } from '../../temporal/jobs';
+import { withTemporal } from '../../temporal/rpc';
+import { aiTurnConfirmSignal, aiTurnContract } from '../../../workflows/aiTurn.contract';
+import { findSession, findTurn, findTurnView, insertSession, insertTurn, turnStatus } from './store';
+import type { TurnCaller } from './types';
+import { turnView, type TurnView } from './view';
+
+export const DEPARTMENTS = ['marketing'] as const;
+export type Department = (typeof DEPARTMENTS)[number];
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'temporal' | 'metrics' | 'logger'>;
+
+export interface StartTurnRequest {
+  department: Department;
+  message: string;
+  sessionId: string | null;
+  projectId: string | null;
+  idempotencyKey?: string;
+  /** The route's method and path: part of the request's fingerprint. */
+  route: string;
+  requestId: string;
+}
+
+/** The caller a turn acts for, frozen at its start. */
+export function callerOf(auth: AccountAuth): TurnCaller {
+  if (auth.kind === 'agent') {
+    return { kind: 'agent', accountId: auth.accountId, keyId: auth.keyId, permissions: [...auth.permissions], readOnly: auth.readOnly };
+  }
+  if (auth.kind === 'session') return { kind: 'session', accountId: auth.accountId, userId: auth.userId };
+  throw new ApiError(500, 'internal', 'department chats take a session or an agent key');
+}
+
+const actorLabel = (caller: TurnCaller) => (caller.kind === 'agent' ? `agent:${caller.keyId}` : `user:${caller.userId}`);
+
+/** A turn id from an Idempotency-Key: the same account and key are the same turn (a UUID made from their hash). */
+function turnIdOf(accountId: string, key: string | undefined): string {
+  if (!key) return randomUUID();
+  const h = createHash('sha256').update(`ai-turn\0${accountId}\0${key}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const keyReused = () =>
+  new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request; send a new key');
+
+/**
+ * Starts a turn (a session is opened when none is named) and waits up to AI_TURN_WAIT_SECONDS for it: answers the
+ * finished turn, or `{ done: false }` with what had arrived when it is still running or waits for a confirmation.
+ * With an Idempotency-Key a retry attaches to the same turn; another request under the key is 409.
+ */
+export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnRequest): Promise<{ done: boolean; view: TurnView }> {
+  const caller = callerOf(auth);
+  const accountId = caller.accountId;
+  if (!createToolChatClient(deps.config)) {
+    throw new ApiError(503, 'ai_not_configured', 'no chat model is configured (MODEL_API_KEY); department chats cannot run');
+  }
+  const hash = requestHash({ route: req.route, message: req.message, session_id: req.sessionId, project_id: req.projectId });
+  const turnId = turnIdOf(accountId, req.idempotencyKey);
+  let turn = req.idempotencyKey ? await findTurn(deps.db, accountId, turnId) : undefined;
+  if (turn && turn.request_hash !== hash) throw keyReused();
+  if (!turn) {
+    const session = await sessionFor(deps, caller, req);
+    const inserted = await insertTurn(deps.db, {
+      id: turnId,
+      account_id: accountId,
+      session_id: session.id,
+      project_id: session.project_id,
+      workflow_id: jobId(aiTurnContract.jobKind, accountId, turnId),
+      request_hash: hash,
+      message: req.message,
+      caller,
+    });
+    if (!inserted.created && inserted.turn.request_hash !== hash) throw keyReused();
+    turn = inserted.turn;
+  }
+  await startJob(deps.temporal, deps.metrics, aiTurnContract, {
+    accountId,
+    args: [{ accountId, turnId: turn.id, maxSeconds: deps.config.AI_TURN_MAX_SECONDS, maxSteps: deps.config.AI_TURN_MAX_STEPS }],
+    key: turn.id,
+    searchAttributes: { ProjectId: turn.project_id ?? undefined },
+    requestId: req.requestId,
+    memo: { requestHash: hash },
+  });
+  const done = await waitForTurn(deps, accountId, turn.id, deps.config.AI_TURN_WAIT_SECONDS * 1000);
+  return { done, view: await readTurn(deps, accountId, turn.id, 0) };
+}
+
+async function sessionFor(deps: Deps, caller: TurnCaller, req: StartTurnRequest) {
+  if (req.sessionId) {
+    const session = await findSession(deps.db, caller.accountId, req.sessionId);
+    if (!session || session.department !== req.department) throw new ApiError(404, 'session_not_found', 'no such chat session');
+    if (req.projectId && session.project_id !== req.projectId) {
+      throw new ApiError(409, 'session_project_mismatch', 'the session is pinned to another project (or to none); start a new session');
+    }
+    return session;
+  }
+  if (req.projectId) await requireOwnProject(deps.db, caller.accountId, req.projectId);
+  return insertSession(deps.db, {
+    account_id: caller.accountId,
+    department: req.department,
+    project_id: req.projectId,
+    created_by: actorLabel(caller),
+  });
+}
+
+/** Polls the turn's row until it is no longer running (done, failed, cancelled, or waiting for a confirmation) or `ms` pass. */
+async function waitForTurn(deps: Deps, accountId: string, turnId: string, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (let interval = 25; ; interval = Math.min(interval * 2, 250)) {
+    const status = await turnStatus(deps.db, accountId, turnId);
+    if (status !== 'running') return status !== 'awaiting_confirmation';
+    if (Date.now() + interval > until) return false;
+    await sleep(interval);
+  }
+}
+
+/** The turn as a poll answers it: its events after `sinceSeq`, its state, `stale`. Another account's turn is 404. */
+export async function readTurn(deps: Deps, accountId: string, turnId: string, sinceSeq: number, limit?: number): Promise<TurnView> {
+  const turn = await findTurnView(deps.db, accountId, turnId);
+  if (!turn) throw new ApiError(404, 'turn_not_found', 'no such turn');
+  return turnView(deps, turn, sinceSeq, limit);
+}
+
+/** The user's answer to the call the turn waits on: signals its workflow, which runs the call (approve) or skips it. */
+export async function confirmCall(
+  deps: Deps,
+  accountId: string,
+  turnId: string,
+  answer: { callId: string; approve: boolean },
+): Promise<TurnView> {
+  const turn = await findTurnView(deps.db, accountId, turnId);
+  if (!turn) throw new ApiError(404, 'turn_not_found', 'no such turn');
+  const pending = turn.pending_call as { call_id?: string } | null;
+  if (turn.status !== 'awaiting_confirmation' || !pending) {
+    throw new ApiError(409, 'turn_not_awaiting_confirmation', `the turn is ${turn.status}, not waiting for a confirmation`, {
+      details: { turn_status: turn.status },
+    });
+  }
+  if (pending.call_id !== answer.callId) {
+    throw new ApiError(409, 'confirmation_mismatch', 'the turn waits for the confirmation of another call', {
+      details: { pending_call_id: pending.call_id },
+    });
+  }
+  const handle = deps.temporal.client.workflow.getHandle(turn.workflow_id);
+  await withTemporal(deps.temporal.client, () => handle.signal(aiTurnConfirmSignal, { call_id: answer.callId, approve: answer.approve }));
+  return readTurn(deps, accountId, turnId, 0);
+}
