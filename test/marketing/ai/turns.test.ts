@@ -238,6 +238,33 @@ describe('department AI chat turns (POST /api/agent/marketing/ai/turns, GET …/
     }
   });
 
+  it('a model that keeps failing fails the turn with its code, after the step is retried', async () => {
+    const callsBefore = world.model.calls;
+    world.model.failNext(3, 500);
+    const res = await start({ message: 'this will fail' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'failed');
+    assert.deepEqual(res.body.error.code, 'model_unavailable');
+    assert.equal(world.model.calls - callsBefore, 3, 'three attempts of the model step');
+    const job = await world.app.call('GET', `/api/agent/jobs/${encodeURIComponent(res.body.job_id)}`, { token: key });
+    assert.equal(job.body.status, 'failed');
+    assert.equal(job.body.error.code, 'model_unavailable');
+  });
+
+  it('the dashboard twin: a session user chats with every tool', async () => {
+    const res = await world.app.call('POST', '/api/marketing/ai/turns', {
+      token: world.tenant.account.ownerToken,
+      body: { message: script(toolLine('content_list', {}), '/say listed') },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.body.status, res.body.response, res.body.tool_calls[0].status], ['completed', 'listed', 'ok']);
+    const offered = (world.model.requests.at(-1)!.tools ?? []).map((t) => t.function.name);
+    assert.ok(offered.includes('platform_site_publish') && offered.includes('content_update'));
+    const poll = await world.app.call('GET', `/api/marketing/ai/turns/${res.body.turn_id}`, { token: world.tenant.account.ownerToken });
+    assert.equal(poll.status, 200);
+    assert.equal(poll.body.turn_id, res.body.turn_id);
+  });
+
   it('an Idempotency-Key attaches a retried start to the same turn; another body under it is 409', async () => {
     const headers = { 'idempotency-key': `chat-${randomUUID()}` };
     const a = await start({ message: 'once only' }, key, headers);
