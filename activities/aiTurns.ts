@@ -12,12 +12,12 @@ import { workflowActor } from './siteDeps';
  */
 async function whileAlive<T>(deps: ActivityDeps, accountId: string, turnId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctx = Context.current();
-  const beat = () => {
+  // The step that scheduled this one has just written the row (and its progress); a step that goes on marks it again.
+  ctx.heartbeat();
+  const timer = setInterval(() => {
     ctx.heartbeat();
     markTurnAlive(deps.db, accountId, turnId).catch(() => undefined);
-  };
-  beat();
-  const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  }, HEARTBEAT_EVERY_MS);
   try {
     return await work(ctx.cancellationSignal);
   } finally {

@@ -1,5 +1,6 @@
 import { startBenchEnv } from './lib/env';
 import { printResult, type ScenarioResult } from './lib/report';
+import { aiTurn } from './scenarios/aiTurn';
 import { caseStudy } from './scenarios/caseStudy';
 import { commerceBackfill } from './scenarios/commerceBackfill';
 import { commerceWebhook } from './scenarios/commerceWebhook';
@@ -28,6 +29,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'image-run': imageRun,
   'case-study': caseStudy,
   'views-batch': viewsBatch,
+  'ai-turn': aiTurn,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

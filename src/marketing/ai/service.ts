@@ -89,7 +89,7 @@ export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnReq
     requestId: req.requestId,
     memo: { requestHash: hash },
   });
-  const done = await waitForTurn(deps, accountId, turn.id, deps.config.AI_TURN_WAIT_SECONDS * 1000);
+  const done = await waitForTurn(deps, accountId, turn.id, turn.workflow_id, deps.config.AI_TURN_WAIT_SECONDS * 1000);
   return { done, view: await readTurn(deps, accountId, turn.id, 0) };
 }
 
@@ -111,14 +111,30 @@ async function sessionFor(deps: Deps, caller: TurnCaller, req: StartTurnRequest)
   });
 }
 
-/** Polls the turn's row until it is no longer running (done, failed, cancelled, or waiting for a confirmation) or `ms` pass. */
-async function waitForTurn(deps: Deps, accountId: string, turnId: string, ms: number): Promise<boolean> {
+/**
+ * Waits until the turn is no longer running (done, failed, cancelled, or waiting for a confirmation) or `ms` pass.
+ * The row is polled (25 ms doubling to 250 ms), and the close of the turn's run wakes the wait at once: the run closes
+ * right after its last step wrote the row, so a finished turn is answered without waiting out a poll interval. A run
+ * that closed without writing its end (terminated) or a Temporal error leaves the poll alone to decide.
+ */
+async function waitForTurn(deps: Deps, accountId: string, turnId: string, workflowId: string, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
-  for (let interval = 25; ; interval = Math.min(interval * 2, 250)) {
-    const status = await turnStatus(deps.db, accountId, turnId);
-    if (status !== 'running') return status !== 'awaiting_confirmation';
-    if (Date.now() + interval > until) return false;
-    await sleep(interval);
+  const stop = new AbortController();
+  const { client } = deps.temporal;
+  let closed = false;
+  const runClosed = client
+    .withAbortSignal(stop.signal, () => client.workflow.getHandle(workflowId).result())
+    .catch(() => undefined)
+    .then(() => void (closed = true));
+  try {
+    for (let interval = 25; ; interval = Math.min(interval * 2, 250)) {
+      const status = await turnStatus(deps.db, accountId, turnId);
+      if (status !== 'running') return status !== 'awaiting_confirmation';
+      if (Date.now() + interval > until) return false;
+      await (closed ? sleep(interval) : Promise.race([sleep(interval), runClosed]));
+    }
+  } finally {
+    stop.abort();
   }
 }
 

@@ -141,7 +141,8 @@ export async function touchTurn(db: Knex, accountId: string, id: string): Promis
 
 /**
  * Appends an event with the next `seq` of the turn, unless an event with this `key` is already recorded (an activity
- * retry): the turn row is locked for the insert, so seqs are gap-free and strictly increasing.
+ * retry): the turn row is locked for the insert, so seqs are gap-free and strictly increasing. Given a transaction,
+ * the event is written in it (with the change it records); else in a transaction of its own.
  */
 export async function appendEvent(
   db: Knex,
@@ -149,7 +150,7 @@ export async function appendEvent(
   turnId: string,
   event: { key: string; type: string; data: Record<string, unknown> },
 ): Promise<number | null> {
-  return db.transaction(async (trx) => {
+  const append = async (trx: Knex.Transaction): Promise<number | null> => {
     const turn = await trx('ai_turns').where({ account_id: accountId, id: turnId }).forUpdate().first('last_seq');
     if (!turn) return null;
     const seen = await trx('ai_turn_events').where({ turn_id: turnId, key: event.key }).first('seq');
@@ -158,7 +159,8 @@ export async function appendEvent(
     await trx('ai_turn_events').insert({ turn_id: turnId, seq, key: event.key, type: event.type, data: JSON.stringify(event.data) });
     await trx('ai_turns').where({ id: turnId }).update({ last_seq: seq, progress_at: trx.fn.now() });
     return seq;
-  });
+  };
+  return db.isTransaction ? append(db as Knex.Transaction) : db.transaction(append);
 }
 
 /** The turn's events after `sinceSeq`, oldest first, at most `limit`. The caller has checked the turn is the account's. */

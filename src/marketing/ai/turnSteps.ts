@@ -71,9 +71,10 @@ export async function modelStep(
   if (turn.steps > input.step) return storedAnswer(turn);
   const client = createToolChatClient(config);
   if (!client) throw new ProviderError('model', 'model_not_configured', 'no chat model is configured (MODEL_API_KEY)', false);
-  const session = await findSession(db, input.accountId, turn.session_id);
-  const project = turn.project_id ? await findOwnProject(db, input.accountId, turn.project_id) : undefined;
-  const [history, earlier] = await Promise.all([
+  // The prompt's facts are independent reads: side by side, so a step waits for one round trip, not four.
+  const [session, project, history, earlier] = await Promise.all([
+    findSession(db, input.accountId, turn.session_id),
+    turn.project_id ? findOwnProject(db, input.accountId, turn.project_id) : undefined,
     previousTurns(db, input.accountId, turn.session_id, turn.created_at, config.AI_HISTORY_TURNS),
     countPreviousTurns(db, input.accountId, turn.session_id, turn.created_at),
   ]);
@@ -97,12 +98,15 @@ export async function modelStep(
 
   const text = answer.content && answer.content.trim() !== '' ? answer.content : null;
   if (answer.tool_calls.length === 0) {
-    await updateTurn(db, input.accountId, input.turnId, {
-      response: text ?? '',
-      steps: input.step + 1,
-      transcript: [...turn.transcript, { role: 'assistant', content: text ?? '' }],
+    // The answer and its event in one transaction: a retry after the step was stored never lacks the event.
+    await db.transaction(async (trx) => {
+      await updateTurn(trx, input.accountId, input.turnId, {
+        response: text ?? '',
+        steps: input.step + 1,
+        transcript: [...turn.transcript, { role: 'assistant', content: text ?? '' }],
+      });
+      await appendEvent(trx, input.accountId, input.turnId, { key: `message:${input.step}`, type: 'message', data: { text: text ?? '' } });
     });
-    await appendEvent(db, input.accountId, input.turnId, { key: `message:${input.step}`, type: 'message', data: { text: text ?? '' } });
     return { kind: 'answer' };
   }
   const taken = new Set(turn.tool_calls.map((c) => c.id));
@@ -120,19 +124,21 @@ export async function modelStep(
     http_status: null,
     ...(c.arguments === null ? { invalid_arguments: true } : {}),
   }));
-  await updateTurn(db, input.accountId, input.turnId, {
-    steps: input.step + 1,
-    tool_calls: [...turn.tool_calls, ...stored],
-    transcript: [
-      ...turn.transcript,
-      {
-        role: 'assistant',
-        content: text,
-        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw } })),
-      },
-    ],
+  await db.transaction(async (trx) => {
+    await updateTurn(trx, input.accountId, input.turnId, {
+      steps: input.step + 1,
+      tool_calls: [...turn.tool_calls, ...stored],
+      transcript: [
+        ...turn.transcript,
+        {
+          role: 'assistant',
+          content: text,
+          tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw } })),
+        },
+      ],
+    });
+    if (text) await appendEvent(trx, input.accountId, input.turnId, { key: `message:${input.step}`, type: 'message', data: { text } });
   });
-  if (text) await appendEvent(db, input.accountId, input.turnId, { key: `message:${input.step}`, type: 'message', data: { text } });
   return { kind: 'tools', calls: calls.map(({ id, name }) => ({ id, name })) };
 }
 
@@ -182,23 +188,26 @@ export async function toolStep(
     });
     return { status: 'needs_confirmation' };
   }
-  await updateTurn(db, input.accountId, input.turnId, {
-    tool_calls: calls(outcome.status, outcome.http_status),
-    data_updates: [...turn.data_updates, ...outcome.data_updates],
-    transcript: [...turn.transcript, { role: 'tool', tool_call_id: call.id, content: outcome.content }],
-  });
-  await appendEvent(db, input.accountId, input.turnId, {
-    key: `tool_finished:${call.id}`,
-    type: 'tool_call_finished',
-    data: { call_id: call.id, name: call.name, status: outcome.status, http_status: outcome.http_status, truncated: outcome.truncated },
-  });
-  for (const [i, update] of outcome.data_updates.entries()) {
-    await appendEvent(db, input.accountId, input.turnId, {
-      key: `data_update:${call.id}:${i}`,
-      type: 'data_update',
-      data: update as DataUpdate & Record<string, unknown>,
+  // The answer and its events in one transaction: a retry that finds the call answered never lacks its events.
+  await db.transaction(async (trx) => {
+    await updateTurn(trx, input.accountId, input.turnId, {
+      tool_calls: calls(outcome.status, outcome.http_status),
+      data_updates: [...turn.data_updates, ...outcome.data_updates],
+      transcript: [...turn.transcript, { role: 'tool', tool_call_id: call.id, content: outcome.content }],
     });
-  }
+    await appendEvent(trx, input.accountId, input.turnId, {
+      key: `tool_finished:${call.id}`,
+      type: 'tool_call_finished',
+      data: { call_id: call.id, name: call.name, status: outcome.status, http_status: outcome.http_status, truncated: outcome.truncated },
+    });
+    for (const [i, update] of outcome.data_updates.entries()) {
+      await appendEvent(trx, input.accountId, input.turnId, {
+        key: `data_update:${call.id}:${i}`,
+        type: 'data_update',
+        data: update as DataUpdate & Record<string, unknown>,
+      });
+    }
+  });
   return { status: outcome.status };
 }
 
@@ -258,18 +267,21 @@ export async function finishTurn(
 ): Promise<void> {
   const turn = await findTurn(db, input.accountId, input.turnId);
   if (!turn) return;
-  if (turn.status === 'running' || turn.status === 'awaiting_confirmation') {
-    await updateTurn(db, input.accountId, input.turnId, {
-      status: input.status,
-      finished_at: new Date(),
-      pending_call: null,
-      error: input.code ? { code: input.code, message: FAILURES[input.code] ?? `the turn failed (${input.code})` } : null,
+  // The end and its `done` event in one transaction: a poll that sees the turn finished sees its `done` too.
+  await db.transaction(async (trx) => {
+    if (turn.status === 'running' || turn.status === 'awaiting_confirmation') {
+      await updateTurn(trx, input.accountId, input.turnId, {
+        status: input.status,
+        finished_at: new Date(),
+        pending_call: null,
+        error: input.code ? { code: input.code, message: FAILURES[input.code] ?? `the turn failed (${input.code})` } : null,
+      });
+    }
+    await appendEvent(trx, input.accountId, input.turnId, {
+      key: 'done',
+      type: 'done',
+      data: { status: input.status, ...(input.code ? { code: input.code } : {}) },
     });
-  }
-  await appendEvent(db, input.accountId, input.turnId, {
-    key: 'done',
-    type: 'done',
-    data: { status: input.status, ...(input.code ? { code: input.code } : {}) },
   });
 }
 

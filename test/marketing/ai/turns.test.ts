@@ -202,8 +202,10 @@ describe('department AI chat turns (POST /api/agent/marketing/ai/turns, GET …/
   });
 
   it('cancellation through the job surface ends the turn cancelled', async () => {
-    world.model.delayMs = 4_000;
+    const MODEL_MS = 2_000;
+    world.model.delayMs = MODEL_MS;
     const short = await appWith({ AI_TURN_WAIT_SECONDS: 0.2 });
+    const started = Date.now();
     try {
       const res = await short.call('POST', TURNS, { token: key, body: { message: 'take your time' } });
       assert.equal(res.status, 202, res.text);
@@ -214,6 +216,9 @@ describe('department AI chat turns (POST /api/agent/marketing/ai/turns, GET …/
       assert.equal(done.body.events.at(-1).type, 'done');
     } finally {
       await short.close();
+      // The simulator answers the cancelled turn's model call once its delay passes; let it, so that answer cannot
+      // take a failure a later test arms.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + MODEL_MS + 300 - Date.now())));
     }
   });
 
