@@ -14,7 +14,8 @@ export interface LimitRule {
   maxLimit?: number;
 }
 
-const positiveInt = (max: number, what: string) =>
+/** A query value that is a whole number from `min` to `max` (digits only); anything else is 400 naming `what`. */
+export const wholeNumberQuery = (what: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, { error: `${what} must be a whole number` })
@@ -23,9 +24,11 @@ const positiveInt = (max: number, what: string) =>
       z
         .number()
         .int()
-        .min(1, { error: `${what} must be at least 1` })
+        .min(min, { error: `${what} must be at least ${min}` })
         .max(max, { error: `${what} must be at most ${max}` }),
     );
+
+const positiveInt = (max: number, what: string) => wholeNumberQuery(what, 1, max);
 
 /** `page` (default 1, 1..10000) and `limit` (default and maximum per list); anything else is 400. */
 export function strictPageQuery({ defaultLimit = DEFAULT_LIMIT, maxLimit = MAX_LIMIT }: LimitRule = {}) {

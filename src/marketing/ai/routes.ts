@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import type { AccountAuth } from '../../auth/types';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { refId } from '../../http/ids';
+import { wholeNumberQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import * as docs from './docs';
@@ -23,23 +24,11 @@ const startBody = z.strictObject({
 
 const turnParams = z.strictObject({ turnId: refId().describe('The turn id (`turn_id` of the start call).') });
 
-const count = (what: string, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: `${what} must be a whole number` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0)
-        .max(max, { error: `${what} must be at most ${max}` }),
-    );
-
 const pollQuery = z.strictObject({
-  since_seq: count('since_seq', 2_147_483_647).default(0).describe('Answer the events after this seq (default 0: from the first).'),
-  limit: count('limit', MAX_EVENTS_LIMIT)
-    .pipe(z.number().min(1, { error: 'limit must be at least 1' }))
+  since_seq: wholeNumberQuery('since_seq', 0, 2_147_483_647)
+    .default(0)
+    .describe('Answer the events after this seq (default 0: from the first).'),
+  limit: wholeNumberQuery('limit', 1, MAX_EVENTS_LIMIT)
     .default(DEFAULT_EVENTS_LIMIT)
     .describe(`Events answered at most (default ${DEFAULT_EVENTS_LIMIT}, 1..${MAX_EVENTS_LIMIT}); \`has_more\` says when more follow.`),
 });
