@@ -13,6 +13,7 @@ import { researchRun } from './scenarios/researchRun';
 import { scheduleFire } from './scenarios/scheduleFire';
 import { siteOp } from './scenarios/siteOp';
 import { siteWebhook } from './scenarios/siteWebhook';
+import { smtpSend } from './scenarios/smtpSend';
 import { viewsBatch } from './scenarios/viewsBatch';
 
 const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>) => Promise<ScenarioResult | ScenarioResult[]>> = {
@@ -23,6 +24,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'commerce-backfill': commerceBackfill,
   'research-run': researchRun,
   'email-send': emailSend,
+  'smtp-send': smtpSend,
   'site-op': siteOp,
   'site-webhook': siteWebhook,
   'schedule-fire': scheduleFire,

@@ -128,6 +128,33 @@ const schema = z
     EMAIL_RATE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
     /** One webhook delivery attempt's deadline. */
     EMAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /**
+     * Delivery outcomes (src/email/returnPath): live sends use `bounces+<email id>@<domain>` as the envelope sender and
+     * ask the relay for DSNs; reports sent there are read by the return-path server. Unset: no VERP, no DSNs.
+     */
+    EMAIL_RETURN_PATH_DOMAIN: optionalString,
+    /** The return-path SMTP server's address and port (25 in production behind the domain's MX); port 0 turns it off. */
+    EMAIL_RETURN_PATH_HOST: z.string().min(1).default('127.0.0.1'),
+    EMAIL_RETURN_PATH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** SMTP submission (src/email/smtp): the address both ports bind to; 0.0.0.0 or :: to serve other machines. */
+    SMTP_SUBMISSION_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Submission with STARTTLS (AUTH only after it); 0 turns this port off. */
+    SMTP_SUBMISSION_PORT: z.coerce.number().int().min(0).max(65535).default(587),
+    /** Submission over implicit TLS (SMTPS); 0 turns this port off. */
+    SMTP_SUBMISSION_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(465),
+    /** The certificate and its key: a PEM file path or the PEM itself. Unset: a self-signed pair generated once into DATA_DIR. */
+    SMTP_SUBMISSION_TLS_CERT: optionalString,
+    SMTP_SUBMISSION_TLS_KEY: optionalString,
+    /** Largest message accepted (advertised with SIZE; beyond it 552 5.3.4). */
+    SMTP_SUBMISSION_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(10 * 1024 * 1024),
+    /** The fixed AUTH user name; the password is the email API key. */
+    SMTP_SUBMISSION_USER: z.string().min(1).max(64).default('workyard'),
+    /** Local development only: AUTH without TLS from a loopback peer (other peers still need STARTTLS or port 465). */
+    SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK: z.stringbool().default(false),
     /** The site platform (doc2): its data API ({site_platform_api_url}: /v2, /beta, /token, /oauth/access_token) and auth host. */
     SITE_PLATFORM_API_URL: z.url().default('https://api.webflow.com'),
     SITE_PLATFORM_AUTH_URL: z.url().default('https://webflow.com'),

@@ -24,3 +24,4 @@ export { contentImages } from './contentImages';
 export { caseStudy } from './caseStudy';
 export { contentAnalyticsDaily } from './contentAnalyticsDaily';
 export { aiTurn } from './aiTurn';
+export { emailScheduledSend } from './emailScheduledSend';

@@ -9,6 +9,7 @@ import { createContentImagesActivities } from '../../activities/contentImages';
 import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
 import { createEmailBatchActivities } from '../../activities/emailBatches';
+import { createEmailScheduledActivities } from '../../activities/emailScheduled';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { createResearchActivities } from '../../activities/research';
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCaseStudyActivities(deps),
     ...createContentAnalyticsActivities(deps),
     ...createAiTurnActivities(deps),
+    ...createEmailScheduledActivities(deps),
   });
 }
 

@@ -1,6 +1,7 @@
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import type { AppDeps } from '../deps';
 import { closeEmailRuntime } from '../email/keys/runtime';
+import { startConfiguredReturnPath } from '../email/returnPath/runtime';
 import { closeRelays } from '../email/send/transport';
 import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
 
@@ -14,8 +15,11 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
   const dispatcher = new DeliveryDispatcher(deps).start();
   // The relay of the site platform inbound-event outbox (fan-out hand-over) runs with the API too.
   const siteEventRelay = new SiteEventRelay(deps).start();
+  // The email return path (bounces and feedback reports), when configured; it binds in the background.
+  const returnPath = startConfiguredReturnPath(deps);
   return {
     async stop() {
+      await (await returnPath)?.stop();
       await dispatcher.stop();
       await siteEventRelay.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush

@@ -9,6 +9,7 @@ import { inboxRoutes } from '../inbox/routes';
 import { emailKeyRoutes } from '../email/keys/routes';
 import { emailDomainRoutes } from '../email/domains/routes';
 import { emailSendRoutes } from '../email/send/routes';
+import { emailSuppressionRoutes } from '../email/suppressions/routes';
 import { emailTemplateRoutes } from '../email/templates/routes';
 import { emailWebhookRoutes } from '../email/webhooks/routes';
 import { jobRoutes } from '../jobs/routes';
@@ -56,5 +57,6 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...emailDomainRoutes(),
     ...emailTemplateRoutes(),
     ...emailSendRoutes(),
+    ...emailSuppressionRoutes(),
   ];
 }

@@ -3,7 +3,14 @@ import type { Permission } from './permissions';
 export type Role = 'owner' | 'admin' | 'member';
 
 /** What an email key may do (doc1): a key holds only the scopes it is given. */
-export const EMAIL_SCOPES = ['email:send', 'email:batch', 'email:domains', 'email:templates', 'email:webhooks'] as const;
+export const EMAIL_SCOPES = [
+  'email:send',
+  'email:batch',
+  'email:domains',
+  'email:templates',
+  'email:webhooks',
+  'email:suppressions',
+] as const;
 export type EmailScope = (typeof EMAIL_SCOPES)[number];
 
 /**

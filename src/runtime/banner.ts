@@ -11,6 +11,8 @@ export interface BannerInput {
   firstAccount: FirstAccount;
   cronSecretSet: boolean;
   startedInMs: number;
+  /** SMTP submission: its ports and user (runtime/smtpSubmission.ts). */
+  smtp?: string[];
   /** `start --sandbox`: where the simulators are and how to connect the demo shop and the demo site. */
   sandbox?: string[];
 }
@@ -25,6 +27,7 @@ export function bannerLines(b: BannerInput): string[] {
     `  Postgres     ${b.database}`,
     `  Temporal     ${b.temporal}, task queue ${b.taskQueue}`,
     `  Data dir     ${b.dataDir} (credential hash key: ${b.secretKeySource})`,
+    ...(b.smtp ?? []),
     '',
   ];
   const { firstAccount: first } = b;

@@ -6,6 +6,7 @@ import { startCommerceSimulator, type CommerceSimulator } from '../sandbox/comme
 import { startDeployedSite } from '../sandbox/deployedSite';
 import { startDnsSandbox } from '../sandbox/dns';
 import { startSmtpSandbox } from '../sandbox/smtp';
+import { sandboxReturnPath } from '../sandbox/smtp/returnPath';
 import { startAnalyticsSandbox } from './analyticsSandbox';
 import { resolveCommerceTokenKey, type ResolvedTokenKey } from './commerceTokenKey';
 import { ensureDemoProject, type DemoProject } from './demoProject';
@@ -62,7 +63,10 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
     ),
   );
   sandboxConfig.EMAIL_DNS_SERVERS = dns.address;
-  const smtp = await startSmtpSandbox();
+  Object.assign(sandboxConfig, await sandboxReturnPath(sandboxConfig));
+  const smtp = await startSmtpSandbox({
+    outcomes: { returnPath: { host: sandboxConfig.EMAIL_RETURN_PATH_HOST, port: sandboxConfig.EMAIL_RETURN_PATH_PORT } },
+  });
   sandboxConfig.SMTP_URL = smtp.url;
   const deployedSite = await startDeployedSite();
   let demo: DemoProject | string | undefined;
@@ -99,6 +103,7 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         ...analytics.bannerLines(),
         ...site.bannerLines(apiUrl, sandboxConfig.PUBLIC_APP_URL ?? apiUrl),
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
+        `  Outcomes     the relay answers with DSNs to the return path ${sandboxConfig.EMAIL_RETURN_PATH_DOMAIN} on port ${sandboxConfig.EMAIL_RETURN_PATH_PORT}: send to bounced@…, complained@…, delayed@… (any domain) to see email.bounced / email.complained / email.delivery_delayed`,
         ...demoProjectLines(demo, deployedSite.baseUrl),
         `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
       ];

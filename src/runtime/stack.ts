@@ -10,6 +10,8 @@ import { ensureFirstAccount } from './firstAccount';
 import { syncAllSchedules } from './schedules';
 import { withSecretHashKey } from './secretHashKey';
 import { startSandbox } from './sandbox';
+import { smtpBannerLines, startSmtpSubmission, type RunningSubmission } from './smtpSubmission';
+import { CliError } from './errors';
 import { runService } from './service';
 import { removeStackInfo, writeStackInfo } from './stackFile';
 import { connectTemporalChecked, startStackTemporal } from './temporal';
@@ -82,6 +84,18 @@ export async function runStack(
     const api = await startApi(deps, config.HOST, config.PORT);
     sandbox?.serveAt(api.url);
     lifecycle.onShutdown('API server (stop accepting, drain in-flight requests)', () => stopApi(api, logger), API_DRAIN_MS + 5_000);
+    // SMTP submission beside the API, on the same deps (keyring, limiter, relay pool); stopped before the API.
+    // A port it cannot bind (587 and 465 need privileges) is reported, not fatal, in the all-in-one start.
+    let smtp: RunningSubmission | null = null;
+    let smtpProblem: string | undefined;
+    try {
+      smtp = await startSmtpSubmission(deps, dataDir);
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      smtpProblem = `not started: ${err.message}`;
+      logger.warn(smtpProblem);
+    }
+    if (smtp) lifecycle.onShutdown('SMTP submission', () => smtp.server.stop());
 
     const firstAccount = await ensureFirstAccount(db, config.SECRET_HASH_KEY!, config.NODE_ENV !== 'production');
     if (sandbox && firstAccount.account) await sandbox.prepareDemoProject(deps, firstAccount.account.id);
@@ -107,6 +121,7 @@ export async function runStack(
       cronSecretSet: Boolean(config.CRON_SECRET),
       secretKeySource: key.source === 'SECRET_HASH_KEY' ? 'SECRET_HASH_KEY' : key.file!,
       startedInMs: Date.now() - started,
+      smtp: smtpBannerLines(smtp, config.SMTP_SUBMISSION_USER, smtpProblem),
       sandbox: sandbox?.bannerLines(api.url),
     }).forEach((line) => print(line));
   });

@@ -17,6 +17,7 @@ import { contentPublishContract } from '../../workflows/contentPublish.contract'
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
 import { emailEventDeliveryContract } from '../../workflows/emailEventDelivery.contract';
+import { emailScheduledSendContract } from '../../workflows/emailScheduledSend.contract';
 import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 import { researchContract } from '../../workflows/research.contract';
@@ -56,6 +57,7 @@ const IMPLEMENTATIONS = [
   implementing(caseStudyContract, bundle.caseStudy),
   implementing(contentAnalyticsDailyContract, bundle.contentAnalyticsDaily),
   implementing(aiTurnContract, bundle.aiTurn),
+  implementing(emailScheduledSendContract, bundle.emailScheduledSend),
 ];
 
 describe('workflow contracts', () => {

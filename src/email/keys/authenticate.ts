@@ -24,7 +24,14 @@ function bearer(ctx: Context): string | null {
  * failed authentication attempt of the key.
  */
 export async function authenticateEmailKey(scope: EmailScope, ctx: Context, deps: AppDeps): Promise<EmailKeyAuth> {
-  const token = bearer(ctx);
+  return authenticateEmailKeyToken(scope, bearer(ctx), ctx.ip, deps);
+}
+
+/**
+ * The same checks for a key presented another way (SMTP AUTH's password): `token` is the secret `svc_…`, `ip` the
+ * client address the IP allowlist judges.
+ */
+export async function authenticateEmailKeyToken(scope: EmailScope, token: string | null, ip: string, deps: AppDeps): Promise<EmailKeyAuth> {
   const parsed = token ? parseEmailKeyToken(token) : null;
   if (!parsed) throw invalidKey();
   const key = await emailRuntime(deps).keyring.get(parsed.id);
@@ -37,7 +44,7 @@ export async function authenticateEmailKey(scope: EmailScope, ctx: Context, deps
     key.usage.add(key.id, key.accountId, { failedAuth: 1 });
     throw revokedKey();
   }
-  if (key.allowedIps && !key.allowedIps.allows(ctx.ip)) {
+  if (key.allowedIps && !key.allowedIps.allows(ip)) {
     throw new ApiError(403, 'ip_not_allowed', 'this email API key does not accept requests from this IP address');
   }
   if (!key.scopes.includes(scope)) {

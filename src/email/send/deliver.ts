@@ -32,6 +32,7 @@ export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: P
       subject: m.subject,
       tags: m.tags,
       smtp_message_id: m.messageId,
+      recipients: store.envelopeRecipients(m),
     })),
   );
   const stillActive = () => {

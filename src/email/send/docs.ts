@@ -13,14 +13,19 @@ export const smtpUnavailableError =
   'The SMTP relay could not be reached, refused our credentials or timed out; an `email.failed` event is emitted.';
 
 export const sendEmailBatchResponsesR202Description =
-  "A live batch beyond the key's per-second share: queued, sent by a job at the key's rate";
+  'A live batch beyond the key\'s per-second share: queued, sent by a job at the key\'s rate (`{ id, object: "batch", job_id, data }`); or a batch with scheduled messages (`{ data }`, each scheduled one `status: "scheduled"` with its `scheduled_at`)';
+
+export const scheduledSendDescription =
+  "Scheduled (`scheduled_at`): checked like a send now (domain rules, template rendered now), stored `scheduled` with its body and sent at its time by the job `email-scheduled:<account>:<id>`; an `email.scheduled` event (live keys). Nothing is counted now: the key's revocation, per-second limit and daily cap apply at its time. A test key's is stored and becomes `simulated` at its time, never relayed.";
+
+export const scheduleUnavailableError = 'A scheduled send, and the job engine did not answer: nothing was stored.';
 
 export const batchTooLargeError = `More than ${MAX_BATCH} messages; nothing was sent.`;
 
 export const temporalUnavailableError = 'A live batch to queue, and the job engine did not answer: nothing was queued or counted.';
 
 export const getEmailDescription =
-  "An email a live key of the account sent or queued; its `status` moves `queued` → `sending` → `sent` or `failed`. A test key's simulated sends are not stored (404). An id of another account is 404.";
+  "An email a live key of the account sent, queued or scheduled; its `status` moves `queued` (or `scheduled`) → `sending` → `sent` or `failed`, or `scheduled` → `cancelled`. A test key's immediate simulated sends are not stored (404); its scheduled ones are (`simulated` at their time). An id of another account is 404. `GET /v1/email/emails/{id}` answers the same with scope `email:send`.";
 
 export const sendEmailBatchDescription = [
   `The body is an array of 1 to ${MAX_BATCH} messages shaped like the body of POST /v1/email/send; more is 400 \`batch_too_large\`, anything but an array 400 \`validation_failed\`.`,

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { isDomainVerified } from '../domains/service';
 import { senderDomainAllowed, type EmailKeyAuth } from '../keys/authenticate';
+import { refuseSuppressed } from '../suppressions/refuse';
 import { renderTemplate } from '../templates/service';
 import type { MessageInput } from './schema';
 import type { RelayMessage } from './transport';
@@ -18,9 +19,15 @@ export interface PreparedMessage extends RelayMessage {
 /**
  * The sender domain rules, then the template: 403 `domain_not_allowed` when the key has a domain allowlist without
  * the from domain, 403 `domain_not_verified` when the domain is not verified for the account (exact match; a
- * subdomain needs its own verification); the template's 400s. Reads only caches, and the template when one is named.
+ * subdomain needs its own verification); the template's 400s; 422 `recipient_suppressed` when a recipient is on the
+ * account's suppression list (with an `email.suppressed` event each). Reads caches, the template when one is named,
+ * and the suppression list.
  */
-export async function prepareMessage(deps: AppDeps, auth: EmailKeyAuth, input: MessageInput): Promise<PreparedMessage> {
+export async function prepareMessage(
+  deps: AppDeps,
+  auth: EmailKeyAuth,
+  input: MessageInput & Pick<RelayMessage, 'attachments' | 'envelope'>,
+): Promise<PreparedMessage> {
   const domain = input.from.domain;
   if (!senderDomainAllowed(auth, domain)) {
     throw new ApiError(403, 'domain_not_allowed', `this email API key may not send from ${domain} (not in its domain allowlist)`, {
@@ -39,7 +46,9 @@ export async function prepareMessage(deps: AppDeps, auth: EmailKeyAuth, input: M
     html = rendered.html;
     text = rendered.text;
   }
+  await refuseSuppressed(deps, auth, input);
   const id = randomUUID();
+  const returnDomain = deps.config.EMAIL_RETURN_PATH_DOMAIN;
   return {
     id,
     messageId: `<${id}@${domain}>`,
@@ -52,6 +61,11 @@ export async function prepareMessage(deps: AppDeps, auth: EmailKeyAuth, input: M
     html,
     text,
     headers: input.headers,
+    // Only SMTP submission gives these; a REST message has neither.
+    ...(input.attachments ? { attachments: input.attachments } : {}),
+    ...(input.envelope ? { envelope: input.envelope } : {}),
+    // VERP: bounces and reports come back to an address naming the email (src/email/returnPath).
+    ...(returnDomain ? { returnPath: { address: `bounces+${id}@${returnDomain}`, envelopeId: id } } : {}),
     tags: input.tags,
     createdAt: new Date(),
   };

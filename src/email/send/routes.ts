@@ -2,11 +2,14 @@ import { z } from 'zod';
 import type { EmailKeyAuth } from '../keys/authenticate';
 import type { AuthContext } from '../../auth/types';
 import { ApiError } from '../../http/errors';
+import { recipientSuppressedError } from '../suppressions/refuse';
 import { idParams } from '../../http/ids';
 import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import { messageSchema } from './schema';
-import { MAX_BATCH, getEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
-import type { MessageRow } from './store';
+import { MAX_BATCH, getEmail, scheduleEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
+import { emailByIdRoute } from './emailRoute';
+import { scheduledEmailRoutes } from './scheduledRoutes';
+import { storedEmailSchema, toStoredEmailJson } from './storedEmail';
 import * as docs from './docs';
 
 const tags = ['Email sending'];
@@ -25,20 +28,30 @@ const emailSchema = z.object({
 const batchResults = z
   .array(
     z.union([
-      z.object({ index: z.number().int(), id: z.string(), messageId: z.string(), status: z.enum(['sent', 'simulated', 'queued']) }),
+      z.object({
+        index: z.number().int(),
+        id: z.string(),
+        messageId: z.string(),
+        status: z.enum(['sent', 'simulated', 'queued', 'scheduled']),
+        scheduled_at: z.string().optional().describe('ISO 8601, for a `scheduled` message.'),
+      }),
       z.object({
         index: z.number().int(),
         error: z.object({
           code: z
             .string()
             .describe(
-              'validation_failed, domain_not_allowed, domain_not_verified, template_*, smtp_rejected, smtp_unavailable or api_key_revoked',
+              'validation_failed, domain_not_allowed, domain_not_verified, recipient_suppressed, template_*, smtp_rejected, smtp_unavailable, api_key_revoked or (a scheduled message) temporal_unavailable',
             ),
           message: z.string(),
           errors: z
             .array(z.object({ path: z.string(), message: z.string() }))
             .optional()
             .describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
+          recipients: z
+            .array(z.object({ email: z.string(), reason: z.enum(['bounce', 'complaint', 'manual']) }))
+            .optional()
+            .describe('The suppressed recipients of a recipient_suppressed.'),
         }),
       }),
     ]),
@@ -46,6 +59,11 @@ const batchResults = z
   .describe('One result per message, in the order sent.');
 
 const batchResultSchema = z.object({ data: batchResults });
+
+const scheduledEmailSchema = emailSchema.extend({
+  status: z.literal('scheduled').describe('Stored and sent at `scheduled_at` by its job (`email-scheduled:<account>:<id>`).'),
+  scheduled_at: z.string().describe('ISO 8601 (UTC) of the time given.'),
+});
 
 const queuedBatchSchema = z.object({
   id: z.string().describe('The batch id (uuid).'),
@@ -56,27 +74,6 @@ const queuedBatchSchema = z.object({
   data: batchResults.describe(
     'One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).',
   ),
-});
-
-const storedEmailSchema = z.object({
-  id: z.string(),
-  object: z.literal('email'),
-  batch_id: z.string().nullable().describe('The queued batch the email belongs to, if any.'),
-  status: z
-    .enum(['queued', 'sending', 'sent', 'failed'])
-    .describe('`queued` (a batch waiting for its turn), `sending` (at the relay), `sent`, or `failed` (`error_code`).'),
-  messageId: z.string().nullable(),
-  from: z.string().describe('The sender address.'),
-  to: z.array(z.string()),
-  subject: z.string(),
-  error_code: z
-    .string()
-    .nullable()
-    .describe(
-      'Why it failed: smtp_rejected, smtp_unavailable, api_key_revoked (the key was revoked before its turn) or smtp_not_configured.',
-    ),
-  created_at: z.string().describe('ISO 8601'),
-  sent_at: z.string().nullable().describe('ISO 8601'),
 });
 
 const batchBody = z
@@ -108,6 +105,7 @@ const sharedErrors: ErrorSpec[] = [
   { status: 429, code: 'rate_limit_exceeded', description: docs.rateLimitExceededError },
   { status: 429, code: 'daily_quota_exceeded', description: docs.dailyQuotaExceededError },
   { status: 503, code: 'smtp_not_configured', description: docs.smtpNotConfiguredError },
+  recipientSuppressedError,
 ];
 
 const ORDER = [
@@ -134,22 +132,22 @@ const toEmailJson = (e: SentEmail & { status: 'sent' | 'simulated' }): z.infer<t
   created_at: e.createdAt.toISOString(),
 });
 
-const toStoredEmailJson = (r: MessageRow): z.infer<typeof storedEmailSchema> => ({
-  id: r.id,
-  object: 'email',
-  batch_id: r.batch_id,
-  status: r.status,
-  messageId: r.smtp_message_id,
-  from: r.from_address,
-  to: r.to_addresses,
-  subject: r.subject,
-  error_code: r.error_code,
-  created_at: r.created_at.toISOString(),
-  sent_at: r.sent_at?.toISOString() ?? null,
-});
-
 const toBatchJson = (entry: BatchEntry) =>
-  'email' in entry ? { index: entry.index, id: entry.email.id, messageId: entry.email.messageId, status: entry.email.status } : entry;
+  'email' in entry
+    ? {
+        index: entry.index,
+        id: entry.email.id,
+        messageId: entry.email.messageId,
+        status: entry.email.status,
+        ...(entry.email.scheduledAt ? { scheduled_at: entry.email.scheduledAt.toISOString() } : {}),
+      }
+    : entry;
+
+const toScheduledJson = (e: SentEmail & { scheduledAt: Date }): z.infer<typeof scheduledEmailSchema> => ({
+  ...toEmailJson({ ...e, status: 'sent' }),
+  status: 'scheduled',
+  scheduled_at: e.scheduledAt.toISOString(),
+});
 
 export function emailSendRoutes(): RouteDef[] {
   return [
@@ -164,14 +162,22 @@ export function emailSendRoutes(): RouteDef[] {
         summary: 'Send one email.',
         description: ORDER,
         body: messageSchema,
-        responses: { 200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS } },
+        responses: {
+          200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS },
+          202: { description: docs.scheduledSendDescription, schema: scheduledEmailSchema },
+        },
         errors: [
           ...sharedErrors,
           { status: 502, code: 'smtp_rejected', description: docs.smtpRejectedError },
           { status: 502, code: 'smtp_unavailable', description: docs.smtpUnavailableError },
+          { status: 503, code: 'temporal_unavailable', description: docs.scheduleUnavailableError },
         ],
       },
-      async ({ body, auth, deps }) => {
+      async ({ body, auth, deps, requestId }) => {
+        if (body.scheduledAt) {
+          const email = await scheduleEmail(deps, emailKeyAuth(auth), { ...body, scheduledAt: body.scheduledAt }, requestId);
+          return { status: 202, body: toScheduledJson(email) };
+        }
         const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
         return { body: toEmailJson(email), headers };
       },
@@ -191,7 +197,11 @@ export function emailSendRoutes(): RouteDef[] {
         maxBodyBytes: 10 * 1024 * 1024,
         responses: {
           200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
-          202: { description: docs.sendEmailBatchResponsesR202Description, schema: queuedBatchSchema, headers: RATE_LIMIT_HEADERS },
+          202: {
+            description: docs.sendEmailBatchResponsesR202Description,
+            schema: z.union([queuedBatchSchema, batchResultSchema]),
+            headers: RATE_LIMIT_HEADERS,
+          },
         },
         errors: [
           ...sharedErrors,
@@ -200,10 +210,10 @@ export function emailSendRoutes(): RouteDef[] {
         ],
       },
       async ({ body, auth, deps, requestId }) => {
-        const { entries, headers, queued } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
+        const { entries, headers, queued, scheduled } = await sendBatch(deps, emailKeyAuth(auth), body, requestId);
         const data = entries.map(toBatchJson);
         if (queued) return { status: 202, body: { id: queued.batchId, object: 'batch', job_id: queued.jobId, data }, headers };
-        return { body: { data }, headers };
+        return { status: scheduled ? 202 : 200, body: { data }, headers };
       },
     ),
 
@@ -222,6 +232,9 @@ export function emailSendRoutes(): RouteDef[] {
       },
       async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) }),
     ),
+
+    emailByIdRoute(),
+    ...scheduledEmailRoutes(),
   ];
 }
 

@@ -31,6 +31,8 @@ export interface MessageInput {
   headers: Record<string, string>;
   tags: Tag[];
   template: TemplateRef | null;
+  /** Send at this time instead of now (`scheduled_at`); absent or null for an immediate send. */
+  scheduledAt?: Date | null;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -86,6 +88,31 @@ const templateField = z
       ctx.addIssue({ code: 'custom', message: 'give exactly one of id and name', path: ['id'] });
   });
 
+/** How far ahead a message may be scheduled. */
+export const MAX_SCHEDULE_DAYS = 30;
+
+// RFC 3339 date-time with an explicit offset (Z or ±hh:mm): a time without one would depend on the server's zone.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+const scheduledAtField = z.string({ error: 'must be an RFC 3339 date-time with an offset' }).transform((value, ctx) => {
+  const at = RFC3339.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'must be an RFC 3339 date-time with an offset, e.g. 2026-11-28T09:00:00+01:00' });
+    return z.NEVER;
+  }
+  const now = Date.now();
+  if (at.getTime() <= now) ctx.addIssue({ code: 'custom', message: 'must be in the future' });
+  else if (at.getTime() > now + MAX_SCHEDULE_DAYS * 86_400_000)
+    ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
+  return at;
+});
+
+/** `scheduled_at` of a send, a batch message or `PATCH /v1/email/emails/{id}`. */
+export const scheduledAt = () =>
+  scheduledAtField.describe(
+    `Send later: an RFC 3339 date-time with an offset (e.g. 2026-11-28T09:00:00+01:00), in the future and at most ${MAX_SCHEDULE_DAYS} days ahead.`,
+  );
+
 const absent = <T>(v: T | null | undefined): v is null | undefined => v === null || v === undefined;
 
 /** The body of `POST /v1/email/send`, and one element of a batch. */
@@ -128,6 +155,11 @@ export const messageSchema = z
     template: templateField
       .nullish()
       .describe('Render a stored template instead of html/text: { id | name, variables }. Exclusive with html and text.'),
+    scheduled_at: scheduledAt()
+      .nullish()
+      .describe(
+        `Send later instead of now: an RFC 3339 date-time with an offset (e.g. 2026-11-28T09:00:00+01:00), in the future and at most ${MAX_SCHEDULE_DAYS} days ahead. The message is checked and its template rendered now, stored as \`scheduled\` and sent at that time (202).`,
+      ),
   })
   .superRefine((m, ctx) => {
     const hasBody = !absent(m.html) || !absent(m.text);
@@ -152,6 +184,7 @@ export const messageSchema = z
     headers: m.headers ?? {},
     tags: m.tags ?? [],
     template: m.template ? { id: m.template.id, name: m.template.name, variables: m.template.variables ?? {} } : null,
+    scheduledAt: m.scheduled_at ?? null,
   }));
 
 export type FieldError = { path: string; message: string };

@@ -5,10 +5,12 @@ import { assertKeyActive, liveKeyOf, type EmailKeyAuth } from '../keys/authentic
 import { admitSends, currentRateLimitHeaders } from '../limits/admit';
 import { emailRuntime } from '../keys/runtime';
 import { recordSends } from '../usage/record';
+import { simulateTestOutcomes } from '../outcomes';
 import { formatMailbox } from './addresses';
 import { deliverLive, type Delivery } from './deliver';
 import { prepareMessage, type PreparedMessage } from './prepare';
 import { queueBatch } from './queue';
+import { scheduleMessage } from './schedule';
 import * as store from './store';
 import type { MessageRow } from './store';
 import { parseMessage, type FieldError, type MessageInput } from './schema';
@@ -21,11 +23,13 @@ export const MAX_BATCH = 100;
 export interface SentEmail {
   id: string;
   messageId: string;
-  status: 'sent' | 'simulated' | 'queued';
+  status: 'sent' | 'simulated' | 'queued' | 'scheduled';
   test: boolean;
   from: string;
   to: string[];
   createdAt: Date;
+  /** A scheduled message's time. */
+  scheduledAt?: Date;
 }
 
 export type BatchEntry =
@@ -54,6 +58,7 @@ export async function sendEmail(
   assertKeyActive(auth);
   if (auth.environment === 'test') {
     recordSends(auth, 1);
+    await simulateTestOutcomes(deps, auth, [message]);
     return { email: sentEmail(message, 'simulated', true), headers };
   }
   const [delivery] = await deliverLive(deps, auth, [message]);
@@ -62,12 +67,30 @@ export async function sendEmail(
   return { email: sentEmail(message, 'sent', false), headers };
 }
 
+/**
+ * `POST /v1/email/send` with `scheduled_at`: the same checks as a send now (domain rules, template rendered now),
+ * then stored `scheduled` for its workflow (schedule.ts). No relay, rate or quota is touched until its time.
+ */
+export async function scheduleEmail(
+  deps: AppDeps,
+  auth: EmailKeyAuth,
+  input: MessageInput & { scheduledAt: Date },
+  requestId: string,
+): Promise<SentEmail & { status: 'scheduled'; scheduledAt: Date }> {
+  const message = await prepareMessage(deps, auth, input);
+  return scheduleMessage(deps, auth, message, input.scheduledAt, requestId);
+}
+
 /** A batch's answer: its results, and for a queued batch (202) the batch and the job sending it. */
 export interface BatchOutcome {
   entries: BatchEntry[];
   headers: Record<string, string>;
   queued?: { batchId: string; jobId: string };
+  /** Some messages were scheduled (202). */
+  scheduled?: boolean;
 }
+
+type CheckedItem = BatchEntry | { index: number; message: PreparedMessage; scheduledAt: Date | null };
 
 /**
  * Up to 100 messages, a result per message in order. A message that fails its own validation, domain rules or
@@ -84,7 +107,41 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
     throw new ApiError(400, 'batch_too_large', `a batch holds at most ${MAX_BATCH} messages (got ${items.length}); split it`);
   }
   const checked = await Promise.all(items.map((item, index) => checkItem(deps, auth, item, index)));
-  const ready = checked.filter((c): c is { index: number; message: PreparedMessage } => 'message' in c);
+  const later = checked.filter(
+    (c): c is CheckedItem & { message: PreparedMessage; scheduledAt: Date } => 'message' in c && !!c.scheduledAt,
+  );
+  if (later.length === 0) return sendBatchNow(deps, auth, checked, requestId);
+  // The messages for now go first: a refusal of theirs (429, 401) refuses the request before anything is scheduled.
+  const pending = new Set(later.map((c) => c.index));
+  const outcome = await sendBatchNow(
+    deps,
+    auth,
+    checked.map((c) => (pending.has(c.index) ? { index: c.index, error: { code: 'scheduled', message: '' } } : c)),
+    requestId,
+  );
+  const scheduledEntries = await Promise.all(later.map((c) => scheduleItem(deps, auth, c, requestId)));
+  const byIndex = new Map(scheduledEntries.map((e) => [e.index, e]));
+  return { ...outcome, entries: outcome.entries.map((e) => byIndex.get(e.index) ?? e), scheduled: true };
+}
+
+/** A batch message with `scheduled_at`; a failure to schedule it (503) is its own error result. */
+async function scheduleItem(
+  deps: AppDeps,
+  auth: EmailKeyAuth,
+  item: { index: number; message: PreparedMessage; scheduledAt: Date },
+  requestId: string,
+): Promise<BatchEntry> {
+  try {
+    return { index: item.index, email: await scheduleMessage(deps, auth, item.message, item.scheduledAt, requestId) };
+  } catch (err) {
+    if (err instanceof ApiError) return { index: item.index, error: errorOf(err) };
+    throw err;
+  }
+}
+
+/** The batch's messages for now (`checked` holds only those and the finished results). */
+async function sendBatchNow(deps: AppDeps, auth: EmailKeyAuth, checked: CheckedItem[], requestId: string): Promise<BatchOutcome> {
+  const ready = checked.filter((c): c is { index: number; message: PreparedMessage; scheduledAt: null } => 'message' in c);
   if (ready.length === 0) return { entries: checked as BatchEntry[], headers: currentRateLimitHeaders(deps, auth) };
 
   assertRelayConfigured(deps, auth);
@@ -107,6 +164,11 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
   if (auth.environment === 'test') {
     for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'simulated', true) });
     recordSends(auth, ready.length);
+    await simulateTestOutcomes(
+      deps,
+      auth,
+      ready.map((r) => r.message),
+    );
   } else {
     const deliveries = await deliverLive(
       deps,
@@ -125,27 +187,24 @@ export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknow
   return { entries: answer(), headers };
 }
 
-async function checkItem(
-  deps: AppDeps,
-  auth: EmailKeyAuth,
-  item: unknown,
-  index: number,
-): Promise<BatchEntry | { index: number; message: PreparedMessage }> {
+async function checkItem(deps: AppDeps, auth: EmailKeyAuth, item: unknown, index: number): Promise<CheckedItem> {
   const parsed = parseMessage(item, `body.${index}`);
   if (!parsed.ok) {
     const message = `invalid message: ${parsed.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
     return { index, error: { code: 'validation_failed', message, errors: parsed.errors } };
   }
   try {
-    return { index, message: await prepareMessage(deps, auth, parsed.message) };
+    return { index, message: await prepareMessage(deps, auth, parsed.message), scheduledAt: parsed.message.scheduledAt ?? null };
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) return { index, error: errorOf(err) };
     throw err;
   }
 }
 
-function errorOf(err: ApiError): { code: string; message: string } {
-  return { code: err.code, message: err.message };
+function errorOf(err: ApiError): { code: string; message: string; recipients?: unknown } {
+  // A suppressed recipient's result names the addresses, as the single send's 422 does.
+  const recipients = err.code === 'recipient_suppressed' ? { recipients: err.extra.details?.recipients } : {};
+  return { code: err.code, message: err.message, ...recipients };
 }
 
 function assertRelayConfigured(deps: AppDeps, auth: EmailKeyAuth): void {

@@ -10,12 +10,19 @@ export interface NewMessageRow {
   subject: string;
   tags: Tag[];
   smtp_message_id: string;
+  /** Every envelope recipient in lower case (to, cc, bcc): a delivery report must name one of them. */
+  recipients: string[];
 }
+
+/** Everyone the relay delivers the message to, in lower case. */
+export const envelopeRecipients = (m: PreparedMessage): string[] => [
+  ...new Set((m.envelope?.to ?? [...m.to, ...m.cc, ...m.bcc].map((r) => r.address)).map((a) => a.toLowerCase())),
+];
 
 export interface MessageRow {
   id: string;
   batch_id: string | null;
-  status: 'queued' | 'sending' | 'sent' | 'failed';
+  status: 'scheduled' | 'cancelled' | 'queued' | 'sending' | 'sent' | 'simulated' | 'failed';
   from_address: string;
   to_addresses: string[];
   subject: string;
@@ -23,10 +30,12 @@ export interface MessageRow {
   smtp_message_id: string | null;
   error_code: string | null;
   sent_at: Date | null;
+  /** Set for a scheduled send (`scheduled_at`), also once sent or cancelled. */
+  scheduled_at: Date | null;
   created_at: Date;
 }
 
-const messageRow = (accountId: string, keyId: string, m: PreparedMessage) => ({
+export const messageRow = (accountId: string, keyId: string, m: PreparedMessage) => ({
   id: m.id,
   account_id: accountId,
   key_id: keyId,
@@ -35,6 +44,7 @@ const messageRow = (accountId: string, keyId: string, m: PreparedMessage) => ({
   subject: m.subject,
   tags: JSON.stringify(m.tags),
   smtp_message_id: m.messageId,
+  recipients: envelopeRecipients(m),
 });
 
 /** Live sends only, recorded as `sending` before the relay gets them (a crash leaves a trace, not a silent send). */
@@ -115,6 +125,7 @@ export async function getMessage(db: Knex, accountId: string, id: string): Promi
       'smtp_message_id',
       'error_code',
       'sent_at',
+      'scheduled_at',
       'created_at',
     );
 }

@@ -15,6 +15,23 @@ export interface RelayMessage {
   html: string | null;
   text: string | null;
   headers: Record<string, string>;
+  /** SMTP submission only (REST never sets them): the message's attachments, carried to the relay as they came. */
+  attachments?: RelayAttachment[];
+  /** SMTP submission only: the submitted envelope, which decides who receives (bcc = envelope recipients not in to/cc). */
+  envelope?: { from: string; to: string[] };
+  /**
+   * Delivery outcomes: the envelope sender (`bounces+<id>@<EMAIL_RETURN_PATH_DOMAIN>`) and the DSN envelope id.
+   * The relay is asked for success, failure and delay notifications (RFC 3461) when it supports DSN.
+   */
+  returnPath?: { address: string; envelopeId: string };
+}
+
+export interface RelayAttachment {
+  filename?: string;
+  content: Buffer;
+  contentType: string;
+  contentDisposition?: 'attachment' | 'inline';
+  cid?: string;
 }
 
 export interface RelayReceipt {
@@ -118,6 +135,8 @@ function openRelay(smtpUrl: string): Relay {
           ...(message.html !== null ? { html: message.html } : {}),
           ...(message.text !== null ? { text: message.text } : {}),
           headers: message.headers,
+          ...(message.attachments?.length ? { attachments: message.attachments } : {}),
+          ...envelopeOf(message),
           signal: AbortSignal.timeout(SEND_DEADLINE_MS),
         });
         return {
@@ -133,6 +152,16 @@ function openRelay(smtpUrl: string): Relay {
       }
     },
     close: () => transporter.close(),
+  };
+}
+
+/** The submitted envelope, or with a return path the VERP sender (recipients as the submission or the headers name them). */
+function envelopeOf(message: RelayMessage) {
+  if (!message.returnPath) return message.envelope ? { envelope: message.envelope } : {};
+  const to = message.envelope?.to ?? [...message.to, ...message.cc, ...message.bcc].map((m) => m.address);
+  return {
+    envelope: { from: message.returnPath.address, to },
+    dsn: { ret: 'HDRS', notify: ['success', 'failure', 'delay'], envid: message.returnPath.envelopeId },
   };
 }
 

@@ -1,5 +1,15 @@
 /** The events the email service emits and webhook endpoints subscribe to. */
-export const EMAIL_EVENT_TYPES = ['email.sent', 'email.failed'] as const;
+export const EMAIL_EVENT_TYPES = [
+  'email.sent',
+  'email.failed',
+  'email.scheduled',
+  // Delivery outcomes and suppressions (src/email/outcomes, src/email/suppressions).
+  'email.delivered',
+  'email.bounced',
+  'email.complained',
+  'email.delivery_delayed',
+  'email.suppressed',
+] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 /** Sent by `POST /v1/email/webhooks/{id}/test` to that one endpoint; nobody subscribes to it. */

@@ -5,6 +5,7 @@ import { bundleCommand } from './bundle';
 import { keyCommand } from './key';
 import { migrateCommand } from './migrate';
 import { schedulesCommand } from './schedules';
+import { smtpServerCommand } from './smtpServer';
 import { startCommand } from './start';
 import { workerCommand } from './worker';
 
@@ -13,6 +14,7 @@ export const COMMANDS: Record<string, Command> = {
   start: startCommand,
   api: apiCommand,
   worker: workerCommand,
+  'smtp-server': smtpServerCommand,
   migrate: migrateCommand,
   schedules: schedulesCommand,
   account: accountCommand,

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { parseMime, type ParsedMessage } from './mime';
+import { sendReports, simulatedReports, type OutcomeSimulation } from './outcomes';
 import { RefusalQueue, smtpError, type SmtpRefusal, type SmtpStage } from './refusals';
 
 export type { SmtpRefusal, SmtpStage } from './refusals';
+export type { OutcomeSimulation } from './outcomes';
 export { parseMime, type ParsedMessage } from './mime';
 
 /** A message the relay accepted (the client sent the final `.` and got 250). */
@@ -40,6 +42,9 @@ export interface SmtpSandbox {
   refuseNext(stage: SmtpStage, refusal: SmtpRefusal, times?: number): void;
   /** Resolves once `count` messages are held, or rejects after `timeoutMs`. */
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  /** Outcome simulation only: reports sent to the return path so far, and a wait for those still being sent. */
+  reportsSent: number;
+  reportsSettled(): Promise<void>;
   /** Forgets messages, counters and armed refusals; delays back to 0. */
   reset(): void;
   stop(): Promise<void>;
@@ -50,6 +55,8 @@ export interface SmtpSandboxOptions {
   /** Require SMTP AUTH (PLAIN or LOGIN, without TLS on loopback) with these credentials. */
   auth?: { user: string; pass: string };
   maxStored?: number;
+  /** Advertise DSN and answer caught messages with simulated DSNs and feedback reports (outcomes.ts). */
+  outcomes?: OutcomeSimulation;
 }
 
 /**
@@ -64,6 +71,7 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
+  const reporting = new Set<Promise<void>>();
 
   const later = (ms: number, run: () => void) => {
     if (ms <= 0) return run();
@@ -80,6 +88,22 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
     for (const wake of waiters) wake();
   };
 
+  // Reports travel on their own connection to the envelope sender's return path, as a real relay's would.
+  const simulate = (simulation: OutcomeSimulation, session: SMTPServerSession, raw: Buffer) => {
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const reports = simulatedReports(
+      { mailFrom, envelopeId: session.envelope.dsn?.envid ?? null, rcptTo: session.envelope.rcptTo, raw },
+      simulation.domains ?? ['*'],
+    );
+    if (reports.length === 0) return;
+    const sending = sendReports(simulation, mailFrom, reports).then(
+      () => void (sandbox.reportsSent += reports.length),
+      () => undefined,
+    );
+    reporting.add(sending);
+    void sending.finally(() => reporting.delete(sending));
+  };
+
   const refuse = (stage: SmtpStage, callback: (err?: Error | null) => void, recipient?: string): boolean => {
     const refusal = refusals.take(stage, recipient);
     if (!refusal) return false;
@@ -92,6 +116,7 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
     banner: 'Workyard SMTP sandbox',
     disableReverseLookup: true,
     hideSTARTTLS: true,
+    hideDSN: !options.outcomes,
     authOptional: !options.auth,
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
@@ -133,6 +158,8 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
             user: typeof session.user === 'string' ? session.user : null,
             receivedAt: new Date(),
           });
+          // Read the envelope now: the session forgets it once the client has its answer.
+          if (options.outcomes) simulate(options.outcomes, session, raw);
           callback(null, `OK: queued as ${queueId}`);
         });
       });
@@ -182,6 +209,10 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
         waiters.add(check);
         check();
       }),
+    reportsSent: 0,
+    reportsSettled: async () => {
+      while (reporting.size > 0) await Promise.allSettled([...reporting]);
+    },
     reset: () => {
       sandbox.messages.length = 0;
       sandbox.connections = 0;
@@ -191,6 +222,7 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
       refusals.clear();
     },
     stop: async () => {
+      await Promise.allSettled([...reporting]);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       for (const socket of sockets) socket.destroy();

@@ -1,0 +1,40 @@
+import { isIP } from 'node:net';
+import type { SMTPServerAuthentication, SMTPServerSession } from 'smtp-server';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../http/errors';
+import { authenticateEmailKeyToken, type EmailKeyAuth } from '../keys/authenticate';
+import { smtpError } from './replies';
+
+/**
+ * AUTH PLAIN / LOGIN: the user is the fixed SMTP_SUBMISSION_USER and the password the email API key, checked by the
+ * same code as a REST request (keyring, revocation, scope `email:send`, the IP allowlist against the peer address).
+ * Only over TLS, unless SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK lets a loopback peer in without it.
+ */
+export async function authenticateSubmission(
+  deps: AppDeps,
+  auth: SMTPServerAuthentication,
+  session: SMTPServerSession,
+): Promise<EmailKeyAuth> {
+  const config = deps.config;
+  if (!session.secure && !(config.SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK && isLoopback(session.remoteAddress))) {
+    throw smtpError('encryption_required', 'use STARTTLS (or port 465) before AUTH');
+  }
+  if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') throw smtpError('invalid_api_key', 'use AUTH PLAIN or LOGIN');
+  if (auth.username !== config.SMTP_SUBMISSION_USER) {
+    throw new ApiError(401, 'invalid_api_key', `the user name is ${config.SMTP_SUBMISSION_USER} and the password an email API key`);
+  }
+  try {
+    return await authenticateEmailKeyToken('email:send', auth.password ?? null, session.remoteAddress, deps);
+  } catch (err) {
+    // REST's message speaks of an Authorization header; say it the SMTP way.
+    if (err instanceof ApiError && err.code === 'invalid_api_key') {
+      throw new ApiError(401, 'invalid_api_key', 'the password must be a valid email API key (svc_test_… or svc_live_…)');
+    }
+    throw err;
+  }
+}
+
+export function isLoopback(address: string): boolean {
+  const ip = address.replace(/^::ffff:/i, '');
+  return isIP(ip) === 4 ? ip.startsWith('127.') : ip === '::1';
+}

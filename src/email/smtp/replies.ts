@@ -1,0 +1,73 @@
+import { ApiError } from '../../http/errors';
+
+/** An SMTP reply: the basic code (RFC 5321) and the enhanced status code (RFC 3463) a mail client reads. */
+export interface SmtpReply {
+  code: number;
+  enhanced: string;
+}
+
+/** Where in the SMTP dialogue a refusal is answered: AUTH has its own codes (RFC 4954). */
+export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
+
+/**
+ * The reply of each API error code. Temporary conditions (limits, the relay, our own failures) are 4xx, so a
+ * client queues the message and retries; everything a retry cannot fix is 5xx. Documented in readme-S.md.
+ */
+const REPLIES: Record<string, SmtpReply> = {
+  invalid_api_key: { code: 535, enhanced: '5.7.8' },
+  encryption_required: { code: 538, enhanced: '5.7.11' },
+  api_key_revoked: { code: 550, enhanced: '5.7.8' },
+  missing_scope: { code: 550, enhanced: '5.7.1' },
+  ip_not_allowed: { code: 550, enhanced: '5.7.1' },
+  domain_not_allowed: { code: 550, enhanced: '5.7.1' },
+  domain_not_verified: { code: 550, enhanced: '5.7.1' },
+  sender_mismatch: { code: 550, enhanced: '5.7.1' },
+  null_sender: { code: 550, enhanced: '5.7.1' },
+  rate_limit_exceeded: { code: 451, enhanced: '4.7.1' },
+  daily_quota_exceeded: { code: 451, enhanced: '4.7.1' },
+  too_many_recipients: { code: 452, enhanced: '4.5.3' },
+  invalid_recipient: { code: 553, enhanced: '5.1.3' },
+  invalid_sender: { code: 553, enhanced: '5.1.7' },
+  message_too_big: { code: 552, enhanced: '5.3.4' },
+  unparseable_message: { code: 554, enhanced: '5.6.0' },
+  validation_failed: { code: 554, enhanced: '5.6.0' },
+  invalid_idempotency_key: { code: 554, enhanced: '5.6.0' },
+  idempotency_key_reused: { code: 554, enhanced: '5.6.0' },
+  idempotency_request_in_progress: { code: 451, enhanced: '4.3.0' },
+  smtp_not_configured: { code: 451, enhanced: '4.3.5' },
+  smtp_unavailable: { code: 451, enhanced: '4.4.1' },
+  temporal_unavailable: { code: 451, enhanced: '4.3.0' },
+  recipient_suppressed: { code: 550, enhanced: '5.7.1' },
+};
+
+/** The relay refused the message: its own 4xx stays temporary, a 5xx is permanent. */
+function relayRefusal(err: ApiError): SmtpReply {
+  const relayCode = Number(err.extra.details?.smtp_code);
+  return relayCode >= 400 && relayCode < 500 ? { code: 451, enhanced: '4.4.0' } : { code: 554, enhanced: '5.3.0' };
+}
+
+export function replyFor(err: ApiError, stage: SmtpStage): SmtpReply {
+  // AUTH answers only its own codes: a key that exists but may not submit is still "credentials refused" there.
+  if (stage === 'auth' && (err.code === 'invalid_api_key' || err.code === 'api_key_revoked')) return { code: 535, enhanced: '5.7.8' };
+  if (err.code === 'smtp_rejected') return relayRefusal(err);
+  const known = REPLIES[err.code];
+  if (known) return known;
+  if (err.status >= 500 || err.status === 429) return { code: 451, enhanced: '4.3.0' };
+  return { code: 554, enhanced: '5.0.0' };
+}
+
+/**
+ * The error an smtp-server handler calls back with: `responseCode` is the reply code and the text starts with the
+ * enhanced code, then the API error code and its message (never the key: no message carries it). A retry time
+ * (Retry-After of REST) is said in the text.
+ */
+export function smtpRefusal(raw: unknown, stage: SmtpStage): Error & { responseCode: number } {
+  const err = raw instanceof ApiError ? raw : new ApiError(500, 'internal', 'internal error; try again later');
+  const { code, enhanced } = replyFor(err, stage);
+  const retry = err.extra.retryAfterSeconds !== undefined ? `; retry in ${err.extra.retryAfterSeconds} s` : '';
+  return Object.assign(new Error(`${enhanced} ${err.code}: ${err.message}${retry}`), { responseCode: code });
+}
+
+/** An SMTP-only refusal as an ApiError, so it maps through the same table. */
+export const smtpError = (code: string, message: string, status = 400, extra: ApiError['extra'] = {}) =>
+  new ApiError(status, code, message, extra);

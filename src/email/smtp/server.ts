@@ -1,0 +1,184 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../http/errors';
+import { isDomainVerified } from '../domains/service';
+import { assertKeyActive, senderDomainAllowed, type EmailKeyAuth } from '../keys/authenticate';
+import { parseMailbox } from '../send/addresses';
+import { MAX_RECIPIENTS } from '../send/schema';
+import { authenticateSubmission } from './auth';
+import { smtpError, smtpRefusal, type SmtpStage } from './replies';
+import { submitMessage } from './submit';
+import type { TlsPair } from './tls';
+
+export interface SubmissionListen {
+  host: string;
+  /** STARTTLS port (587); null: off; 0: any free port. */
+  starttlsPort: number | null;
+  /** Implicit TLS port (465); null: off; 0: any free port. */
+  tlsPort: number | null;
+  tls: TlsPair;
+  /** How long open connections get once a stop begins. */
+  closeTimeoutMs?: number;
+}
+
+export interface SubmissionServer {
+  host: string;
+  /** Bound ports (the real ones when 0 was asked). */
+  starttlsPort: number | null;
+  tlsPort: number | null;
+  stop(): Promise<void>;
+}
+
+type Callback = (err?: Error | null) => void;
+
+/**
+ * SMTP submission (smtp-server) on up to two ports, both sending through the REST send path: AUTH with the email
+ * API key, MAIL FROM's domain rules, at most 50 recipients, then at the end of DATA `submitMessage`.
+ */
+export async function startSubmissionServer(deps: AppDeps, listen: SubmissionListen): Promise<SubmissionServer> {
+  const servers: SMTPServer[] = [];
+  const bound = async (port: number | null, secure: boolean) => {
+    if (port === null) return null;
+    const server = submissionServer(deps, listen, secure);
+    servers.push(server);
+    return listenOn(server, listen.host, port);
+  };
+  try {
+    const starttlsPort = await bound(listen.starttlsPort, false);
+    const tlsPort = await bound(listen.tlsPort, true);
+    return { host: listen.host, starttlsPort, tlsPort, stop: () => closeAll(servers) };
+  } catch (err) {
+    await closeAll(servers);
+    throw err;
+  }
+}
+
+function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boolean): SMTPServer {
+  const config = deps.config;
+  // The authenticated key of each connection (smtp-server's session.user holds a string).
+  const keys = new Map<string, EmailKeyAuth>();
+  const refuse = (callback: Callback, stage: SmtpStage) => (err: unknown) => {
+    if (!(err instanceof ApiError)) deps.logger.error({ err, stage }, 'SMTP submission failed');
+    callback(smtpRefusal(err, stage));
+  };
+  const keyOf = (session: SMTPServerSession) => {
+    const auth = keys.get(session.id);
+    if (!auth) throw new ApiError(401, 'invalid_api_key', 'authenticate first');
+    return auth;
+  };
+
+  const server = new SMTPServer({
+    secure,
+    key: listen.tls.key,
+    cert: listen.tls.cert,
+    banner: 'Workyard SMTP submission',
+    size: config.SMTP_SUBMISSION_MAX_BYTES,
+    authMethods: ['PLAIN', 'LOGIN'],
+    authOptional: false,
+    allowInsecureAuth: config.SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK,
+    disableReverseLookup: true,
+    closeTimeout: listen.closeTimeoutMs ?? 5_000,
+    logger: false,
+    onAuth(auth, session, callback) {
+      authenticateSubmission(deps, auth, session).then(
+        (key) => {
+          keys.set(session.id, key);
+          callback(null, { user: config.SMTP_SUBMISSION_USER });
+        },
+        refuse(callback, 'auth'),
+      );
+    },
+    onMailFrom(address, session, callback) {
+      checkSender(deps, keyOf(session), address.address).then(() => callback(), refuse(callback, 'mail'));
+    },
+    onRcptTo(address, session, callback) {
+      try {
+        assertKeyActive(keyOf(session));
+        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
+          throw smtpError('too_many_recipients', `at most ${MAX_RECIPIENTS} recipients per message; send the rest in another`);
+        }
+        const parsed = parseMailbox(address.address);
+        if (!parsed.ok) throw smtpError('invalid_recipient', `recipient ${parsed.error}`);
+        callback();
+      } catch (err) {
+        refuse(callback, 'rcpt')(err);
+      }
+    },
+    onData(stream: SMTPServerDataStream, session, callback: (err?: Error | null, message?: string) => void) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        if (!stream.sizeExceeded) chunks.push(chunk);
+      });
+      stream.on('error', () => undefined); // the client went away mid-DATA: nothing to answer
+      stream.on('end', () => {
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+        };
+        const sizeExceeded = stream.sizeExceeded;
+        Promise.resolve()
+          .then(() => {
+            if (sizeExceeded) {
+              throw smtpError('message_too_big', `messages are at most ${config.SMTP_SUBMISSION_MAX_BYTES} bytes`, 413);
+            }
+            return submitMessage(deps, keyOf(session), Buffer.concat(chunks), envelope);
+          })
+          .then(
+            (done) => {
+              const replayed = done.replayed ? ' (idempotent replay: not sent again)' : '';
+              callback(null, `2.0.0 OK id=${done.id} message-id=${done.messageId} status=${done.status}${replayed}`);
+            },
+            refuse(callback, 'data'),
+          );
+      });
+    },
+    onClose(session) {
+      keys.delete(session.id);
+    },
+  });
+  // A client's broken connection or a failed TLS handshake is not the server's failure.
+  server.on('error', (err) => deps.logger.debug({ err: (err as Error).message }, 'SMTP submission connection error'));
+  return server;
+}
+
+/**
+ * MAIL FROM: the key still active, a real sender (no null reverse path: bounces are not submitted), and its domain
+ * allowed for the key and verified for the account — the rules REST applies to `from`, answered before DATA. The
+ * From header must then use the same domain (checked at the end of DATA).
+ */
+async function checkSender(deps: AppDeps, auth: EmailKeyAuth, address: string): Promise<void> {
+  assertKeyActive(auth);
+  if (!address) throw smtpError('null_sender', 'a submission needs a sender address (MAIL FROM:<> is for bounces)', 403);
+  const parsed = parseMailbox(address);
+  if (!parsed.ok) throw smtpError('invalid_sender', `MAIL FROM ${parsed.error}`);
+  const domain = parsed.mailbox.domain;
+  if (!senderDomainAllowed(auth, domain)) {
+    throw new ApiError(403, 'domain_not_allowed', `this email API key may not send from ${domain} (not in its domain allowlist)`);
+  }
+  if (!(await isDomainVerified(deps.db, auth.accountId, domain))) {
+    throw new ApiError(403, 'domain_not_verified', `${domain} is not a verified sender domain of this account; add and verify it first`);
+  }
+}
+
+function listenOn(server: SMTPServer, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      server.server.off('error', reject);
+      resolve((server.server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeAll(servers: SMTPServer[]): Promise<void> {
+  return Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (!s.server.listening) return resolve();
+          s.close(() => resolve());
+        }),
+    ),
+  ).then(() => undefined);
+}
