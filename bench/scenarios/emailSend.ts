@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { createAccount } from '../../src/auth/service';
-import { loadConfig } from '../../src/config';
-import type { AppDeps } from '../../src/deps';
 import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createEmailKey } from '../../src/email/keys/service';
-import { createMetrics } from '../../src/http/metrics';
-import { createLogger } from '../../src/logger';
+import { benchEmailAccount } from '../lib/emailAccount';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
-import { BENCH_HASH_KEY, startServers } from '../lib/servers';
+import { startServers } from '../lib/servers';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -41,35 +36,13 @@ async function round(baseUrl: string, path: string, headers: Array<Record<string
  * same JSON and answers an id, in the same child process. Alternating rounds.
  */
 export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
-  const tag = randomBytes(4).toString('hex');
-  const { account } = await createAccount(env.db, BENCH_HASH_KEY, {
-    name: 'Bench email',
-    ownerEmail: `owner-${tag}@example.com`,
-    ownerName: 'Bench',
-  });
-  const domain = `bench-${tag}.example.com`;
-  await env.db('email_domains').insert({
-    account_id: account.id,
-    name: domain,
-    status: 'verified',
-    verification_token: randomBytes(24).toString('hex'),
-    verified_at: new Date(),
-  });
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SECRET_HASH_KEY: BENCH_HASH_KEY });
-  const deps: AppDeps = {
-    config,
-    db: env.db,
-    logger: createLogger('warn'),
-    metrics: createMetrics(false),
-    schedules: [],
-    secretHashKey: BENCH_HASH_KEY,
-    temporal: { client: env.client, namespace: env.temporal.namespace, taskQueue: 'bench-email' },
-  };
+  const { accountId, domain, deps } = await benchEmailAccount(env, 'Bench email', 'bench-email');
+
   const tokens: string[] = [];
   for (let k = 0; k < KEYS; k++) {
     tokens.push(
       (
-        await createEmailKey(deps, account.id, {
+        await createEmailKey(deps, accountId, {
           name: `Bench test key ${k + 1}`,
           environment: 'test',
           scopes: ['email:send'],
@@ -89,7 +62,7 @@ export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
     tags: [{ name: 'campaign', value: 'bench' }],
   });
   const headers = tokens.map((token) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` }));
-  const servers = await startServers(env, 'email-send', account.id);
+  const servers = await startServers(env, 'email-send', accountId);
   try {
     const ours: Samples[] = [];
     const baseline: Samples[] = [];

@@ -1,20 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
-import { createAccount } from '../../src/auth/service';
-import { loadConfig } from '../../src/config';
-import type { AppDeps } from '../../src/deps';
 import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createEmailKey } from '../../src/email/keys/service';
 import { startSubmissionServer } from '../../src/email/smtp/server';
 import { selfSigned } from '../../src/email/smtp/tls';
-import { createMetrics } from '../../src/http/metrics';
-import { createLogger } from '../../src/logger';
+import { benchEmailAccount } from '../lib/emailAccount';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
-import { BENCH_HASH_KEY } from '../lib/servers';
 
 const CONCURRENCY = 8;
 const ROUNDS = 3;
@@ -75,31 +69,9 @@ async function bareServer(tls: { cert: string; key: string }): Promise<SMTPServe
  * nodemailer client and pool, in the same process. Alternating rounds.
  */
 export async function smtpSend(env: BenchEnv): Promise<ScenarioResult> {
-  const tag = randomBytes(4).toString('hex');
-  const { account } = await createAccount(env.db, BENCH_HASH_KEY, {
-    name: 'Bench SMTP',
-    ownerEmail: `owner-${tag}@example.com`,
-    ownerName: 'Bench',
-  });
-  const domain = `bench-${tag}.example.com`;
-  await env.db('email_domains').insert({
-    account_id: account.id,
-    name: domain,
-    status: 'verified',
-    verification_token: randomBytes(24).toString('hex'),
-    verified_at: new Date(),
-  });
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SECRET_HASH_KEY: BENCH_HASH_KEY });
-  const deps: AppDeps = {
-    config,
-    db: env.db,
-    logger: createLogger('warn'),
-    metrics: createMetrics(false),
-    schedules: [],
-    secretHashKey: BENCH_HASH_KEY,
-    temporal: { client: env.client, namespace: env.temporal.namespace, taskQueue: 'bench-smtp' },
-  };
-  const { token } = await createEmailKey(deps, account.id, {
+  const { accountId, domain, deps } = await benchEmailAccount(env, 'Bench SMTP', 'bench-smtp');
+
+  const { token } = await createEmailKey(deps, accountId, {
     name: 'Bench SMTP test key',
     environment: 'test',
     scopes: ['email:send'],

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import type { EmailKeyAuth } from '../keys/authenticate';
-import { formatMailbox } from '../send/addresses';
+import { eventData } from '../send/deliver';
 import type { PreparedMessage } from '../send/prepare';
 import { envelopeRecipients } from '../send/store';
 import { emitEmailEvents } from '../webhooks/service';
@@ -56,16 +56,5 @@ export async function simulateTestOutcomes(deps: AppDeps, auth: EmailKeyAuth, me
 }
 
 function sentData(m: PreparedMessage, sentAt: Date): Record<string, unknown> {
-  return {
-    email_id: m.id,
-    message_id: m.messageId,
-    from: formatMailbox(m.from),
-    to: m.to.map((t) => t.address),
-    ...(m.cc.length > 0 ? { cc: m.cc.map((c) => c.address) } : {}),
-    subject: m.subject,
-    tags: m.tags,
-    created_at: m.createdAt.toISOString(),
-    sent_at: sentAt.toISOString(),
-    test: true,
-  };
+  return { ...eventData(m), sent_at: sentAt.toISOString(), test: true };
 }

@@ -103,8 +103,8 @@ export async function recordOutcomes(trx: Knex.Transaction, accountId: string, d
   return events;
 }
 
-/** What a webhook receiver learns about a message: never bcc. */
-function eventData(m: PreparedMessage): Record<string, unknown> {
+/** What a webhook receiver learns about a message: never bcc. Sent, scheduled and simulated events add their times. */
+export function eventData(m: PreparedMessage): Record<string, unknown> {
   return {
     email_id: m.id,
     message_id: m.messageId,

@@ -8,6 +8,7 @@ import { emailScheduledSendContract } from '../../../workflows/emailScheduledSen
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { emitEmailEvents } from '../webhooks/service';
 import { formatMailbox } from './addresses';
+import { eventData } from './deliver';
 import type { PreparedMessage } from './prepare';
 import * as scheduled from './scheduledStore';
 
@@ -118,17 +119,7 @@ function scheduledEmail(message: PreparedMessage, at: Date, test: boolean): Sche
   };
 }
 
-/** What a webhook receiver learns about a scheduled message: never bcc. */
+/** A scheduled message's event data: the message's, and its time. */
 function scheduledEventData(m: PreparedMessage, at: Date): Record<string, unknown> {
-  return {
-    email_id: m.id,
-    message_id: m.messageId,
-    from: formatMailbox(m.from),
-    to: m.to.map((t) => t.address),
-    ...(m.cc.length > 0 ? { cc: m.cc.map((c) => c.address) } : {}),
-    subject: m.subject,
-    tags: m.tags,
-    created_at: m.createdAt.toISOString(),
-    scheduled_at: at.toISOString(),
-  };
+  return { ...eventData(m), scheduled_at: at.toISOString() };
 }

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { createAccount } from '../../src/auth/service';
+import { loadConfig } from '../../src/config';
+import type { AppDeps } from '../../src/deps';
+import { createMetrics } from '../../src/http/metrics';
+import { createLogger } from '../../src/logger';
+import type { BenchEnv } from './env';
+import { BENCH_HASH_KEY } from './servers';
+
+/** A fresh account with a verified sending domain, and app deps on the bench's database and Temporal to make its keys. */
+export async function benchEmailAccount(
+  env: BenchEnv,
+  name: string,
+  taskQueue: string,
+): Promise<{ accountId: string; domain: string; deps: AppDeps }> {
+  const tag = randomBytes(4).toString('hex');
+  const { account } = await createAccount(env.db, BENCH_HASH_KEY, { name, ownerEmail: `owner-${tag}@example.com`, ownerName: 'Bench' });
+  const domain = `bench-${tag}.example.com`;
+  await env.db('email_domains').insert({
+    account_id: account.id,
+    name: domain,
+    status: 'verified',
+    verification_token: randomBytes(24).toString('hex'),
+    verified_at: new Date(),
+  });
+  const deps: AppDeps = {
+    config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', SECRET_HASH_KEY: BENCH_HASH_KEY }),
+    db: env.db,
+    logger: createLogger('warn'),
+    metrics: createMetrics(false),
+    schedules: [],
+    secretHashKey: BENCH_HASH_KEY,
+    temporal: { client: env.client, namespace: env.temporal.namespace, taskQueue },
+  };
+  return { accountId: account.id, domain, deps };
+}
