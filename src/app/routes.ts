@@ -5,6 +5,7 @@ import { commerceRoutes } from '../commerce/routes';
 import { crmRoutes } from '../crm/routes';
 import { formRoutes } from '../forms/routes';
 import { cronRoutes } from '../cron/routes';
+import { scheduleRoutes } from '../cron/scheduleRoutes';
 import { inboxRoutes } from '../inbox/routes';
 import { emailKeyRoutes } from '../email/keys/routes';
 import { emailDomainRoutes } from '../email/domains/routes';
@@ -41,6 +42,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...researchRoutes(),
     ...jobRoutes(),
     ...cronRoutes(),
+    ...scheduleRoutes(),
     ...commerceRoutes(),
     ...inboxRoutes(),
     ...projectRoutes(),
