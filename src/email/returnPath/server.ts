@@ -1,6 +1,6 @@
-import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { handleReturnedMessage, type ReportDeps } from './handle';
+import { listenSmtp } from '../smtp/listen';
 
 /** Reports carry headers (RET=HDRS) or an original message: a megabyte is plenty. */
 export const RETURN_PATH_MAX_BYTES = 1024 * 1024;
@@ -27,7 +27,6 @@ export async function startReturnPathServer(
 ): Promise<ReturnPathServer> {
   const domain = options.domain.toLowerCase();
   const pending = new Set<Promise<unknown>>();
-  const sockets = new Set<Socket>();
 
   const server = new SMTPServer({
     name: domain,
@@ -63,28 +62,16 @@ export async function startReturnPathServer(
   });
   server.on('error', () => undefined);
 
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.server.off('error', reject);
-      resolve();
-    });
-  });
-  server.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const port = (server.server.address() as AddressInfo).port;
+  const listening = await listenSmtp(server, options.port, options.host);
   return {
     host: options.host,
-    port,
+    port: listening.port,
     idle: async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
     stop: async () => {
       await Promise.allSettled([...pending]);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

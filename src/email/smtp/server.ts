@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
@@ -7,6 +6,7 @@ import { assertKeyActive, senderDomainAllowed, type EmailKeyAuth } from '../keys
 import { parseMailbox } from '../send/addresses';
 import { MAX_RECIPIENTS } from '../send/schema';
 import { authenticateSubmission } from './auth';
+import { listenSmtp, type ListeningSmtp } from './listen';
 import { smtpError, smtpRefusal, type SmtpStage } from './replies';
 import { submitMessage } from './submit';
 import type { TlsPair } from './tls';
@@ -37,19 +37,20 @@ type Callback = (err?: Error | null) => void;
  * API key, MAIL FROM's domain rules, at most 50 recipients, then at the end of DATA `submitMessage`.
  */
 export async function startSubmissionServer(deps: AppDeps, listen: SubmissionListen): Promise<SubmissionServer> {
-  const servers: SMTPServer[] = [];
+  const listening: ListeningSmtp[] = [];
+  const closeAll = () => Promise.all(listening.map((l) => l.close())).then(() => undefined);
   const bound = async (port: number | null, secure: boolean) => {
     if (port === null) return null;
-    const server = submissionServer(deps, listen, secure);
-    servers.push(server);
-    return listenOn(server, listen.host, port);
+    const server = await listenSmtp(submissionServer(deps, listen, secure), port, listen.host);
+    listening.push(server);
+    return server.port;
   };
   try {
     const starttlsPort = await bound(listen.starttlsPort, false);
     const tlsPort = await bound(listen.tlsPort, true);
-    return { host: listen.host, starttlsPort, tlsPort, stop: () => closeAll(servers) };
+    return { host: listen.host, starttlsPort, tlsPort, stop: closeAll };
   } catch (err) {
-    await closeAll(servers);
+    await closeAll();
     throw err;
   }
 }
@@ -159,26 +160,4 @@ async function checkSender(deps: AppDeps, auth: EmailKeyAuth, address: string): 
   if (!(await isDomainVerified(deps.db, auth.accountId, domain))) {
     throw new ApiError(403, 'domain_not_verified', `${domain} is not a verified sender domain of this account; add and verify it first`);
   }
-}
-
-function listenOn(server: SMTPServer, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(port, host, () => {
-      server.server.off('error', reject);
-      resolve((server.server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function closeAll(servers: SMTPServer[]): Promise<void> {
-  return Promise.all(
-    servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (!s.server.listening) return resolve();
-          s.close(() => resolve());
-        }),
-    ),
-  ).then(() => undefined);
 }

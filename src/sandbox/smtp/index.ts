@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { parseMime, type ParsedMessage } from './mime';
 import { sendReports, simulatedReports, type OutcomeSimulation } from './outcomes';
 import { RefusalQueue, smtpError, type SmtpRefusal, type SmtpStage } from './refusals';
+import { listenSmtp } from '../../email/smtp/listen';
 
 export type { SmtpRefusal, SmtpStage } from './refusals';
 export type { OutcomeSimulation } from './outcomes';
@@ -70,7 +70,6 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
   const refusals = new RefusalQueue();
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
-  const sockets = new Set<Socket>();
   const reporting = new Set<Promise<void>>();
 
   const later = (ms: number, run: () => void) => {
@@ -167,18 +166,8 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
   });
   server.on('error', () => undefined); // a client's broken connection is not the sandbox's failure
 
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(0, host, () => {
-      server.server.off('error', reject);
-      resolve();
-    });
-  });
-  server.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const port = (server.server.address() as AddressInfo).port;
+  const listening = await listenSmtp(server, 0, host);
+  const port = listening.port;
   const credentials = options.auth ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@` : '';
 
   const sandbox: SmtpSandbox = {
@@ -225,8 +214,7 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
       await Promise.allSettled([...reporting]);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
   return sandbox;

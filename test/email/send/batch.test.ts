@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { call } from '../../helpers/http';
 import { assertError, assertFieldError } from '../../marketing/grounding/fixtures';
-import { emailKey, eventRows, message, messageRows, senderAccount, startSendWorld, type SendWorld } from './kit';
+import { emailKey, eventRows, message, messageRows, senderAccount, type SendWorld, useSendWorld } from './kit';
 
 const batchOf = (n: number) => Array.from({ length: n }, (_, i) => message({ to: `r${i}@customer.test`, subject: `Message ${i}` }));
 
@@ -91,14 +91,7 @@ describe('POST /v1/email/batch', () => {
 
 describe('POST /v1/email/batch with a live key', () => {
   let world: SendWorld;
-
-  before(async () => {
-    world = await startSendWorld();
-  });
-  afterEach(() => world.smtp.reset());
-  after(async () => {
-    await world.close();
-  });
+  useSendWorld((w) => (world = w));
 
   it('each valid message of a live batch is delivered on its own, stored and evented', async () => {
     const account = await senderAccount();

@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, message, messageRows, senderAccount, sleep, startSendWorld, type SendWorld } from './kit';
+import { emailKey, message, messageRows, senderAccount, sleep, type SendWorld, useSendWorld } from './kit';
 
 describe('Idempotency-Key on sending', () => {
   let world: SendWorld;
-
-  before(async () => {
-    world = await startSendWorld();
-  });
-  afterEach(() => world.smtp.reset());
-  after(async () => {
-    await world.close();
-  });
+  useSendWorld((w) => (world = w));
 
   it('a send retried with the same Idempotency-Key replays the first response (same messageId) and delivers once', async () => {
     const account = await senderAccount();

@@ -97,3 +97,19 @@ export async function eventRows(accountId: string) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Mocha hooks of a suite on one send world: started before the suite (handed to `onReady`), its relay reset after
+ * each test, closed after the suite.
+ */
+export function useSendWorld(onReady: (world: SendWorld) => void, options: Parameters<typeof startSendWorld>[0] = {}): void {
+  let world: SendWorld | undefined;
+  before(async () => {
+    world = await startSendWorld(options);
+    onReady(world);
+  });
+  afterEach(() => world?.smtp.reset());
+  after(async () => {
+    await world?.close();
+  });
+}

@@ -3,18 +3,22 @@ import { flushUsage } from '../../../src/email/usage/record';
 import { startSmtpSandbox } from '../../../src/sandbox/smtp';
 import { harness } from '../../helpers/harness';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, eventRows, FROM, message, messageRows, SENDER_DOMAIN, senderAccount, startSendWorld, type SendWorld } from './kit';
+import {
+  emailKey,
+  eventRows,
+  FROM,
+  message,
+  messageRows,
+  SENDER_DOMAIN,
+  senderAccount,
+  startSendWorld,
+  type SendWorld,
+  useSendWorld,
+} from './kit';
 
 describe('POST /v1/email/send with a live key', () => {
   let world: SendWorld;
-
-  before(async () => {
-    world = await startSendWorld();
-  });
-  afterEach(() => world.smtp.reset());
-  after(async () => {
-    await world.close();
-  });
+  useSendWorld((w) => (world = w));
 
   it('a live send is received by the SMTP relay with its envelope, headers and text and html parts', async () => {
     const account = await senderAccount();

@@ -3,18 +3,11 @@ import { createTemplate } from '../../../src/email/templates/service';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, message, senderAccount, sleep, startSendWorld, type SendWorld } from './kit';
+import { emailKey, message, senderAccount, sleep, type SendWorld, useSendWorld } from './kit';
 
 describe('POST /v1/email/send with a template', () => {
   let world: SendWorld;
-
-  before(async () => {
-    world = await startSendWorld();
-  });
-  afterEach(() => world.smtp.reset());
-  after(async () => {
-    await world.close();
-  });
+  useSendWorld((w) => (world = w));
 
   async function accountWithTemplate() {
     const account = await senderAccount();

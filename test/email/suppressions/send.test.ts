@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { harness } from '../../helpers/harness';
 import { assertError } from '../../marketing/grounding/fixtures';
 import { addSuppression } from '../../../src/email/suppressions/service';
-import { emailKey, eventRows, message, messageRows, senderAccount, sleep, startSendWorld, type SendWorld } from '../send/kit';
+import { emailKey, eventRows, message, messageRows, senderAccount, sleep, type SendWorld, useSendWorld } from '../send/kit';
 
 describe('sending to a suppressed address', () => {
   let world: SendWorld;
-
-  before(async () => {
-    world = await startSendWorld();
-  });
-  afterEach(() => world.smtp.reset());
-  after(async () => {
-    await world.close();
-  });
+  useSendWorld((w) => (world = w));
 
   const suppressedEvents = async (accountId: string) => (await eventRows(accountId)).filter((e) => e.type === 'email.suppressed');
 
