@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { call } from '../../helpers/http';
 import { newAccount, newAgentKey, type TestAccount } from '../../helpers/accounts';
-import { harness } from '../../helpers/harness';
 import { newProjectId } from '../../helpers/projects';
-import { bind, contactOf, deal, onPage, submit } from './fixtures';
+import { bind, contactOf, deal, linkedItem, onPage, submit } from './fixtures';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 
@@ -21,18 +20,7 @@ describe('campaign ROI (GET /api/marketing/reports/campaign-roi)', function () {
     await bind(owner.accountId, projectId, siteId);
   });
 
-  async function publishedItem(slug: string): Promise<string> {
-    const res = await call('POST', '/api/marketing/content', {
-      token: owner.ownerToken,
-      body: { title: `Post ${slug}`, slug, status: 'published' },
-    });
-    assert.equal(res.status, 201, res.text);
-    await harness()
-      .db('content_items')
-      .where({ id: res.body.id })
-      .update({ cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }) });
-    return res.body.id;
-  }
+  const publishedItem = (slug: string) => linkedItem(owner.ownerToken, projectId, slug);
 
   /** A contact whose first touch is `path` (`days` ago), with UTM fields when given. */
   async function touch(path: string, days: number, fields: Record<string, unknown> = {}): Promise<string> {

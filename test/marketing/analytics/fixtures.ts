@@ -91,13 +91,13 @@ export const todayUtc = () => Date.UTC(new Date().getUTCFullYear(), new Date().g
 
 /**
  * A published item (created through the API) linked to `projectId`, created `createdDaysAgo` UTC days ago (an hour
- * past that midnight); a service-hosted project with a host serves it at `https://<host>/blog/<slug>`.
+ * past that midnight; now when absent); a service-hosted project with a host serves it at `https://<host>/blog/<slug>`.
  */
 export async function linkedItem(
   ownerToken: string,
   projectId: string,
   slug: string,
-  createdDaysAgo: number,
+  createdDaysAgo?: number,
   keyword?: string,
 ): Promise<string> {
   const res = await call('POST', '/api/marketing/content', {
@@ -110,7 +110,7 @@ export async function linkedItem(
     .where({ id: res.body.id })
     .update({
       cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }),
-      created_at: new Date(todayUtc() - createdDaysAgo * DAY_MS + 3_600_000),
+      ...(createdDaysAgo === undefined ? {} : { created_at: new Date(todayUtc() - createdDaysAgo * DAY_MS + 3_600_000) }),
     });
   return res.body.id;
 }

@@ -5,7 +5,7 @@ import { newAccount, newAgentKey, type TestAccount } from '../../helpers/account
 import { harness } from '../../helpers/harness';
 import { startPrivateApp, type PrivateApp } from '../../helpers/privateApp';
 import { newProjectId } from '../../helpers/projects';
-import { bind, contactOf, deal, onPage, submit } from './fixtures';
+import { bind, contactOf, deal, linkedItem, onPage, submit } from './fixtures';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 const dateOf = (d: Date) => d.toISOString().slice(0, 10);
@@ -36,18 +36,7 @@ describe('scorecard (GET /api/marketing/content/{id}/scorecard)', function () {
   afterEach(() => sim.reachable());
 
   /** A published item of the project at https://www.acme.test/blog/<slug>. */
-  async function publishedItem(slug: string): Promise<string> {
-    const res = await app.call('POST', '/api/marketing/content', {
-      token: owner.ownerToken,
-      body: { title: slug, slug, status: 'published' },
-    });
-    assert.equal(res.status, 201, res.text);
-    await harness()
-      .db('content_items')
-      .where({ id: res.body.id })
-      .update({ cms_link: JSON.stringify({ project_id: projectId, collection_id: 'blog', item_id: null }) });
-    return res.body.id;
-  }
+  const publishedItem = (slug: string) => linkedItem(owner.ownerToken, projectId, slug);
 
   async function leadOn(path: string, at: Date, email = `lead-${randomBytes(3).toString('hex')}@example.test`) {
     const contactId = await contactOf(owner.accountId, email);
