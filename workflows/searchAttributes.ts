@@ -6,8 +6,10 @@ export const JobKindKey = defineSearchAttributeKey('JobKind', SearchAttributeTyp
 export const ContentIdKey = defineSearchAttributeKey('ContentId', SearchAttributeType.KEYWORD);
 export const ConnectionIdKey = defineSearchAttributeKey('ConnectionId', SearchAttributeType.KEYWORD);
 export const ProjectIdKey = defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD);
+/** The job's `tags` (issue 21): `GET /api/jobs?tag=` and the Temporal UI filter on it. */
+export const TagsKey = defineSearchAttributeKey('Tags', SearchAttributeType.KEYWORD_LIST);
 
-export const SEARCH_ATTRIBUTE_KEYS = [AccountIdKey, JobKindKey, ContentIdKey, ConnectionIdKey, ProjectIdKey];
+export const SEARCH_ATTRIBUTE_KEYS = [AccountIdKey, JobKindKey, ContentIdKey, ConnectionIdKey, ProjectIdKey, TagsKey];
 
 /** Jobs that belong to no account (sweeps) carry this AccountId. */
 export const SYSTEM_ACCOUNT = '_system';

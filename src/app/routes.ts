@@ -13,7 +13,10 @@ import { emailSendRoutes } from '../email/send/routes';
 import { emailSuppressionRoutes } from '../email/suppressions/routes';
 import { emailTemplateRoutes } from '../email/templates/routes';
 import { emailWebhookRoutes } from '../email/webhooks/routes';
+import { jobActionRoutes } from '../jobs/actionRoutes';
+import { jobEventRoutes } from '../jobs/eventRoutes';
 import { jobRoutes } from '../jobs/routes';
+import { alertRoutes } from '../alerts/routes';
 import { knowledgeRoutes } from '../knowledge/routes';
 import { marketingRoutes } from '../marketing/routes';
 import { publishToSiteRoutes } from '../marketing/publishToSite/routes';
@@ -40,7 +43,10 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...marketingRoutes(),
     ...knowledgeRoutes(),
     ...researchRoutes(),
+    ...jobActionRoutes(),
+    ...jobEventRoutes(),
     ...jobRoutes(),
+    ...alertRoutes(),
     ...cronRoutes(),
     ...scheduleRoutes(),
     ...commerceRoutes(),

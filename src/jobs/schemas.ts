@@ -12,6 +12,14 @@ export {
   type JobSummary,
 } from '../temporal/jobJson';
 
+/** One job tag: 1–128 printable characters (the `Tags` search attribute holds them). */
+export const JobTag = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x20-\x7e]+$/, 'a tag is printable ASCII')
+  .refine((t) => t.trim() === t, 'a tag has no leading or trailing spaces');
+
 export const JobIdParams = z.object({
   id: z.string().describe('Job id as returned when the job was started (URL-encoded).'),
 });
@@ -27,6 +35,7 @@ export const JobListQuery = z.strictObject({
     .describe('Only jobs of this kind.'),
   status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.'),
   content_id: z.uuid().optional().describe('Only jobs about this content item (the `ContentId` search attribute).'),
+  tag: JobTag.optional().describe('Only jobs carrying this tag (the `Tags` search attribute).'),
   limit: z.coerce
     .number()
     .int()

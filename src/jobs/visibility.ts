@@ -21,11 +21,17 @@ function literal(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** What a visibility query can narrow by; `from` / `to` are RFC 3339 instants bounding the start time (to exclusive). */
+export type VisibilityFilters = Pick<JobListFilters, 'kind' | 'status' | 'content_id' | 'tag'> & { from?: string; to?: string };
+
 /** The visibility query of one account's jobs; a continued-as-new run is one job, so only its open run is listed. */
-export function visibilityQuery(accountId: string, filters: Pick<JobListFilters, 'kind' | 'status' | 'content_id'>): string {
+export function visibilityQuery(accountId: string, filters: VisibilityFilters): string {
   const clauses = [`AccountId = ${literal(accountId)}`];
   if (filters.kind) clauses.push(`JobKind = ${literal(filters.kind)}`);
   if (filters.content_id) clauses.push(`ContentId = ${literal(filters.content_id)}`);
+  if (filters.tag) clauses.push(`Tags = ${literal(filters.tag)}`);
+  if (filters.from) clauses.push(`StartTime >= ${literal(filters.from)}`);
+  if (filters.to) clauses.push(`StartTime < ${literal(filters.to)}`);
   clauses.push(filters.status ? `ExecutionStatus = ${literal(EXECUTION_STATUS[filters.status])}` : `ExecutionStatus != 'ContinuedAsNew'`);
   return clauses.join(' AND ');
 }

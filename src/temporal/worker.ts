@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { WORKFLOW_INTERCEPTOR_MODULES } from './workflowInterceptors';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 
 export const PRODUCT_WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
 
 /** Bundles workflow code once; a worker start (or `npm run build`) does this, never a request. */
 export async function bundleWorkflows(workflowsPath = PRODUCT_WORKFLOWS_PATH): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
