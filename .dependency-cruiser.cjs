@@ -25,6 +25,8 @@ const PLUMBING = [
   'app',
   'dev',
   'main',
+  'telemetry',
+  'webhookKit',
 ];
 const notPlumbing = `(?!(?:${PLUMBING.join('|')})(?:/|\\.ts$))`;
 const AREA = `^src/${notPlumbing}([^/]+)/`;

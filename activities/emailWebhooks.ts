@@ -1,12 +1,11 @@
-import { postWebhook } from '../src/email/webhooks/deliver';
-import { eventBody, TEST_EVENT_TYPE } from '../src/email/webhooks/events';
+import { TEST_EVENT_TYPE } from '../src/email/webhooks/events';
 import { openWebhookSecret } from '../src/email/webhooks/secretBox';
-import { signedHeaders } from '../src/email/webhooks/signing';
+import { attemptSignedDelivery } from '../src/webhookKit/attempt';
 import * as webhooks from '../src/email/webhooks/service';
 import type { AttemptInput, AttemptOutcome, PreparedDelivery } from '../workflows/emailEventDelivery.contract';
 import type { ActivityDeps } from './deps';
 
-/** The side effects of email event delivery: delivery rows, one signed POST per attempt, the re-dispatch sweep's reads. */
+/** The side effects of email event delivery: delivery rows and one signed POST per attempt. */
 export function createEmailWebhookActivities(deps: ActivityDeps) {
   const { db } = deps;
   return {
@@ -25,38 +24,12 @@ export function createEmailWebhookActivities(deps: ActivityDeps) {
     /** One signed POST to the endpoint, recorded on the delivery row (a retried activity never re-sends a settled delivery). */
     async attemptEmailWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome & { attempts: number }> {
       const context = await webhooks.attemptContext(db, input.accountId, input.deliveryId);
-      if (!context) return { status: 'gone', httpStatus: null, attempts: 0 };
-      if (context.status !== 'pending') return { status: context.status, httpStatus: null, attempts: context.attempts };
-      const record = async (
-        status: 'pending' | 'delivered' | 'failed',
-        httpStatus: number | null,
-        error: string | null,
-        counted = true,
-      ) => {
-        const attempts = await webhooks.recordAttempt(db, input.accountId, input.deliveryId, { status, httpStatus, error, counted });
-        return { status: status === 'pending' ? ('retry' as const) : status, httpStatus, attempts };
-      };
-      if (!context.enabled) return record('failed', null, 'endpoint disabled', false);
-      let secret: string;
-      try {
-        secret = openWebhookSecret(deps.config.SECRET_HASH_KEY ?? '', context.secret_enc);
-      } catch {
-        return record('failed', null, 'signing secret cannot be opened (SECRET_HASH_KEY changed?)', false);
-      }
-      const body = eventBody(context.event);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const result = await postWebhook(context.url, body, signedHeaders(secret, context.event.id, timestamp, body), {
+      return attemptSignedDelivery(context, input.final, {
+        openSecret: (envelope) => openWebhookSecret(deps.config.SECRET_HASH_KEY ?? '', envelope),
+        record: (outcome) => webhooks.recordAttempt(db, input.accountId, input.deliveryId, outcome),
         timeoutMs: deps.config.EMAIL_WEBHOOK_TIMEOUT_MS,
         allowPrivateHosts: deps.config.FETCH_ALLOW_PRIVATE_HOSTS,
       });
-      if (result.delivered) return record('delivered', result.httpStatus, null);
-      return record(result.retryable && !input.final ? 'pending' : 'failed', result.httpStatus, result.error);
-    },
-
-    /** Events whose workflow never started (Temporal was down), for the re-dispatch sweep. */
-    async listUndispatchedEmailEvents(input: { minAgeMs: number; limit: number }): Promise<Array<{ accountId: string; eventId: string }>> {
-      const rows = await webhooks.undispatchedEvents(db, input.minAgeMs, input.limit);
-      return rows.map((r) => ({ accountId: r.account_id, eventId: r.id }));
     },
 
     async markEmailEventsDispatched(eventIds: string[]): Promise<void> {

@@ -18,6 +18,8 @@ const schema = z
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     HOST: z.string().default('127.0.0.1'),
     PORT: port.default(3000),
+    /** The worker command's own `/metrics` (on HOST); 0 turns it off. The all-in-one start serves metrics on the API's `/metrics`. */
+    METRICS_PORT: port.default(9464),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
@@ -31,6 +33,8 @@ const schema = z
     SECRET_HASH_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     AGENT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     CRON_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** How often a job event stream (`GET /api/jobs/{id}/events`) looks at its job while it runs. */
+    JOB_EVENTS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -128,6 +132,8 @@ const schema = z
     EMAIL_RATE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
     /** One webhook delivery attempt's deadline. */
     EMAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** One attempt's deadline for account webhooks and job callbacks (src/alerts), like EMAIL_WEBHOOK_TIMEOUT_MS. */
+    ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /**
      * Delivery outcomes (src/email/returnPath): live sends use `bounces+<email id>@<domain>` as the envelope sender and
      * ask the relay for DSNs; reports sent there are read by the return-path server. Unset: no VERP, no DSNs.

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, isCancellation, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { AccountIdKey, JobKindKey } from './searchAttributes';
 import {
@@ -12,6 +12,7 @@ import {
   type PreparedDelivery,
 } from './emailEventDelivery.contract';
 import { trackProgress } from './progress';
+import { deliverWithRetries } from './webhookRetry';
 
 const { prepareEmailEventDeliveries, markEmailEventsDispatched } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -39,7 +40,7 @@ export async function emailEventDelivery(input: EmailEventDeliveryInput): Promis
   progress.phase('delivering', deliveries.length);
   const results = await Promise.all(
     deliveries.map(async (delivery) => {
-      const result = await deliverWithRetries(input.accountId, delivery, policy);
+      const result = await deliverOne(input.accountId, delivery, policy);
       progress.advance();
       return result;
     }),
@@ -47,25 +48,12 @@ export async function emailEventDelivery(input: EmailEventDeliveryInput): Promis
   return { event_id: input.eventId, deliveries: results };
 }
 
-async function deliverWithRetries(accountId: string, delivery: PreparedDelivery, policy: DeliveryRetryPolicy): Promise<DeliveryResult> {
-  const startedAt = Date.now();
-  let delayMs = policy.initialIntervalMs;
-  let attempts = 0;
-  for (;;) {
-    const final = Date.now() + delayMs - startedAt > policy.giveUpAfterMs;
-    let status: DeliveryResult['status'] | 'retry' = 'retry';
-    try {
-      const outcome = await attemptEmailWebhookDelivery({ accountId, deliveryId: delivery.deliveryId, final });
-      status = outcome.status;
-      attempts = outcome.attempts;
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      if (final) status = 'failed';
-    }
-    if (status !== 'retry') return { delivery_id: delivery.deliveryId, endpoint_id: delivery.endpointId, status, attempts };
-    await sleep(delayMs);
-    delayMs = Math.min(delayMs * 2, policy.maximumIntervalMs);
-  }
+async function deliverOne(accountId: string, delivery: PreparedDelivery, policy: DeliveryRetryPolicy): Promise<DeliveryResult> {
+  const outcome = await deliverWithRetries(
+    (final) => attemptEmailWebhookDelivery({ accountId, deliveryId: delivery.deliveryId, final }),
+    policy,
+  );
+  return { delivery_id: delivery.deliveryId, endpoint_id: delivery.endpointId, ...outcome };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createAiTurnActivities } from '../../activities/aiTurns';
+import { createAlertActivities } from '../../activities/alerts';
 import { createCommerceActivities } from '../../activities/commerce';
 import { createCommerceBackfillActivities } from '../../activities/commerceBackfill';
 import { createCommercePrivacyActivities } from '../../activities/commercePrivacy';
@@ -11,6 +12,7 @@ import type { ActivityDeps } from '../../activities/deps';
 import { createEmailBatchActivities } from '../../activities/emailBatches';
 import { createEmailScheduledActivities } from '../../activities/emailScheduled';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
+import { createJobsBulkActivities } from '../../activities/jobsBulk';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { createResearchActivities } from '../../activities/research';
 import { createSitePlatformFormsActivities } from '../../activities/sitePlatformForms';
@@ -25,6 +27,7 @@ import { withFailureMapping } from '../temporal/activityFailure';
 export function createActivities(deps: ActivityDeps) {
   return withFailureMapping({
     ...createMaintenanceActivities(deps),
+    ...createJobsBulkActivities(deps),
     ...createCommerceActivities(deps),
     ...createCommerceBackfillActivities(deps),
     ...createCommerceSweepActivities(deps),
@@ -41,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentAnalyticsActivities(deps),
     ...createAiTurnActivities(deps),
     ...createEmailScheduledActivities(deps),
+    ...createAlertActivities(deps),
   });
 }
 

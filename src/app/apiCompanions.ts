@@ -1,6 +1,8 @@
+import { AlertEventRelay } from '../alerts/relay';
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import type { AppDeps } from '../deps';
 import { closeEmailRuntime } from '../email/keys/runtime';
+import { EmailEventRedispatcher } from '../email/webhooks/redispatchRelay';
 import { startConfiguredReturnPath } from '../email/returnPath/runtime';
 import { closeRelays } from '../email/send/transport';
 import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
@@ -15,6 +17,10 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
   const dispatcher = new DeliveryDispatcher(deps).start();
   // The relay of the site platform inbound-event outbox (fan-out hand-over) runs with the API too.
   const siteEventRelay = new SiteEventRelay(deps).start();
+  // Email events whose delivery workflow could not be started when they were emitted.
+  const emailRedispatcher = new EmailEventRedispatcher(deps).start();
+  // Alert events recorded by activities (job closings, sweeps, inbox items) or whose workflow start failed.
+  const alertRelay = new AlertEventRelay(deps).start();
   // The email return path (bounces and feedback reports), when configured; it binds in the background.
   const returnPath = startConfiguredReturnPath(deps);
   return {
@@ -22,6 +28,8 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
       await (await returnPath)?.stop();
       await dispatcher.stop();
       await siteEventRelay.stop();
+      await emailRedispatcher.stop();
+      await alertRelay.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
       await closeRelays(); // pooled SMTP connections to the relay
     },

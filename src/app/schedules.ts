@@ -3,7 +3,6 @@ import { SITE_PLATFORM_SWEEP_SCHEDULES } from '../sitePlatform/sweeps/schedules'
 import { defineSchedule, type ScheduleEntry } from '../temporal/schedules';
 import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsDaily.contract';
 import { commerceOrderBackfillContract } from '../../workflows/commerceOrderBackfill.contract';
-import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 
 /** The service's sweeps; later issues add the spec's cron jobs here. */
@@ -22,14 +21,6 @@ export const SCHEDULES: ScheduleEntry[] = [
     overlap: 'SKIP',
     description:
       'Recovers missed shop orders: per active connection, the orders updated since its newest logged one (or the last 48 hours), ingested with topic orders/updated.',
-  }),
-  defineSchedule(emailEventRedispatchContract, {
-    name: 'email-event-redispatch',
-    cron: '* * * * *',
-    args: [],
-    overlap: 'SKIP',
-    description:
-      'Starts the delivery workflow of email events older than a minute that have none (Temporal was unreachable when they were emitted).',
   }),
   defineSchedule(contentAnalyticsDailyContract, {
     name: 'content-analytics-daily',

@@ -68,8 +68,8 @@ export async function authenticate(spec: AuthSpec, ctx: Context, deps: AppDeps):
   }
 }
 
-/** The account of an account-scoped caller; routes with session, agent or email-key auth always have one. */
+/** The account of an account-scoped caller; routes with session, agent, email-key or job-token auth always have one. */
 export function accountOf(auth: AuthContext): string {
-  if (auth.kind === 'session' || auth.kind === 'agent' || auth.kind === 'emailKey') return auth.accountId;
+  if (auth.kind === 'session' || auth.kind === 'agent' || auth.kind === 'emailKey' || auth.kind === 'jobToken') return auth.accountId;
   throw new ApiError(500, 'internal', 'route has no account');
 }

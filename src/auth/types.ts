@@ -41,6 +41,8 @@ export type AuthContext =
   | { kind: 'none' }
   | { kind: 'session'; accountId: string; userId: string; role: Role; sessionId: string }
   | { kind: 'agent'; accountId: string; keyId: string; permissions: Permission[]; readOnly: boolean }
+  /** A read-only token for one job (src/jobs/jobToken.ts), given by a route that takes one in place of its `auth`. */
+  | { kind: 'jobToken'; accountId: string; jobId: string }
   | { kind: 'agentSecret' }
   | { kind: 'cron' }
   | { kind: 'emailKey'; accountId: string; keyId: string; environment: 'test' | 'live'; scopes: EmailScope[]; key: EmailKeyHandle };

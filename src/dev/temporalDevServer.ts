@@ -19,6 +19,16 @@ export interface DevServerOptions {
   log?: (msg: string) => void;
 }
 
+const DYNAMIC_CONFIG = [
+  'system.enableActivityEagerExecution=true',
+  'matching.useNewMatcher=true',
+  'matching.enableFairness=true',
+  // Priority and fairness hold within a task-queue partition; one server process gains nothing from four of them, and
+  // with one a backlog is dispatched in exact priority and fairness order.
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
 /** A Temporal dev server (`temporal server start-dev`) with the project's search attributes registered. */
 export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cli = await findTemporalCli(options.log);
@@ -34,9 +44,12 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
       dbFilename: options.dbFilename,
       searchAttributes: SEARCH_ATTRIBUTE_KEYS,
       log: { format: 'json', level: 'error' },
-      // The server hands a workflow's next activity to the worker completing its workflow task (eager dispatch),
-      // instead of the worker polling for it: a multi-step job saves a round trip per step. Set the same on a server.
-      extraArgs: ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'],
+      // The same dynamic config as deploy/temporal/dynamicconfig.yaml (docker-compose's server):
+      // - eager activity dispatch: the server hands a workflow's next activity to the worker completing its workflow
+      //   task instead of the worker polling for it, so a multi-step job saves a round trip per step;
+      // - task-queue priority and fairness (src/temporal/jobPriority.ts): the priority-aware matcher, and fairness
+      //   (server 1.29+), so a backlog of one account's tasks is dispatched round-robin with the other accounts'.
+      extraArgs: DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
     },
   });
   return {

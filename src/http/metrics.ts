@@ -1,17 +1,18 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { domainRegistry } from '../telemetry/metrics';
 
 export interface Metrics {
+  /** This app's series merged with the process-wide domain metrics (src/telemetry/metrics.ts). */
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobStarts: Counter<'kind'>;
 }
 
-/** One registry per process (tests build several apps, so never the global default). */
+/** One registry per app (tests build several apps, so never the global default). */
 export function createMetrics(withDefaults = true): Metrics {
   const registry = new Registry();
   if (withDefaults) collectDefaultMetrics({ register: registry });
-  return {
-    registry,
+  const metrics: Omit<Metrics, 'registry'> = {
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'API request duration by matched route and status',
@@ -26,4 +27,5 @@ export function createMetrics(withDefaults = true): Metrics {
       registers: [registry],
     }),
   };
+  return { registry: Registry.merge([registry, domainRegistry]), ...metrics };
 }

@@ -25,7 +25,7 @@ export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
 export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, routeAuth: RouteAuth): void {
   for (const { spec, handler } of literalPathsFirst(routes)) {
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
-      const auth = await routeAuth.authenticate(spec.auth, ctx, deps);
+      const auth = (await spec.ownCredential?.(ctx, deps)) ?? (await routeAuth.authenticate(spec.auth, ctx, deps));
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
       const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;

@@ -55,7 +55,7 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
       ...(r.headers
         ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) }
         : {}),
-      ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}),
+      ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } } : {}),
     };
   }
   const errors = [...(spec.errors ?? [])];

@@ -9,6 +9,8 @@ export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
   headers?: Record<string, string>;
+  /** Media type of the body (default `application/json`), e.g. `text/event-stream` for a streamed body. */
+  contentType?: string;
 }
 
 /** A coded error a route can answer, listed in its OpenAPI entry. */
@@ -40,6 +42,11 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   requestContentType?: string;
   /** This route's body limit (413 `payload_too_large` above it); BODY_LIMIT_BYTES when absent. */
   maxBodyBytes?: number;
+  /**
+   * A credential of the route's own (e.g. a token in the query string) checked before `auth`: a context answers the
+   * request in place of `auth`, undefined leaves it to `auth`; it throws its own 401 for a bad one.
+   */
+  ownCredential?: (ctx: Context, deps: AppDeps) => Promise<RouteAuthContext | undefined>;
 }
 
 export interface RouteInput<P, Q, B> {

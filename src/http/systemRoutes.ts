@@ -4,6 +4,7 @@ import { buildOpenApi } from './openapi';
 import { route, type RouteDef } from './route';
 import type { RouteAuthDocs } from './routeAuth';
 import { checkReadiness } from './readiness';
+import { metricsText } from '../telemetry/metricsText';
 
 const tags = ['System'];
 
@@ -55,11 +56,12 @@ export function systemRoutes(all: () => RouteDef[], authDocs: RouteAuthDocs): Ro
         operationId: 'metrics',
         tags,
         auth: { kind: 'none' },
-        summary: 'Prometheus metrics: request duration by route and status, job starts by kind, process metrics.',
+        summary:
+          'Prometheus metrics: request duration by route and status, job starts and closes by kind, webhook intake, platform calls, rate-limit refusals, email sends, schedule runs, process metrics, and the Temporal SDK series (`temporal_…`) of the worker when it runs in this process.',
         responses: { 200: { description: 'Prometheus text format' } },
       },
       async ({ deps }) => ({
-        body: await deps.metrics.registry.metrics(),
+        body: await metricsText(deps.metrics.registry),
         headers: { 'Content-Type': deps.metrics.registry.contentType },
       }),
     ),

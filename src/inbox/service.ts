@@ -1,3 +1,4 @@
+import { alertUrgentInboxItem } from '../alerts/service';
 import type { Knex } from '../db/knex';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/ids';
@@ -39,7 +40,10 @@ export async function raiseInboxItem(
   // Two tries: the open item that blocked the insert may be resolved before it is read back.
   for (let attempt = 0; attempt < 2; attempt++) {
     const inserted = await store.insertItem(db, accountId, row);
-    if (inserted) return { item: inserted, created: true };
+    if (inserted) {
+      if (inserted.urgency === 'urgent') await alertUrgentInboxItem(db, accountId, inserted);
+      return { item: inserted, created: true };
+    }
     const open = await store.findOpenItemByDedupKey(db, accountId, row.dedup_key!);
     if (open) return { item: open, created: false };
   }

@@ -13,7 +13,7 @@ export const jobNotFound = () => new ApiError(404, 'job_not_found', 'job not fou
  * The account's run of a job id. Ownership is the run's `AccountId` search attribute, not the id's text;
  * another account's job, a workflow that is no job and an id that cannot exist all answer the same 404.
  */
-async function ownedRun(temporal: TemporalDeps, accountId: string, id: string): Promise<RunDescription> {
+export async function ownedRun(temporal: TemporalDeps, accountId: string, id: string): Promise<RunDescription> {
   if (!isPlausibleWorkflowId(id)) throw jobNotFound();
   const run = await describeRun(temporal, id);
   if (!run || accountOfRun(run) !== accountId) throw jobNotFound();

@@ -6,6 +6,7 @@ import { validIdempotencyKey } from '../http/idempotency';
 import { idParams, refId } from '../http/ids';
 import { route, type RouteDef, type RouteResult } from '../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../jobs/accepted';
+import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../jobs/jobOptions';
 import { JobSchema } from '../jobs/schemas';
 import { errorSpecs } from '../marketing/content/errors';
 import { twinRoutes } from '../marketing/twins';
@@ -23,7 +24,7 @@ const maxSources = z
   .max(MAX_SOURCES, { error: `must be at most ${MAX_SOURCES}` })
   .describe(`Web pages read at most, 1..${MAX_SOURCES} (default ${DEFAULT_MAX_SOURCES}).`);
 
-const contentBody = z.strictObject({ max_sources: maxSources.optional() });
+const contentBody = z.strictObject({ max_sources: maxSources.optional(), ...jobOptionFields });
 
 const topicBody = z.strictObject({
   topic: requiredText(255).describe('What to research, 1..255 characters.'),
@@ -31,6 +32,7 @@ const topicBody = z.strictObject({
   avatar_id: refId().nullable().optional().describe('A customer avatar of the account (400 `invalid_reference` otherwise; nothing runs).'),
   project_id: refId().nullable().optional().describe(docs.PROJECT_ID),
   max_sources: maxSources.optional(),
+  ...jobOptionFields,
 });
 
 const runResponses = {
@@ -74,7 +76,7 @@ export function researchRoutes(): RouteDef[] {
         tags,
         permission: 'marketing.content:update',
         summary: 'Research a content item: knowledge bases, web search, pages, artifact, settings.research.',
-        description: docs.CONTENT_RUN,
+        description: `${docs.CONTENT_RUN}\n\n${JOB_OPTIONS_DOC}`,
         params: idParams,
         body: contentBody,
         responses: runResponses,
@@ -90,6 +92,7 @@ export function researchRoutes(): RouteDef[] {
           route,
           contentId: params.id,
           maxSources: body.max_sources,
+          options: jobStartOptionsOf(body, deps.config),
         });
         return answer(outcome, auth);
       },
@@ -119,7 +122,7 @@ export function researchRoutes(): RouteDef[] {
         tags,
         auth: { kind: 'agent', permission: 'marketing.content:create' },
         summary: 'Research a topic without a content item; nothing is stamped.',
-        description: docs.TOPIC_RUN,
+        description: `${docs.TOPIC_RUN}\n\n${JOB_OPTIONS_DOC}`,
         body: topicBody,
         responses: runResponses,
         errors: [{ status: 400, code: 'invalid_reference', description: docs.TOPIC_INVALID_REFERENCE }, ...runErrors],
@@ -136,6 +139,7 @@ export function researchRoutes(): RouteDef[] {
           avatarId: body.avatar_id ?? null,
           projectId: body.project_id ?? null,
           maxSources: body.max_sources,
+          options: jobStartOptionsOf(body, deps.config),
         });
         return answer(outcome, auth);
       },

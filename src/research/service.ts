@@ -7,7 +7,7 @@ import { invalidReference } from '../marketing/content/errors';
 import { getContent, type ContentItem } from '../marketing/content/service';
 import { findAvatar } from '../marketing/grounding/service';
 import { findOwnProject } from '../projects/service';
-import type { StartJobInput } from '../temporal/jobs';
+import { jobOptionsHashed, type JobStartOptions, type StartJobInput } from '../temporal/jobs';
 import { describeRun } from '../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
 import { DEFAULT_MAX_SOURCES, researchContract, type ResearchInput, type ResearchResult } from '../../workflows/research.contract';
@@ -21,6 +21,8 @@ export interface RunRequest {
   idempotencyKey?: string;
   /** The route's method and path template (`POST /api/marketing/content/{id}/research`): part of the request's fingerprint. */
   route: string;
+  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
+  options?: JobStartOptions;
 }
 
 export const keyReused = () =>
@@ -90,7 +92,7 @@ export async function researchTopic(
  * Starts the run and waits for it up to RESEARCH_WAIT_SECONDS. A key is one request of one account (Stripe's rule):
  * with an Idempotency-Key the workflow id is `research:<account>:<key>`, so a retry attaches to the same run (running
  * or finished) instead of starting another, on whichever item or route it is sent. The run's memo keeps a hash of
- * the request (route, item or topic, body), and a request whose hash differs is 409 and runs nothing.
+ * the request (route, item or topic, body with its tags, metadata and callback_url), and a request whose hash differs is 409 and runs nothing.
  */
 async function run(
   deps: RunDeps,
@@ -98,7 +100,7 @@ async function run(
   input: ResearchInput,
   hashed: Record<string, unknown>,
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
-  const hash = requestHash(hashed);
+  const hash = requestHash({ ...hashed, ...jobOptionsHashed(request.options) });
   const start: StartJobInput<[ResearchInput]> = {
     accountId: request.accountId,
     args: [input],
@@ -106,6 +108,7 @@ async function run(
     key: request.idempotencyKey,
     searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
     memo: { requestHash: hash },
+    options: request.options,
   };
   return startAndWait(deps, researchContract, start, {
     waitSeconds: deps.config.RESEARCH_WAIT_SECONDS,

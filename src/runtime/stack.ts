@@ -38,7 +38,7 @@ export async function runStack(
     const sandbox = options.sandbox ? await startSandbox(keyedConfig) : undefined;
     if (sandbox) lifecycle.onShutdown('platform and provider simulators', () => sandbox.stop());
     const config = sandbox?.config ?? keyedConfig;
-    installTemporalRuntime(logger);
+    await installTemporalRuntime(logger);
 
     log('starting Postgres and Temporal, bundling workflows…');
     const [database, temporal, workflows] = await Promise.allSettled([

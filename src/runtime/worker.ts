@@ -1,22 +1,26 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../app/activities';
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../logger';
 import { bundleWorkflows, createWorker } from '../temporal/worker';
+import { installRuntimeWithMetrics } from '../telemetry/metricsTemporal';
+import { workerRegistry } from '../telemetry/metrics';
+import { startMetricsServer, type RunningMetricsServer } from '../telemetry/metricsServer';
 import { CliError } from './errors';
 import { messageOf, type Lifecycle } from './shutdown';
 
 export type WorkflowCode = WorkflowBundleWithSourceMap | { codePath: string };
 
 /**
- * Temporal's native runtime, once per process: its log lines go through our logger, and it installs no signal
- * handlers of its own (by default it shuts workers down on SIGINT/SIGTERM, before the API has drained).
+ * Temporal's native runtime, once per process: its log lines go through our logger, it installs no signal
+ * handlers of its own (by default it shuts workers down on SIGINT/SIGTERM, before the API has drained), and its
+ * metrics are appended to this process's `/metrics` (src/telemetry/metricsTemporal.ts).
  */
-export function installTemporalRuntime(logger: Logger): void {
-  Runtime.install({
+export async function installTemporalRuntime(logger: Logger): Promise<void> {
+  await installRuntimeWithMetrics({
     shutdownSignals: [],
     logger: new DefaultLogger('WARN', ({ level, message, meta }) => {
       logger[level === 'ERROR' ? 'error' : 'warn']({ ...meta, source: 'temporal' }, message);
@@ -71,6 +75,23 @@ export async function startWorker(options: {
       await connection.close();
     },
   };
+}
+
+/**
+ * The worker command's `/metrics` on HOST:METRICS_PORT (process, domain and Temporal SDK series), or null when
+ * METRICS_PORT is 0. A port in use is a start-up error naming the variable.
+ */
+export async function startWorkerMetrics(config: Pick<Config, 'HOST' | 'METRICS_PORT'>): Promise<RunningMetricsServer | null> {
+  if (config.METRICS_PORT === 0) return null;
+  try {
+    return await startMetricsServer(workerRegistry(), config.HOST, config.METRICS_PORT);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new CliError(
+        `METRICS_PORT: ${config.HOST}:${config.METRICS_PORT} is already in use; set another port, or 0 to turn the worker's metrics off`,
+      );
+    throw err;
+  }
 }
 
 /** Registers the worker's stop step, and stops the whole process when the worker stops or fails by itself. */

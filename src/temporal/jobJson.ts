@@ -21,6 +21,13 @@ const jobFields = {
   content_id: z.string().nullable(),
   connection_id: z.string().nullable(),
   project_id: z.string().nullable(),
+  tags: z
+    .array(z.string())
+    .describe('The tags the job was started with (the `Tags` search attribute); `GET /api/jobs?tag=` filters on them.'),
+  metadata: z
+    .record(z.string(), z.string())
+    .describe("The metadata the job was started with: the caller's own strings, shown back as sent ({} when none)."),
+  replay_of: z.string().nullable().describe('The id of the job this one replays; null for a job started by its own request.'),
   created_at: z.string().describe('ISO 8601; when the run started.'),
   closed_at: z.string().nullable().describe('ISO 8601; null while running.'),
   links: z.object({

@@ -10,7 +10,7 @@ import type { Job, JobStatus, JobSummary } from './jobJson';
 import { progressQuery, type JobProgress } from '../../workflows/progress.contract';
 import { jobFailureOf } from './failures';
 import { withTemporal } from './rpc';
-import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey } from './searchAttributes';
+import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey, TagsKey } from './searchAttributes';
 
 /** How long a read waits for a running job to answer its `progress` query (a busy or absent worker answers null). */
 export const PROGRESS_QUERY_MS = 1_500;
@@ -44,8 +44,15 @@ export function accountOfRun(info: Pick<WorkflowExecutionInfo, 'typedSearchAttri
 
 type RunInfo = Pick<
   WorkflowExecutionInfo,
-  'workflowId' | 'runId' | 'type' | 'status' | 'startTime' | 'closeTime' | 'typedSearchAttributes'
+  'workflowId' | 'runId' | 'type' | 'status' | 'startTime' | 'closeTime' | 'typedSearchAttributes' | 'memo'
 >;
+
+/** The memo's `metadata` as strings; the memo is written by startJob, but a run is read defensively. */
+function metadataOf(memo: Record<string, unknown> | undefined): Record<string, string> {
+  const raw = memo?.metadata;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
 
 export function jobSummaryOf(temporal: TemporalDeps, info: RunInfo): JobSummary {
   const attrs = info.typedSearchAttributes;
@@ -57,6 +64,9 @@ export function jobSummaryOf(temporal: TemporalDeps, info: RunInfo): JobSummary 
     content_id: attrs.get(ContentIdKey) ?? null,
     connection_id: attrs.get(ConnectionIdKey) ?? null,
     project_id: attrs.get(ProjectIdKey) ?? null,
+    tags: attrs.get(TagsKey) ?? [],
+    metadata: metadataOf(info.memo),
+    replay_of: typeof info.memo?.replayOf === 'string' ? info.memo.replayOf : null,
     created_at: info.startTime.toISOString(),
     closed_at: info.closeTime?.toISOString() ?? null,
     links: { temporal_ui: temporalUiLink(temporal, info.workflowId, info.runId) },

@@ -4,14 +4,25 @@ import type { ArgsOf, SignalledContract, SignalPayloadOf, WorkflowContract, Work
 import type { TemporalDeps } from '../deps';
 import type { Metrics } from '../http/metrics';
 import { jobId } from './jobIds';
+import { jobPriority } from './jobPriority';
 import { withTemporal } from './rpc';
-import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey } from './searchAttributes';
+import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey, TagsKey } from './searchAttributes';
 
 /** The optional search attributes a job can carry besides AccountId and JobKind. */
 export interface JobSearchAttributes {
   ContentId?: string;
   ConnectionId?: string;
   ProjectId?: string;
+}
+
+/** What the caller attached to a job (`tags`, `metadata`, `callback_url` of a job-starting request). */
+export interface JobStartOptions {
+  /** The `Tags` search attribute (`GET /api/jobs?tag=`) and memo key `tags`. */
+  tags?: string[];
+  /** Memo key `metadata`: the caller's own strings, shown back on the job. */
+  metadata?: Record<string, string>;
+  /** Memo key `callbackUrl`: where the job's outcome is posted (src/alerts delivers it). */
+  callbackUrl?: string;
 }
 
 /** How to start a job of one workflow; the workflow type and the job kind come from its contract. */
@@ -28,6 +39,7 @@ export interface StartJobInput<Args extends unknown[] = unknown[]> {
   workflowId?: string;
   /** More memo fields beside `requestId` (e.g. a request hash that a retry with the same key is compared with). */
   memo?: Record<string, unknown>;
+  options?: JobStartOptions;
 }
 
 export interface StartedJob<C extends WorkflowContract = WorkflowContract> {
@@ -46,6 +58,40 @@ export function jobSearchAttributes(kind: string, accountId: string, extra: JobS
   return pairs;
 }
 
+/** The memo keys of the start options; absent options add none. */
+export function jobOptionsMemo(options: JobStartOptions = {}): Record<string, unknown> {
+  const memo: Record<string, unknown> = {};
+  if (options.tags?.length) memo.tags = options.tags;
+  if (options.metadata && Object.keys(options.metadata).length > 0) memo.metadata = options.metadata;
+  if (options.callbackUrl) memo.callbackUrl = options.callbackUrl;
+  return memo;
+}
+
+/** The options' part of an idempotent request's fingerprint: no fields when none were sent, so older hashes still match. */
+export function jobOptionsHashed(options: JobStartOptions | undefined): Record<string, unknown> {
+  return { tags: options?.tags, metadata: options?.metadata, callback_url: options?.callbackUrl };
+}
+
+/** The server refuses a longer static summary (`limit.userMetadataSummarySize`, 400 bytes by default). */
+const MAX_SUMMARY_CHARS = 200;
+
+/**
+ * What the Temporal UI shows for the run (its static summary and details, markdown): the kind and the tags, then the
+ * metadata. Never the callback URL, which may carry the account's token.
+ */
+export function jobUserMetadata(kind: string, options: JobStartOptions = {}): { staticSummary: string; staticDetails?: string } {
+  const full = options.tags?.length ? `${kind} · tags: ${options.tags.join(', ')}` : kind;
+  const staticSummary = full.length > MAX_SUMMARY_CHARS ? `${full.slice(0, MAX_SUMMARY_CHARS - 1)}…` : full;
+  const entries = Object.entries(options.metadata ?? {});
+  if (entries.length === 0) return { staticSummary };
+  const lines = entries.map(([key, value]) => `- \`${key}\`: ${value.replace(/\s+/g, ' ')}`);
+  return { staticSummary, staticDetails: ['**metadata**', ...lines].join('\n') };
+}
+
+function withTags(pairs: SearchAttributePair[], tags: string[] | undefined): SearchAttributePair[] {
+  return tags?.length ? [...pairs, { key: TagsKey, value: tags }] : pairs;
+}
+
 /**
  * Starts a job (a workflow execution) on the task queue.
  *
@@ -55,6 +101,7 @@ export function jobSearchAttributes(kind: string, accountId: string, extra: JobS
  *   work again; the start attaches to the completed run (its result is the answer). A run that failed, was
  *   canceled, terminated or timed out may be started again with the same key: that is a retry.
  * - `metrics.jobStarts{kind}` counts accepted start requests (attaching to an existing run included).
+ * - Priority (jobPriority.ts): interactive over sweeps, the account as the fairness key.
  */
 export async function startJob<C extends WorkflowContract>(
   temporal: TemporalDeps,
@@ -74,8 +121,10 @@ export async function startJob<C extends WorkflowContract>(
         args: input.args,
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-        typedSearchAttributes: jobSearchAttributes(kind, input.accountId, input.searchAttributes),
-        memo: { ...input.memo, requestId: input.requestId },
+        typedSearchAttributes: withTags(jobSearchAttributes(kind, input.accountId, input.searchAttributes), input.options?.tags),
+        memo: { ...input.memo, ...jobOptionsMemo(input.options), requestId: input.requestId },
+        priority: jobPriority(input.accountId),
+        ...jobUserMetadata(kind, input.options),
       }),
     );
     metrics.jobStarts.inc({ kind });
@@ -114,6 +163,7 @@ export async function signalWithStartJob<C extends SignalledContract, K extends 
     signal: contract.signals[input.signal],
     signalArgs: [input.payload],
     typedSearchAttributes: jobSearchAttributes(contract.jobKind, input.accountId, input.searchAttributes),
+    priority: jobPriority(input.accountId),
   });
   return handle as WorkflowHandle<WorkflowOf<C>>;
 }

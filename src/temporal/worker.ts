@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { WORKFLOW_INTERCEPTOR_MODULES } from './workflowInterceptors';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { jobMetricsSinks } from '../telemetry/metricsSinks';
+import { tracingWorkerOptions } from '../telemetry/tracingState';
 
 export const PRODUCT_WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
 
@@ -29,6 +31,7 @@ export interface WorkerOptions {
 
 export async function createWorker(options: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
+  const tracing = tracingWorkerOptions();
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
@@ -36,6 +39,8 @@ export async function createWorker(options: WorkerOptions): Promise<{ worker: Wo
     workflowBundle: options.bundle,
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 20,
+    interceptors: tracing.interceptors,
+    sinks: { ...jobMetricsSinks(), ...tracing.sinks },
   });
   return { worker, connection };
 }

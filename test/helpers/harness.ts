@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DefaultLogger, Runtime, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
 import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
@@ -12,6 +12,7 @@ import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
 import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
+import { installRuntimeWithMetrics } from '../../src/telemetry/metricsTemporal';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
@@ -58,7 +59,8 @@ export async function startHarness(): Promise<Harness> {
     COMMERCE_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
   const logger = createLogger(config.LOG_LEVEL);
-  Runtime.install({ logger: new DefaultLogger('ERROR') }); // tests fail workflows on purpose: their WARN lines are noise
+  // Tests fail workflows on purpose: their WARN lines are noise. Metrics as in production (the app's /metrics shows them).
+  await installRuntimeWithMetrics({ logger: new DefaultLogger('ERROR') });
 
   const [database, temporal, bundle]: [ScratchDatabase, DevServer, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
     createScratchDatabase(),

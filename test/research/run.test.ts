@@ -58,6 +58,7 @@ describe('research run (POST /api/marketing/content/{id}/research)', function ()
       'indexResearchPage',
       'writeResearchArtifact',
       'stampContentResearch',
+      'recordJobClosed', // not a research step: every account job reports its close (job.completed, callback_url)
     ]);
     const at = (type: string, event: string) => events.filter((e) => e.type === type && e.event === event).map((e) => e.id);
     assert.ok(

@@ -10,6 +10,7 @@ import { commerceShopBackfillContract } from '../../workflows/commerceShopBackfi
 import { commerceWebhookHealthContract } from '../../workflows/commerceWebhookHealth.contract';
 import { commerceWebhookUrlReconcileContract } from '../../workflows/commerceWebhookUrlReconcile.contract';
 import { aiTurnContract } from '../../workflows/aiTurn.contract';
+import { alertEventDeliveryContract } from '../../workflows/alertEventDelivery.contract';
 import { caseStudyContract } from '../../workflows/caseStudy.contract';
 import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsDaily.contract';
 import { contentImagesContract } from '../../workflows/contentImages.contract';
@@ -18,9 +19,9 @@ import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflo
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
 import { emailEventDeliveryContract } from '../../workflows/emailEventDelivery.contract';
 import { emailScheduledSendContract } from '../../workflows/emailScheduledSend.contract';
-import { emailEventRedispatchContract } from '../../workflows/emailEventRedispatch.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 import { researchContract } from '../../workflows/research.contract';
+import { jobsBulkContract } from '../../workflows/jobsBulk.contract';
 import { sitePlatformEventRetentionContract } from '../../workflows/sitePlatformEventRetention.contract';
 import { sitePlatformTokenHealthContract } from '../../workflows/sitePlatformTokenHealth.contract';
 import { sitePlatformWebhookHealthContract } from '../../workflows/sitePlatformWebhookHealth.contract';
@@ -43,8 +44,8 @@ const IMPLEMENTATIONS = [
   implementing(commerceWebhookUrlReconcileContract, bundle.commerceWebhookUrlReconcile),
   implementing(commerceDeliveryPurgeContract, bundle.commerceDeliveryPurge),
   implementing(researchContract, bundle.research),
+  implementing(jobsBulkContract, bundle.jobsBulk),
   implementing(emailEventDeliveryContract, bundle.emailEventDelivery),
-  implementing(emailEventRedispatchContract, bundle.emailEventRedispatch),
   implementing(emailBatchDeliveryContract, bundle.emailBatchDelivery),
   implementing(sitePlatformTokenHealthContract, bundle.sitePlatformTokenHealth),
   implementing(sitePlatformWebhookHealthContract, bundle.sitePlatformWebhookHealth),
@@ -58,6 +59,7 @@ const IMPLEMENTATIONS = [
   implementing(contentAnalyticsDailyContract, bundle.contentAnalyticsDaily),
   implementing(aiTurnContract, bundle.aiTurn),
   implementing(emailScheduledSendContract, bundle.emailScheduledSend),
+  implementing(alertEventDeliveryContract, bundle.alertEventDelivery),
 ];
 
 describe('workflow contracts', () => {

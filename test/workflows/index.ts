@@ -2,4 +2,5 @@
 export * from '../../workflows';
 export { failingJobWorkflow } from './failingJob';
 export { quickJobWorkflow } from './quickJob';
+export { signaledJobWorkflow } from './signaledJob';
 export { steppedJobWorkflow } from './steppedJob';

@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import { recordAlert } from '../../alerts/service';
 import { raiseInboxItem } from '../../inbox/service';
 import * as store from './store';
 import type { PageRequest } from './store';
@@ -30,7 +31,8 @@ export async function listUnfulfilledPrivacyRequests(
 }
 
 /**
- * Raises one urgent inbox item `commerce_privacy_request_overdue` per unfulfilled request older than 30 days and
+ * Raises one urgent inbox item `commerce_privacy_request_overdue` (and the `privacy_request.overdue` alert) per
+ * unfulfilled request older than 30 days and
  * stamps its `alerted_at`, in one transaction per batch of up to `limit` requests: a request is alerted once, even
  * when two sweeps overlap (rows are claimed with SKIP LOCKED) or the item was resolved while the request stays open.
  * Answers how many requests were alerted; fewer than `limit` means none is left.
@@ -39,7 +41,7 @@ export async function alertOverduePrivacyRequests(db: Knex, limit: number): Prom
   return db.transaction(async (trx) => {
     const rows = await store.claimOverdueRequests(trx, PRIVACY_DEADLINE_DAYS, limit);
     for (const row of rows) {
-      await raiseInboxItem(trx, row.account_id, {
+      const { item } = await raiseInboxItem(trx, row.account_id, {
         kind: PRIVACY_OVERDUE_KIND,
         urgency: 'urgent',
         dedupKey: privacyOverdueDedupKey(row.id),
@@ -55,6 +57,16 @@ export async function alertOverduePrivacyRequests(db: Knex, limit: number): Prom
           hint: 'The platform requires privacy requests to be fulfilled within 30 days. The hourly compliance sweep keeps retrying; its workflow is commerce-privacy:<compliance_request_id> in the Temporal UI.',
         },
       });
+      const privacyRequest = {
+        compliance_request_id: row.id,
+        topic: row.topic,
+        shop_domain: row.shop_domain,
+        connection_id: row.connection_id,
+        requested_at: new Date(row.created_at).toISOString(),
+        deadline_days: PRIVACY_DEADLINE_DAYS,
+      };
+      const data = { privacy_request: privacyRequest, inbox_item_id: item.id };
+      await recordAlert(trx, row.account_id, 'privacy_request.overdue', data, `privacy:${row.id}`);
       await store.markAlerted(trx, row.account_id, row.id);
     }
     return { alerted: rows.length, requestIds: rows.map((r) => r.id) };

@@ -3,6 +3,7 @@ import { createTokenCipher } from '../../crypto/tokenEnvelope';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { unstorablePathOf } from '../../http/validate';
+import { countedDelivery, type DeliveryNote } from '../../telemetry/metrics';
 import { notifyDispatchers } from './dispatcher';
 import { GroupCommit } from './groupCommit';
 import { recordDeliveryOutcome } from './outcomes';
@@ -87,7 +88,15 @@ export class ReceiverState {
  *    recorded as a failed `invalid_json` delivery (200; a retry would carry the same).
  * `last_received_at` is stamped best-effort, at most every STAMP_INTERVAL_MS per shop and topic and receiver.
  */
-export async function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery): Promise<ReceiptResult> {
+export function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery): Promise<ReceiptResult> {
+  return countedDelivery(
+    'commerce',
+    (note) => receive(deps, state, incoming, note),
+    (receipt) => (receipt.duplicate ? 'duplicate' : 'accepted'),
+  );
+}
+
+async function receive(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery, note: DeliveryNote): Promise<ReceiptResult> {
   const shopDomain = incoming.shopDomain?.trim().toLowerCase();
   const target = shopDomain ? await state.targets.lookup(deps.db, shopDomain) : undefined;
   if (!target) throw shopUnknown();
@@ -98,6 +107,7 @@ export async function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, 
   if (!TOPIC.test(topic) || !WEBHOOK_ID.test(webhookId)) {
     throw new ApiError(400, 'webhook_headers_missing', 'X-Commerce-Topic and X-Commerce-Webhook-Id must name the topic and the delivery');
   }
+  note.topic = topic;
 
   const key = `${target.connectionId}:${webhookId}`;
   const duplicate = state.recent.has(key) || !(await record(deps, state, target, { topic, webhookId, rawBody: incoming.rawBody }));

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/types';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
+import { countRateLimitRefusal } from '../../telemetry/metrics';
 import { liveKeyOf } from '../keys/authenticate';
 import type { LiveKey } from '../keys/liveKey';
 import { emailRuntime } from '../keys/runtime';
@@ -25,7 +26,7 @@ export async function admitSends(
   const { limiter } = emailRuntime(deps);
   await refuseWhileHeld(deps, limiter, key);
   const admission = limiter.admit(key.id, key.ratePerSecond, count);
-  if (!admission.admitted) throw rateLimited(key, admission);
+  if (!admission.admitted) throw rateLimited(key, admission, 'email_per_second');
   await takeQuota(deps, limiter, key, count, count, now);
   return { headers: rateLimitHeaders(admission) };
 }
@@ -55,7 +56,7 @@ export async function admitQueuedBatch(
   await refuseWhileHeld(deps, limiter, key);
   const perSecond = limiter.share(key.ratePerSecond);
   const admission = limiter.admit(key.id, key.ratePerSecond, perSecond);
-  if (!admission.admitted) throw rateLimited(key, admission);
+  if (!admission.admitted) throw rateLimited(key, admission, 'email_per_second');
   const charged = await takeQuota(deps, limiter, key, count, perSecond, now);
   limiter.hold(key.id, { accountId: key.accountId, batchId, until: limiter.clock() + batchDurationMs(count, perSecond), checkAfter: 0 });
   return { headers: rateLimitHeaders(admission), perSecond, quotaDay: charged ? utcDay(now) : null };
@@ -84,7 +85,8 @@ export function currentRateLimitHeaders(deps: AppDeps, auth: AuthContext): Recor
 
 async function refuseWhileHeld(deps: AppDeps, limiter: KeyRateLimiter, key: LiveKey): Promise<void> {
   const waitMs = await batchHoldWait(deps, limiter, key);
-  if (waitMs !== null) throw rateLimited(key, { limit: limiter.share(key.ratePerSecond), remaining: 0, retryAfterMs: waitMs });
+  if (waitMs !== null)
+    throw rateLimited(key, { limit: limiter.share(key.ratePerSecond), remaining: 0, retryAfterMs: waitMs }, 'email_batch_hold');
 }
 
 /**
@@ -103,14 +105,20 @@ async function takeQuota(
   if (await takeDailyQuota(deps.db, key.id, key.dailyCap, count, now)) return true;
   limiter.refund(key.id, admitted);
   key.usage.add(key.id, key.accountId, { rateLimited: 1 });
+  countRateLimitRefusal('email_daily_cap');
   throw new ApiError(429, 'daily_quota_exceeded', `this key may send ${key.dailyCap} emails per UTC day`, {
     retryAfterSeconds: secondsUntilUtcMidnight(now),
     headers: rateLimitHeaders(limiter.status(key.id, key.ratePerSecond)),
   });
 }
 
-function rateLimited(key: LiveKey, state: { limit: number; remaining: number; retryAfterMs: number }): ApiError {
+function rateLimited(
+  key: LiveKey,
+  state: { limit: number; remaining: number; retryAfterMs: number },
+  limiter: 'email_per_second' | 'email_batch_hold',
+): ApiError {
   key.usage.add(key.id, key.accountId, { rateLimited: 1 });
+  countRateLimitRefusal(limiter);
   return new ApiError(429, 'rate_limit_exceeded', `this key may send ${state.limit} emails per second`, {
     retryAfterSeconds: Math.max(1, Math.ceil(state.retryAfterMs / 1000)),
     headers: rateLimitHeaders({ limit: state.limit, remaining: state.remaining, resetMs: state.retryAfterMs }),

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import { countEmailSends } from '../../telemetry/metrics';
 import type { EmailKeyAuth } from '../keys/authenticate';
 import { eventData } from '../send/deliver';
 import type { PreparedMessage } from '../send/prepare';
@@ -38,6 +39,7 @@ function simulatedOutcomes(recipient: string): Outcome[] {
  */
 export async function simulateTestOutcomes(deps: AppDeps, auth: EmailKeyAuth, messages: PreparedMessage[]): Promise<number> {
   if (auth.environment !== 'test') return 0;
+  countEmailSends('simulated', messages.length);
   let simulated = 0;
   for (const message of messages) {
     const targets = envelopeRecipients(message).filter((r) => r.endsWith(`@${SIMULATOR_DOMAIN}`));

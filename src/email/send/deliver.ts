@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
+import { countEmailSends } from '../../telemetry/metrics';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { emitEmailEvents, type EmailEventInput } from '../webhooks/service';
 import { formatMailbox } from './addresses';
@@ -57,15 +58,20 @@ export function relayAll(smtpUrl: string, messages: PreparedMessage[], mayCommit
   return Promise.all(
     messages.map((message) =>
       relay.send(message, mayCommit).then(
-        (receipt): Delivery => ({ message, outcome: 'sent', sentAt: new Date(), rejected: receipt.rejected }),
+        (receipt): Delivery => counted({ message, outcome: 'sent', sentAt: new Date(), rejected: receipt.rejected }),
         (err): Delivery => {
-          if (err instanceof RelayWithheld) return { message, outcome: 'withheld', error: err.reason as ApiError };
-          if (err instanceof RelayError) return { message, outcome: 'failed', error: relayFailure(message, err) };
+          if (err instanceof RelayWithheld) return counted({ message, outcome: 'withheld', error: err.reason as ApiError });
+          if (err instanceof RelayError) return counted({ message, outcome: 'failed', error: relayFailure(message, err) });
           throw err;
         },
       ),
     ),
   );
+}
+
+function counted(delivery: Delivery): Delivery {
+  countEmailSends(delivery.outcome);
+  return delivery;
 }
 
 function relayFailure(message: PreparedMessage, err: RelayError): ApiError {

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps';
-import type { Knex } from '../../db/knex';
 import { startJob } from '../../temporal/jobs';
 import {
   emailEventDeliveryContract,
@@ -48,14 +47,4 @@ export async function dispatchEvents(
       'email event workflows could not be started; the re-dispatch sweep will',
     );
   }
-}
-
-/** Settles once the caller's outermost transaction has ended: true when it committed. */
-export function committed(trx: Knex.Transaction): Promise<boolean> {
-  let outer = trx;
-  while (outer.parentTransaction) outer = outer.parentTransaction;
-  return outer.executionPromise.then(
-    () => true,
-    () => false,
-  );
 }

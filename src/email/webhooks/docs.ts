@@ -1,5 +1,5 @@
 // OpenAPI prose of the routes in this folder, kept out of the route declarations so they read as code.
-import { MAX_URL_LENGTH } from './endpointUrl';
+import { MAX_URL_LENGTH } from '../../webhookKit/endpointUrl';
 
 export const listEmailWebhooksDescription = 'Answers `{ data, total, page, limit }`; never the signing secrets.';
 

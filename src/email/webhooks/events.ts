@@ -20,14 +20,4 @@ export interface EmailEventInput {
   data: Record<string, unknown>;
 }
 
-export interface StoredEvent {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
-
-/** The JSON body every endpoint receives; the event id travels in the `webhook-id` header. */
-export function eventBody(event: Pick<StoredEvent, 'type' | 'data' | 'created_at'>): string {
-  return JSON.stringify({ type: event.type, created_at: event.created_at.toISOString(), data: event.data });
-}
+export { eventBody, type StoredEvent } from '../../webhookKit/event';

@@ -5,11 +5,12 @@ import { invalidField } from '../../http/fieldErrors';
 import { isUuid } from '../../http/ids';
 import type { Page } from '../../http/pagination';
 import type { EmailEventDeliveryInput } from '../../../workflows/emailEventDelivery.contract';
-import { committed, dispatchEvents, startEventDelivery, type DispatchDeps } from './dispatch';
-import { webhookUrlProblem } from './endpointUrl';
+import { committed } from '../../webhookKit/committed';
+import { dispatchEvents, startEventDelivery, type DispatchDeps } from './dispatch';
+import { webhookUrlProblem } from '../../webhookKit/endpointUrl';
 import { TEST_EVENT_TYPE, type EmailEventInput } from './events';
 import { sealWebhookSecret } from './secretBox';
-import { newWebhookSecret } from './signing';
+import { newWebhookSecret } from '../../webhookKit/signing';
 import * as store from './store';
 import type { DeliveryRow, EndpointRow } from './store';
 

@@ -1,7 +1,10 @@
 import type { Knex } from '../../db/knex';
 import { isUuid } from '../../http/ids';
 import { offsetOf, type Page } from '../../http/pagination';
+import type { AttemptContext } from '../../webhookKit/attempt';
 import type { StoredEvent } from './events';
+
+export type { AttemptContext };
 
 export interface EndpointRow {
   id: string;
@@ -176,15 +179,6 @@ export async function pendingDeliveries(
     .where({ account_id: accountId, event_id: eventId, status: 'pending' })
     .select('id', 'endpoint_id')
     .orderBy('created_at');
-}
-
-export interface AttemptContext {
-  status: DeliveryRow['status'];
-  attempts: number;
-  url: string;
-  enabled: boolean;
-  secret_enc: string;
-  event: StoredEvent;
 }
 
 export async function attemptContext(db: Knex, accountId: string, deliveryId: string): Promise<AttemptContext | undefined> {

@@ -9,6 +9,7 @@ import { twinRoutes } from '../twins';
 import * as docs from './docs';
 import { confirmCall, readTurn, startTurn } from './service';
 import { DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT } from './view';
+import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 
 const tags = ['Marketing AI chats'];
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -20,6 +21,7 @@ const startBody = z.strictObject({
     .nullable()
     .optional()
     .describe("Pins a new session to this website project of the account: every site operation goes to that project's site."),
+  ...jobOptionFields,
 });
 
 const turnParams = z.strictObject({ turnId: refId().describe('The turn id (`turn_id` of the start call).') });
@@ -111,7 +113,7 @@ export function aiChatRoutes(): RouteDef[] {
         // A read-only key may chat: its turn is offered read tools only.
         readOnlyMayPost: true,
         summary: 'Say something to the marketing department chat: a turn that runs tools and answers.',
-        description: docs.START,
+        description: `${docs.START}\n\n${JOB_OPTIONS_DOC}`,
         body: startBody,
         responses: {
           200: { description: 'The turn finished within the wait (completed, failed or cancelled).', schema: turnSchema },
@@ -132,6 +134,7 @@ export function aiChatRoutes(): RouteDef[] {
           idempotencyKey: header ? validIdempotencyKey(header) : undefined,
           route: `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/ai/turns`,
           requestId,
+          options: jobStartOptionsOf(body, deps.config),
         });
         return { status: outcome.done ? 200 : 202, body: outcome.view };
       },

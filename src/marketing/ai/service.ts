@@ -7,7 +7,7 @@ import { requestHash } from '../../http/idempotency';
 import { createToolChatClient } from '../../providers/chatTools';
 import { requireOwnProject } from '../../projects/service';
 import { jobId } from '../../temporal/jobIds';
-import { startJob } from '../../temporal/jobs';
+import { jobOptionsHashed, startJob, type JobStartOptions } from '../../temporal/jobs';
 import { withTemporal } from '../../temporal/rpc';
 import { aiTurnConfirmSignal, aiTurnContract } from '../../../workflows/aiTurn.contract';
 import { findSession, findTurn, findTurnView, insertSession, insertTurn, turnStatus } from './store';
@@ -28,6 +28,8 @@ export interface StartTurnRequest {
   /** The route's method and path: part of the request's fingerprint. */
   route: string;
   requestId: string;
+  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
+  options?: JobStartOptions;
 }
 
 /** The caller a turn acts for, frozen at its start. */
@@ -62,7 +64,13 @@ export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnReq
   if (!createToolChatClient(deps.config)) {
     throw new ApiError(503, 'ai_not_configured', 'no chat model is configured (MODEL_API_KEY); department chats cannot run');
   }
-  const hash = requestHash({ route: req.route, message: req.message, session_id: req.sessionId, project_id: req.projectId });
+  const hash = requestHash({
+    route: req.route,
+    message: req.message,
+    session_id: req.sessionId,
+    project_id: req.projectId,
+    ...jobOptionsHashed(req.options),
+  });
   const turnId = turnIdOf(accountId, req.idempotencyKey);
   let turn = req.idempotencyKey ? await findTurn(deps.db, accountId, turnId) : undefined;
   if (turn && turn.request_hash !== hash) throw keyReused();
@@ -88,6 +96,7 @@ export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnReq
     searchAttributes: { ProjectId: turn.project_id ?? undefined },
     requestId: req.requestId,
     memo: { requestHash: hash },
+    options: req.options,
   });
   const done = await waitForTurn(deps, accountId, turn.id, turn.workflow_id, deps.config.AI_TURN_WAIT_SECONDS * 1000);
   return { done, view: await readTurn(deps, accountId, turn.id, 0) };

@@ -4,6 +4,7 @@ import { validIdempotencyKey } from '../../http/idempotency';
 import { refId } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
+import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { contentItemSchema } from '../content/schemas';
 import { twinRoutes } from '../twins';
@@ -21,6 +22,7 @@ const draftBody = z.strictObject({
     .describe('The testimonial row to quote (only with consent); its grid is used when grid_id is absent.'),
   avatar_id: refId().nullable().optional().describe('The customer avatar the case study speaks to.'),
   project_id: refId().nullable().optional().describe('A website project of the account (recorded; the job carries it as ProjectId).'),
+  ...jobOptionFields,
 });
 
 const errors = [
@@ -50,7 +52,7 @@ export function caseStudyRoutes(): RouteDef[] {
       tags,
       permission: 'marketing.content:create',
       summary: 'Draft a case study from a won CRM deal.',
-      description: docs.DRAFT,
+      description: `${docs.DRAFT}\n\n${JOB_OPTIONS_DOC}`,
       body: draftBody,
       responses: {
         201: { description: 'The draft finished within the wait bound: the new content item.', schema: contentItemSchema },
@@ -74,6 +76,7 @@ export function caseStudyRoutes(): RouteDef[] {
         testimonialId: body.testimonial_id ?? null,
         avatarId: body.avatar_id ?? null,
         projectId: body.project_id ?? null,
+        options: jobStartOptionsOf(body, deps.config),
       });
       if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
       return { status: 201, body: outcome.result };

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { requestHash } from '../../http/idempotency';
 import { keyReused, refuseOtherRequest } from '../../research/service';
 import { jobId } from '../../temporal/jobIds';
+import { jobOptionsHashed, type JobStartOptions } from '../../temporal/jobs';
 import { describeRun } from '../../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../../temporal/startAndWait';
 import { caseStudyContract, type CaseStudyResult } from '../../../workflows/caseStudy.contract';
@@ -17,6 +18,8 @@ export interface DraftRequest extends CaseStudyRequest {
   idempotencyKey?: string;
   /** The route's method and path: part of the request's fingerprint. */
   route: string;
+  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
+  options?: JobStartOptions;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function draftCaseStudyRun(deps: RunDeps, req: DraftRequest): Promi
     avatarId: req.avatarId,
     projectId: req.projectId,
   };
-  const hash = requestHash({ route: req.route, ...refs });
+  const hash = requestHash({ route: req.route, ...refs, ...jobOptionsHashed(req.options) });
   const key = `${req.dealId}:${req.idempotencyKey ?? randomUUID()}`;
   const existing = req.idempotencyKey ? await describeRun(deps.temporal, jobId(caseStudyContract.jobKind, req.accountId, key)) : null;
   if (existing) {
@@ -51,6 +54,7 @@ export async function draftCaseStudyRun(deps: RunDeps, req: DraftRequest): Promi
       key,
       searchAttributes: { ProjectId: req.projectId ?? undefined },
       memo: { requestHash: hash },
+      options: req.options,
     },
     {
       waitSeconds: deps.config.CASE_STUDY_WAIT_SECONDS,

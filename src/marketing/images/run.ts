@@ -6,6 +6,7 @@ import { requestHash } from '../../http/idempotency';
 import { createImageClient } from '../../providers/images';
 import { keyReused, refuseOtherRequest } from '../../research/service';
 import { jobId } from '../../temporal/jobIds';
+import { jobOptionsHashed, type JobStartOptions } from '../../temporal/jobs';
 import { describeRun } from '../../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../../temporal/startAndWait';
 import { contentImagesContract, type ContentImagesResult } from '../../../workflows/contentImages.contract';
@@ -24,6 +25,8 @@ export interface ImageRunRequest {
   publicBaseUrl: string;
   replaceFeatured: boolean;
   maxSections: number;
+  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
+  options?: JobStartOptions;
 }
 
 export const imageProviderNotConfigured = () =>
@@ -43,7 +46,13 @@ export const imageProviderNotConfigured = () =>
 export async function runContentImages(deps: RunDeps, req: ImageRunRequest): Promise<StartAndWaitOutcome<ContentImagesResult>> {
   const item = await getContent(deps.db, req.accountId, req.contentId);
   const key = `${item.id}:${req.idempotencyKey ?? randomUUID()}`;
-  const hash = requestHash({ route: req.route, content_id: item.id, replace_featured: req.replaceFeatured, max_sections: req.maxSections });
+  const hash = requestHash({
+    route: req.route,
+    content_id: item.id,
+    replace_featured: req.replaceFeatured,
+    max_sections: req.maxSections,
+    ...jobOptionsHashed(req.options),
+  });
   const existing = req.idempotencyKey ? await describeRun(deps.temporal, jobId(contentImagesContract.jobKind, req.accountId, key)) : null;
   if (existing) {
     if (existing.memo?.requestHash !== hash) throw keyReused();
@@ -71,6 +80,7 @@ export async function runContentImages(deps: RunDeps, req: ImageRunRequest): Pro
       key,
       searchAttributes: { ContentId: item.id, ProjectId: item.cms_link?.project_id ?? undefined },
       memo: { requestHash: hash },
+      options: req.options,
     },
     {
       waitSeconds: deps.config.IMAGE_WAIT_SECONDS,

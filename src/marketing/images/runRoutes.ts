@@ -4,6 +4,7 @@ import { validIdempotencyKey } from '../../http/idempotency';
 import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
+import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { MAX_SECTION_IMAGES } from '../../../workflows/contentImages.contract';
 import { errorSpecs } from '../content/errors';
@@ -26,6 +27,7 @@ const runBody = z.strictObject({
     .max(MAX_SECTION_IMAGES, { error: `must be at most ${MAX_SECTION_IMAGES}` })
     .optional()
     .describe(`Section images at most, 0..${MAX_SECTION_IMAGES} (default ${MAX_SECTION_IMAGES}).`),
+  ...jobOptionFields,
 });
 
 const runErrors = [
@@ -57,7 +59,7 @@ export function imageRunRoutes(): RouteDef[] {
       tags,
       permission: 'marketing.content:update',
       summary: 'Generate and place images for a content item: a hero and one per H2 that adds information.',
-      description: docs.RUN,
+      description: `${docs.RUN}\n\n${JOB_OPTIONS_DOC}`,
       params: idParams,
       body: runBody,
       responses: {
@@ -81,6 +83,7 @@ export function imageRunRoutes(): RouteDef[] {
         publicBaseUrl: publicBaseUrl(deps, ctx),
         replaceFeatured: body.replace_featured ?? false,
         maxSections: body.max_sections ?? MAX_SECTION_IMAGES,
+        options: jobStartOptionsOf(body, deps.config),
       });
       if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
       return { status: 201, body: outcome.result };

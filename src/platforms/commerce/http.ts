@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { throttleDelayMs, parseCallLimit } from './callLimit';
 import { commerceErrors, platformErrorDetail } from './errors';
 import { parsePlatformJson } from './json';
+import { countPlatformCall } from '../../telemetry/metrics';
 import type { CallLimit } from './types';
 
 export interface HttpOptions {
@@ -59,6 +60,7 @@ export function createPlatformHttp(options: HttpOptions) {
         bodyTimeout: options.timeoutMs,
       });
       const text = await res.body.text();
+      countPlatformCall('commerce', call.name, res.statusCode);
       let body: unknown = undefined;
       if (text) {
         try {
@@ -70,7 +72,9 @@ export function createPlatformHttp(options: HttpOptions) {
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
-      throw commerceErrors.unreachable(call.name, /TIMEOUT/i.test(code) ? 'timeout' : 'network');
+      const failure = /TIMEOUT/i.test(code) ? 'timeout' : 'network';
+      countPlatformCall('commerce', call.name, failure);
+      throw commerceErrors.unreachable(call.name, failure);
     }
   }
 

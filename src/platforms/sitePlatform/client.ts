@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
+import { countRateLimitRefusal } from '../../telemetry/metrics';
 import { sitePlatformErrors } from './errors';
 import { MALFORMED, retryAfterMs, send, type RawResponse } from './http';
 import { introspectionSchema, authorizedBySchema, sitesSchema, toIntrospection, toAuthorizedUser, toSite } from './schemas';
@@ -49,7 +50,10 @@ export function createSitePlatformClient(options: SitePlatformClientOptions): Si
 
   async function attempt(req: SitePlatformRequest, call: string): Promise<RawResponse> {
     const admission = bucket.take();
-    if (!admission.ok) throw sitePlatformErrors.rateLimitedLocally(call, admission.retryAfterSeconds);
+    if (!admission.ok) {
+      countRateLimitRefusal('site_platform_bucket');
+      throw sitePlatformErrors.rateLimitedLocally(call, admission.retryAfterSeconds);
+    }
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.token}` };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const res = await send({

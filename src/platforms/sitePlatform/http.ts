@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { sitePlatformErrors } from './errors';
+import { countPlatformCall, operationOf } from '../../telemetry/metrics';
 
 export interface SendSpec {
   /** Readable name for errors, e.g. `GET /v2/sites`. */
@@ -23,6 +24,7 @@ export const MALFORMED = Symbol('malformed');
 /** Sends one request with a hard deadline; a missed deadline is 504, any other transport failure 502. */
 export async function send(spec: SendSpec): Promise<RawResponse> {
   const signal = AbortSignal.timeout(spec.timeoutMs);
+  const operation = operationOf(spec.method, spec.call.slice(spec.call.indexOf(' ') + 1));
   try {
     const res = await request(spec.url, {
       method: spec.method as 'GET',
@@ -33,6 +35,7 @@ export async function send(spec: SendSpec): Promise<RawResponse> {
       signal,
     });
     const text = await res.body.text();
+    countPlatformCall('site_platform', operation, res.statusCode);
     let body: unknown;
     if (text) {
       try {
@@ -43,7 +46,9 @@ export async function send(spec: SendSpec): Promise<RawResponse> {
     }
     return { status: res.statusCode, headers: flatten(res.headers), body };
   } catch (err) {
-    if (signal.aborted || isTimeout(err)) throw sitePlatformErrors.timeout(spec.call, spec.timeoutMs);
+    const timedOut = signal.aborted || isTimeout(err);
+    countPlatformCall('site_platform', operation, timedOut ? 'timeout' : 'network');
+    if (timedOut) throw sitePlatformErrors.timeout(spec.call, spec.timeoutMs);
     throw sitePlatformErrors.network(spec.call);
   }
 }

@@ -6,13 +6,14 @@ import { databaseUrlFor, temporalFor } from '../connections';
 import { withSecretHashKey } from '../secretHashKey';
 import { runService } from '../service';
 import { connectTemporalChecked } from '../temporal';
-import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker } from '../worker';
+import { installTemporalRuntime, loadWorkflowCode, startWorker, startWorkerMetrics, superviseWorker } from '../worker';
 
 export const workerCommand: Command = {
   usage: 'worker',
   summary:
     'The Temporal worker alone (workflows and activities on TEMPORAL_TASK_QUEUE). Needs DATABASE_URL and TEMPORAL_ADDRESS; ' +
-    'uses WORKFLOW_BUNDLE_PATH when set, else bundles workflows/ at start.',
+    'uses WORKFLOW_BUNDLE_PATH when set, else bundles workflows/ at start. Serves Prometheus metrics on HOST:METRICS_PORT/metrics ' +
+    '(default 9464; 0 = off).',
   async run(args, io) {
     parseFlags('worker', args, {});
     const { config } = await withSecretHashKey(loadConfig(io.env));
@@ -20,11 +21,15 @@ export const workerCommand: Command = {
     const databaseUrl = databaseUrlFor('worker', config);
     const temporal = temporalFor('worker', config);
     return runService(logger, async (lifecycle) => {
-      installTemporalRuntime(logger);
+      await installTemporalRuntime(logger);
       // The worker's own connection fails with a bare gRPC error: check the server and namespace first to name the variable.
       await (await connectTemporalChecked(temporal.address, temporal.namespace)).connection.close();
       const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
       lifecycle.onShutdown('database pool', () => db.destroy());
+      // Started before the worker, so it stops after it: the drain stays observable.
+      const metrics = await startWorkerMetrics(config);
+      if (metrics) lifecycle.onShutdown('metrics endpoint', () => metrics.stop());
+      logger.info({ metricsUrl: metrics?.url }, metrics ? 'worker metrics served' : 'worker metrics off (METRICS_PORT=0)');
       const workflows = await loadWorkflowCode(config);
       const worker = await startWorker({ config, db, logger, ...temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, code: workflows.code });
       superviseWorker(worker, lifecycle);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { route, type RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
+import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { FORMS_BACKFILL_DEFAULT_LIMIT, FORMS_BACKFILL_MAX_LIMIT } from '../../../workflows/sitePlatformFormsBackfill.contract';
 import { builderAccount } from '../operations/projectAccount';
@@ -31,6 +32,7 @@ const backfillBody = z
       .max(100)
       .optional()
       .describe("Only this form's submissions (the platform's form id, as `form_list` answers it); the whole site's when absent."),
+    ...jobOptionFields,
   })
   .default({ limit: FORMS_BACKFILL_DEFAULT_LIMIT, offset: 0 });
 
@@ -57,7 +59,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
         path: '/api/builder/site-platform/{projectId}/forms/backfill',
         operationId: 'sitePlatformFormsBackfill',
         summary: "Import a project's site's historical form submissions into the forms ledger",
-        description: docs.BACKFILL,
+        description: `${docs.BACKFILL}\n\n${JOB_OPTIONS_DOC}`,
         tags: ['site-platform'],
         auth: { kind: 'sessionOrAgentSecret' },
         params: projectParams,
@@ -83,6 +85,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
           limit: body.limit,
           offset: body.offset,
           formId: body.form_id ?? null,
+          options: jobStartOptionsOf(body, deps.config),
         });
         if (outcome.status === 'running') return acceptedJob(outcome.job);
         return { status: 200, body: outcome.result };

@@ -5,6 +5,7 @@ import { recordPlatformSubmission } from '../../forms/service';
 import { ApiError } from '../../http/errors';
 import { requestHash } from '../../http/idempotency';
 import { jobId } from '../../temporal/jobIds';
+import { jobOptionsHashed, type JobStartOptions } from '../../temporal/jobs';
 import { describeRun } from '../../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../../temporal/startAndWait';
 import {
@@ -111,6 +112,8 @@ export interface BackfillRequest {
   limit: number;
   offset: number;
   formId: string | null;
+  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
+  options?: JobStartOptions;
 }
 
 const notConnected = () =>
@@ -140,7 +143,13 @@ export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): P
     offset: req.offset,
     formId: req.formId,
   };
-  const hash = requestHash({ projectId: req.projectId, limit: req.limit, offset: req.offset, formId: req.formId });
+  const hash = requestHash({
+    projectId: req.projectId,
+    limit: req.limit,
+    offset: req.offset,
+    formId: req.formId,
+    ...jobOptionsHashed(req.options),
+  });
   const key = req.idempotencyKey ?? randomUUID();
   try {
     return await startAndWait(
@@ -153,6 +162,7 @@ export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): P
         key,
         searchAttributes: { ProjectId: req.projectId, ConnectionId: creds.connectionId },
         memo: { requestHash: hash },
+        options: req.options,
       },
       {
         waitSeconds: deps.config.SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS,

@@ -4,6 +4,7 @@ import { GroupCommitter } from '../../db/groupCommit';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
+import { countedDelivery, type DeliveryNote } from '../../telemetry/metrics';
 import { recordPlatformSubmission } from '../../forms/service';
 import { openSealed } from '../connections/tokens';
 import { eventIdOf, parseEnvelope } from './events';
@@ -156,7 +157,15 @@ function secretOf(deps: ReceiverDeps, state: SiteReceiverState, target: Receiver
  *    submission is recorded with its ledger row in one transaction; a failed ledger write rolls both back → 503;
  * 7. `last_received_at` stamped (best effort, throttled), the relay woken (the fan-out is workflow work), 200.
  */
-export async function receiveSiteDelivery(deps: ReceiverDeps, state: SiteReceiverState, d: IncomingSiteDelivery): Promise<SiteReceipt> {
+export function receiveSiteDelivery(deps: ReceiverDeps, state: SiteReceiverState, d: IncomingSiteDelivery): Promise<SiteReceipt> {
+  return countedDelivery(
+    'site_platform',
+    (note) => receive(deps, state, d, note),
+    (receipt) => ('ignored' in receipt ? 'ignored' : receipt.replay ? 'duplicate' : 'accepted'),
+  );
+}
+
+async function receive(deps: ReceiverDeps, state: SiteReceiverState, d: IncomingSiteDelivery, note: DeliveryNote): Promise<SiteReceipt> {
   const target = isUuid(d.connectionId) ? await state.lookup(deps.db, d.connectionId) : undefined;
   if (!target || target.disconnected || !target.tokenHash) throw receiverNotFound();
   if (!sameDigest(urlTokenHash(d.urlToken), target.tokenHash)) throw receiverUnauthorized();
@@ -173,6 +182,7 @@ export async function receiveSiteDelivery(deps: ReceiverDeps, state: SiteReceive
   }
 
   const envelope = parseEnvelope(d.rawBody);
+  if (envelope) note.topic = envelope.triggerType;
   if (!envelope || !target.siteIds.includes(envelope.siteId)) return { ignored: true };
 
   const event: NewEvent = {

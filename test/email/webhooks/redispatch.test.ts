@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { AppDeps } from '../../../src/deps';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
 import { SCHEDULES } from '../../../src/app/schedules';
-import { emailEventRedispatchContract, type RedispatchSummary } from '../../../workflows/emailEventRedispatch.contract';
+import { EmailEventRedispatcher } from '../../../src/email/webhooks/redispatchRelay';
+import type { PassResult } from '../../../src/temporal/outboxRelay';
 import { harness } from '../../helpers/harness';
 import { createEndpoint, deliveryResult, keyedAccount, startWebhookWorld, type WebhookWorld } from './fixtures';
 import { Receiver, verifyStandardWebhook } from './receiver';
@@ -25,16 +25,8 @@ describe('email event re-dispatch and durability', function () {
     await world?.stop();
   });
 
-  const runSweep = async (): Promise<RedispatchSummary> => {
-    const { client } = harness();
-    return client.withDeadline(Date.now() + 30_000, () =>
-      client.workflow.execute(emailEventRedispatchContract.workflowType, {
-        taskQueue: world.taskQueue,
-        workflowId: `test-email-redispatch:${randomUUID()}`,
-        args: [{}],
-      }),
-    );
-  };
+  /** One pass of the re-dispatch relay the API runs (src/app/apiCompanions.ts). */
+  const runSweep = (): Promise<PassResult> => new EmailEventRedispatcher(world.deps).dispatchOnce();
   const workflowExists = (eventId: string) =>
     harness()
       .client.workflow.getHandle(`email-event:${eventId}`)
@@ -44,10 +36,18 @@ describe('email event re-dispatch and durability', function () {
         () => false,
       );
 
-  it('the re-dispatch sweep is a Temporal Schedule that runs every minute', () => {
-    const entry = SCHEDULES.find((s) => s.name === 'email-event-redispatch');
-    assert.ok(entry);
-    assert.deepEqual([entry.cron, entry.workflowType, entry.overlap], ['* * * * *', 'emailEventRedispatch', 'SKIP']);
+  it('re-dispatch is no Schedule: nothing starts a workflow while there is nothing to re-dispatch', async () => {
+    assert.equal(
+      SCHEDULES.find((s) => s.name === 'email-event-redispatch'),
+      undefined,
+    );
+    const { client } = harness();
+    const before = (await client.workflow.count(`TaskQueue = '${world.taskQueue}'`)).count;
+    const pass = await runSweep();
+    assert.equal(pass.failed, 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = (await client.workflow.count(`TaskQueue = '${world.taskQueue}'`)).count;
+    assert.equal(after - before, pass.dispatched, 'only events that needed it got a workflow');
   });
 
   it('an event emitted while Temporal is unreachable is recorded and delivered later by the re-dispatch sweep', async () => {
@@ -69,7 +69,7 @@ describe('email event re-dispatch and durability', function () {
       .where({ id: eventId })
       .update({ created_at: db.raw(`now() - interval '2 minutes'`) });
     const summary = await runSweep();
-    assert.ok(summary.started >= 1, JSON.stringify(summary));
+    assert.ok(summary.dispatched >= 1, JSON.stringify(summary));
     const result = await deliveryResult(eventId);
     assert.deepEqual(
       result.deliveries.map((d) => [d.endpoint_id, d.status]),
@@ -100,7 +100,7 @@ describe('email event re-dispatch and durability', function () {
         .where({ id: eventId })
         .update({ dispatched_at: null, created_at: db.raw(`now() - interval '2 minutes'`) });
       const summary = await runSweep();
-      assert.ok(summary.already_running >= 1, JSON.stringify(summary));
+      assert.ok(summary.dispatched >= 1, JSON.stringify(summary));
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(local.received.length, 1);
       assert.ok((await db('email_events').where({ id: eventId }).first()).dispatched_at);

@@ -3,11 +3,11 @@ import { lookup } from 'node:dns/promises';
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { classifyStatus, postWebhook } from '../../../src/email/webhooks/deliver';
-import { webhookUrlProblem } from '../../../src/email/webhooks/endpointUrl';
+import { classifyStatus, postWebhook } from '../../../src/webhookKit/deliver';
+import { webhookUrlProblem } from '../../../src/webhookKit/endpointUrl';
 import { blockedAddressKind } from '../../../src/providers/privateAddress';
 import { openWebhookSecret, sealWebhookSecret } from '../../../src/email/webhooks/secretBox';
-import { newWebhookSecret, webhookSignature } from '../../../src/email/webhooks/signing';
+import { newWebhookSecret, webhookSignature } from '../../../src/webhookKit/signing';
 
 describe('email webhook rules', () => {
   it('signatures match the Standard Webhooks reference vector', () => {
