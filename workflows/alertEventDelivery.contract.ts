@@ -33,7 +33,8 @@ export interface JobClosedInput {
   job: {
     id: string;
     kind: string;
-    status: 'completed' | 'failed';
+    /** `terminated` / `timed_out`: closed by the server (src/jobs/serverClosedJobs.ts), reported as job.failed. */
+    status: 'completed' | 'failed' | 'terminated' | 'timed_out';
     run_id: string;
     created_at: string | null;
     closed_at: string;

@@ -1,9 +1,7 @@
-// OpenAPI prose of the routes in this folder, kept out of the route declarations so they read as code.
-import { MAX_URL_LENGTH } from '../webhookKit/endpointUrl';
+// OpenAPI prose of the routes in this folder, kept out of the route declarations so they read as code. The prose every
+// endpoint registry shares (URL rule, list, update, deliveries) is in webhookKit/endpointRoutes.ts.
 import { ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE } from './events';
 import { MAX_RESULT_JSON } from './jobEvent';
-
-export const urlRule = `https URL of at most ${MAX_URL_LENGTH} characters, without credentials, on a public host (http is accepted only for a loopback host when the service runs with FETCH_ALLOW_PRIVATE_HOSTS, as in tests and the sandbox).`;
 
 export const eventTypes =
   `Event types: \`job.completed\` and \`job.failed\` (a job of the account — research, images, case study, AI turn, email batch … — ` +
@@ -25,23 +23,12 @@ export const createWebhookEndpointDescription =
   `Subscribes \`url\` to \`events\`. The answer carries the signing secret once; it is stored sealed (AES-256-GCM) and never shown again. ${eventTypes} ${deliveryRules} ` +
   'Not idempotent: a replayed response would have to keep the secret in the clear. Owners and admins only.';
 
-export const listWebhookEndpointsDescription = 'Answers `{ data, total, page, limit }`; never the signing secrets.';
-
-export const updateWebhookEndpointDescription = 'Partial: an absent field stays. The signing secret does not change.';
-
 export const testWebhookEndpointDescription =
   `Records a \`${ALERT_TEST_EVENT_TYPE}\` event (\`data.webhook_endpoint_id\` names the endpoint) and starts its delivery workflow, signed and retried ` +
   'like any event; answers 202 with the event and job ids. Follow the outcome on `GET …/{id}/deliveries`.';
 
-export const listWebhookDeliveriesDescription =
-  'One delivery per event sent to this endpoint: `status` pending (retrying), delivered or failed; `attempts`, the last HTTP status and error.';
-
-export const webhookEndpointDisabledError = 'The endpoint is disabled; nothing is sent.';
-
 export const temporalUnavailableError =
   'The workflow could not be started now; the recorded event is delivered by the alert relay of the API once Temporal answers.';
-
-export const validationFailedError = `\`body.url\` breaks the URL rule: ${urlRule}`;
 
 export const rotateCallbackSecretDescription =
   "Creates (or replaces) the account's callback signing secret `whsec_…` and shows it once. A job started with `callback_url` gets its " +

@@ -20,7 +20,7 @@ function jobError(failures: NonNullable<JobClosedInput['failures']>): { code: st
  */
 export function jobEventData(input: JobClosedInput): Record<string, unknown> {
   const data: Record<string, unknown> = { job: input.job };
-  if (input.job.status === 'failed') {
+  if (input.job.status !== 'completed') {
     data.error = jobError(input.failures ?? []);
     return data;
   }

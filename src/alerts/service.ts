@@ -1,11 +1,9 @@
 import type { AppDeps } from '../deps';
 import type { Knex } from '../db/knex';
-import { ApiError } from '../http/errors';
-import { invalidField } from '../http/fieldErrors';
 import { isUuid } from '../http/ids';
 import type { Page } from '../http/pagination';
 import { SYSTEM_ACCOUNT } from '../temporal/searchAttributes';
-import { webhookUrlProblem } from '../webhookKit/endpointUrl';
+import { endpointService } from '../webhookKit/endpointService';
 import { newWebhookSecret } from '../webhookKit/signing';
 import type { AlertEventDeliveryInput, JobClosedInput } from '../../workflows/alertEventDelivery.contract';
 import { startAlertDelivery, type DispatchDeps } from './dispatch';
@@ -14,112 +12,29 @@ import { jobEventData } from './jobEvent';
 import { unfinishedAccounts } from './sweepEvent';
 import { sealAlertSecret } from './secretBox';
 import * as store from './store';
-import type { DeliveryRow, EndpointRow } from './store';
+import type { DeliveryRow } from './store';
 
 export type { DispatchDeps } from './dispatch';
 export { ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE, type AlertEventType } from './events';
 // Steps of the delivery workflow (activities/alerts.ts), as stored.
 export { attemptContext, claimEvent, endpointIdIfExists, pendingDeliveries, recordAttempt, subscribedEndpointIds } from './store';
 
-export const endpointNotFound = () => new ApiError(404, 'webhook_endpoint_not_found', 'webhook endpoint not found');
+const registry = endpointService<DispatchDeps>({
+  store: store.endpoints,
+  sealSecret: sealAlertSecret,
+  testEvent: { type: ALERT_TEST_EVENT_TYPE, message: 'A test event from Workyard: your endpoint receives signed alerts.' },
+  insertEvent: store.insertEvent,
+  // A failed start answers 503; the relay still delivers the recorded event.
+  startDelivery: startAlertDelivery,
+});
 
-export interface EndpointInput {
-  url: string;
-  events: string[];
-  description?: string | null;
-}
-
-export interface EndpointPatch {
-  url?: string;
-  events?: string[];
-  description?: string | null;
-  enabled?: boolean;
-}
-
-function checkUrl(deps: Pick<AppDeps, 'config'>, url: string): void {
-  const problem = webhookUrlProblem(url, deps.config.FETCH_ALLOW_PRIVATE_HOSTS);
-  if (problem) throw invalidField('body.url', problem);
-}
-
-/** Creates an endpoint; its signing secret is returned here once and stored only sealed. */
-export async function createEndpoint(
-  deps: Pick<AppDeps, 'db' | 'config' | 'secretHashKey'>,
-  accountId: string,
-  input: EndpointInput,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
-  checkUrl(deps, input.url);
-  const secret = newWebhookSecret();
-  const endpoint = await store.insertEndpoint(deps.db, accountId, {
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secretEnc: sealAlertSecret(deps.secretHashKey, secret),
-  });
-  return { endpoint, secret };
-}
-
-export function listEndpoints(db: Knex, accountId: string, page: Page) {
-  return store.listEndpoints(db, accountId, page);
-}
-
-export async function getEndpoint(db: Knex, accountId: string, id: string): Promise<EndpointRow> {
-  const row = isUuid(id) ? await store.findEndpoint(db, accountId, id) : undefined;
-  if (!row) throw endpointNotFound();
-  return row;
-}
-
-export async function updateEndpoint(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  accountId: string,
-  id: string,
-  patch: EndpointPatch,
-): Promise<EndpointRow> {
-  if (patch.url !== undefined) checkUrl(deps, patch.url);
-  const row = isUuid(id) ? await store.updateEndpoint(deps.db, accountId, id, patch) : undefined;
-  if (!row) throw endpointNotFound();
-  return row;
-}
-
-/** Deleting an endpoint deletes its delivery records; retries in progress stop at their next attempt. */
-export async function deleteEndpoint(db: Knex, accountId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await store.deleteEndpoint(db, accountId, id))) throw endpointNotFound();
-}
-
-export async function listEndpointDeliveries(
-  db: Knex,
-  accountId: string,
-  id: string,
-  page: Page,
-): Promise<{ rows: DeliveryRow[]; total: number }> {
-  await getEndpoint(db, accountId, id);
-  return store.listDeliveries(db, accountId, id, page);
-}
+/** The account's webhook endpoints (webhookKit's registry over the alert tables). */
+export const { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, listEndpointDeliveries, sendTestEvent } =
+  registry;
 
 /** The account's deliveries to job `callback_url`s, newest first. */
 export function listCallbackDeliveries(db: Knex, accountId: string, page: Page): Promise<{ rows: DeliveryRow[]; total: number }> {
-  return store.listDeliveries(db, accountId, null, page);
-}
-
-/**
- * Sends a signed test event to this one endpoint now, through the delivery workflow (same signing and retries as
- * real events). An endpoint that is disabled receives nothing, so it is refused.
- */
-export async function sendTestEvent(
-  deps: DispatchDeps,
-  accountId: string,
-  id: string,
-  requestId: string,
-): Promise<{ eventId: string; jobId: string }> {
-  const endpoint = await getEndpoint(deps.db, accountId, id);
-  if (!endpoint.enabled)
-    throw new ApiError(409, 'webhook_endpoint_disabled', 'the webhook endpoint is disabled; enable it to send a test event');
-  const event = await store.insertEvent(deps.db, accountId, {
-    type: ALERT_TEST_EVENT_TYPE,
-    data: { webhook_endpoint_id: endpoint.id, message: 'A test event from Workyard: your endpoint receives signed alerts.' },
-  });
-  // A failed start answers 503; the event stays recorded and the relay still delivers it.
-  const jobId = await startAlertDelivery(deps, accountId, event.id, requestId);
-  return { eventId: event.id, jobId };
+  return store.endpoints.listDeliveries(db, accountId, null, page);
 }
 
 /**
@@ -173,15 +88,21 @@ export async function emitAlert(
   return eventId;
 }
 
+/** Whether the account has a callback signing secret (job-starting routes refuse a `callback_url` without one). */
+export async function hasCallbackSecret(db: Knex, accountId: string): Promise<boolean> {
+  return isUuid(accountId) && (await store.callbackSecret(db, accountId)) !== undefined;
+}
+
 /**
- * A job closed (reported by the job events interceptor). A job of an account: records `job.completed` / `job.failed`
- * when an endpoint takes it or the job has a `callback_url` (then signed with the account's callback secret, created
- * on first use), when anyone receives it. A partial sweep: its `sweep.partial` events. Answers the event ids.
+ * A job closed (reported by the job events interceptor, or by the watcher of server-side closes: terminated and timed
+ * out jobs are job.failed). A job of an account: records `job.completed` / `job.failed` when an endpoint takes it or the
+ * job has a `callback_url` (signed with the account's callback secret, which the start route required; one is created
+ * here for a job started otherwise, e.g. by an operator), when anyone receives it. A partial sweep: its `sweep.partial` events. Answers the event ids.
  */
 export async function recordJobClosed(deps: { db: Knex; secretHashKey: string }, input: JobClosedInput): Promise<string[]> {
   if (input.accountId === SYSTEM_ACCOUNT) return recordSweepPartial(deps.db, input);
   if (!isUuid(input.accountId)) return [];
-  const type: AlertEventType = input.job.status === 'failed' ? 'job.failed' : 'job.completed';
+  const type: AlertEventType = input.job.status === 'completed' ? 'job.completed' : 'job.failed';
   const callbackUrl = input.callbackUrl && (await store.accountExists(deps.db, input.accountId)) ? input.callbackUrl : null;
   if (!callbackUrl && !(await store.hasSubscriber(deps.db, input.accountId, type))) return [];
   if (callbackUrl) await store.ensureCallbackSecret(deps.db, input.accountId, sealAlertSecret(deps.secretHashKey, newWebhookSecret()));

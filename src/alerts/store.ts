@@ -1,93 +1,18 @@
 import type { Knex } from '../db/knex';
-import { isUuid } from '../http/ids';
-import { offsetOf, type Page } from '../http/pagination';
-import type { AttemptContext, AttemptRecord } from '../webhookKit/attempt';
+import type { AttemptContext } from '../webhookKit/attempt';
+import { endpointStore, EVENT_COLUMNS } from '../webhookKit/endpointStore';
 import type { StoredEvent } from '../webhookKit/event';
 
-export interface EndpointRow {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface DeliveryRow {
-  id: string;
-  endpoint_id: string | null;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { DeliveryRow, EndpointRow } from '../webhookKit/endpointStore';
 
 const ENDPOINTS = 'account_webhook_endpoints';
 const EVENTS = 'alert_events';
 const DELIVERIES = 'account_webhook_deliveries';
-// The sealed secret is read only where a delivery is signed, never by the API's reads.
-const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'];
-const EVENT_COLUMNS = ['id', 'type', 'data', 'created_at'];
 
-export async function insertEndpoint(
-  db: Knex,
-  accountId: string,
-  fields: { url: string; events: string[]; description: string | null; secretEnc: string },
-): Promise<EndpointRow> {
-  const [row] = await db(ENDPOINTS)
-    .insert({
-      account_id: accountId,
-      url: fields.url,
-      events: fields.events,
-      description: fields.description,
-      secret_enc: fields.secretEnc,
-    })
-    .returning(ENDPOINT_COLUMNS);
-  return row;
-}
+/** The endpoint registry's SQL (webhookKit) over the alert tables; a delivery without an endpoint is a job callback. */
+export const endpoints = endpointStore<string | null>({ endpoints: ENDPOINTS, deliveries: DELIVERIES, events: EVENTS });
 
-export async function listEndpoints(db: Knex, accountId: string, page: Page): Promise<{ rows: EndpointRow[]; total: number }> {
-  const [rows, [{ total }]] = await Promise.all([
-    db(ENDPOINTS)
-      .where({ account_id: accountId })
-      .select(ENDPOINT_COLUMNS)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(page.limit)
-      .offset(offsetOf(page)),
-    db(ENDPOINTS).where({ account_id: accountId }).count<{ total: string }[]>({ total: '*' }),
-  ]);
-  return { rows, total: Number(total) };
-}
-
-export async function findEndpoint(db: Knex, accountId: string, id: string): Promise<EndpointRow | undefined> {
-  return db(ENDPOINTS).where({ account_id: accountId, id }).first(ENDPOINT_COLUMNS);
-}
-
-export async function updateEndpoint(
-  db: Knex,
-  accountId: string,
-  id: string,
-  patch: Partial<Pick<EndpointRow, 'url' | 'events' | 'description' | 'enabled'>>,
-): Promise<EndpointRow | undefined> {
-  const [row] = await db(ENDPOINTS)
-    .where({ account_id: accountId, id })
-    .update({ ...patch, updated_at: db.fn.now() })
-    .returning(ENDPOINT_COLUMNS);
-  return row;
-}
-
-export async function deleteEndpoint(db: Knex, accountId: string, id: string): Promise<boolean> {
-  return (await db(ENDPOINTS).where({ account_id: accountId, id }).delete()) > 0;
-}
+export const { subscribedEndpointIds, endpointIdIfExists, recordAttempt } = endpoints;
 
 /** Whether an enabled endpoint of the account takes `type` (events nobody receives are not recorded). */
 export async function hasSubscriber(db: Knex, accountId: string, type: string): Promise<boolean> {
@@ -123,8 +48,8 @@ export async function insertEvent(
   return db(EVENTS).where({ account_id: accountId, type: event.type, source_key: event.sourceKey }).first(EVENT_COLUMNS);
 }
 
-export async function markEventDispatched(db: Knex, id: string): Promise<void> {
-  await db(EVENTS).where({ id }).whereNull('dispatched_at').update({ dispatched_at: db.fn.now() });
+export function markEventDispatched(db: Knex, id: string): Promise<void> {
+  return endpoints.markEventsDispatched(db, [id]);
 }
 
 /** Events no workflow took within `minAgeMs` (recorded by an activity, or Temporal was down), oldest first. */
@@ -135,45 +60,6 @@ export async function undispatchedEvents(db: Knex, minAgeMs: number, limit: numb
     .orderBy('created_at')
     .limit(limit)
     .select('id', 'account_id');
-}
-
-const DELIVERY_COLUMNS = [
-  'd.id',
-  'd.endpoint_id',
-  'd.event_id',
-  'e.type as event_type',
-  'd.status',
-  'd.attempts',
-  'd.last_status',
-  'd.last_error',
-  'd.delivered_at',
-  'd.created_at',
-  'd.updated_at',
-];
-
-/** Deliveries of one endpoint, or (endpointId null) the account's job callbacks, newest first. */
-export async function listDeliveries(
-  db: Knex,
-  accountId: string,
-  endpointId: string | null,
-  page: Page,
-): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const scoped = (q: Knex.QueryBuilder) =>
-    endpointId === null
-      ? q.where({ 'd.account_id': accountId }).whereNull('d.endpoint_id')
-      : q.where({ 'd.account_id': accountId, 'd.endpoint_id': endpointId });
-  const [rows, [{ total }]] = await Promise.all([
-    scoped(db(`${DELIVERIES} as d`).join(`${EVENTS} as e`, 'e.id', 'd.event_id'))
-      .select(DELIVERY_COLUMNS)
-      .orderBy([
-        { column: 'd.created_at', order: 'desc' },
-        { column: 'd.id', order: 'desc' },
-      ])
-      .limit(page.limit)
-      .offset(offsetOf(page)),
-    scoped(db(`${DELIVERIES} as d`)).count<{ total: string }[]>({ total: '*' }),
-  ]);
-  return { rows, total: Number(total) };
 }
 
 // ---- The account's callback secret ----
@@ -200,31 +86,12 @@ export async function ensureCallbackSecret(db: Knex, accountId: string, secretEn
 // ---- The delivery workflow's reads and writes (run by its activities) ----
 
 /** The event, stamped dispatched (its workflow runs), with its callback URL; undefined when it is gone. */
-export async function claimEvent(
+export function claimEvent(
   db: Knex,
   accountId: string,
   eventId: string,
 ): Promise<(StoredEvent & { callback_url: string | null }) | undefined> {
-  const [row] = await db(EVENTS)
-    .where({ account_id: accountId, id: eventId })
-    .update({ dispatched_at: db.raw('coalesce(dispatched_at, now())') })
-    .returning([...EVENT_COLUMNS, 'callback_url']);
-  return row;
-}
-
-/** Enabled endpoints of the account subscribed to `type`. */
-export async function subscribedEndpointIds(db: Knex, accountId: string, type: string): Promise<string[]> {
-  const rows: Array<{ id: string }> = await db(ENDPOINTS)
-    .where({ account_id: accountId, enabled: true })
-    .whereRaw('? = any(events)', [type])
-    .select('id');
-  return rows.map((r) => r.id);
-}
-
-export async function endpointIdIfExists(db: Knex, accountId: string, id: unknown): Promise<string[]> {
-  if (typeof id !== 'string' || !isUuid(id)) return [];
-  const row = await db(ENDPOINTS).where({ account_id: accountId, id }).first('id');
-  return row ? [row.id] : [];
+  return endpoints.claimEvent<{ callback_url: string | null }>(db, accountId, eventId, ['callback_url']);
 }
 
 /**
@@ -238,12 +105,7 @@ export async function pendingDeliveries(
   endpointIds: string[],
   withCallback: boolean,
 ): Promise<Array<{ id: string; endpoint_id: string | null }>> {
-  if (endpointIds.length > 0) {
-    await db(DELIVERIES)
-      .insert(endpointIds.map((endpointId) => ({ account_id: accountId, endpoint_id: endpointId, event_id: eventId })))
-      .onConflict(['endpoint_id', 'event_id'])
-      .ignore();
-  }
+  await endpoints.insertDeliveries(db, accountId, eventId, endpointIds);
   if (withCallback) {
     await db.raw(
       `insert into ${DELIVERIES} (account_id, endpoint_id, event_id) values (?, null, ?)
@@ -251,10 +113,7 @@ export async function pendingDeliveries(
       [accountId, eventId],
     );
   }
-  return db(DELIVERIES)
-    .where({ account_id: accountId, event_id: eventId, status: 'pending' })
-    .select('id', 'endpoint_id')
-    .orderBy('created_at');
+  return endpoints.pendingDeliveriesOf(db, accountId, eventId);
 }
 
 /** The delivery's target: its endpoint, or (no endpoint) the event's callback URL signed with the account's callback secret. */
@@ -289,19 +148,4 @@ export async function attemptContext(db: Knex, accountId: string, deliveryId: st
     secret_enc: callback ? row.callback_secret_enc : row.secret_enc,
     event: { id: row.event_id, type: row.type, data: row.data, created_at: row.event_created_at },
   };
-}
-
-export async function recordAttempt(db: Knex, accountId: string, deliveryId: string, outcome: AttemptRecord): Promise<number> {
-  const [row] = await db(DELIVERIES)
-    .where({ account_id: accountId, id: deliveryId })
-    .update({
-      status: outcome.status,
-      attempts: outcome.counted ? db.raw('attempts + 1') : db.raw('attempts'),
-      last_status: outcome.httpStatus,
-      last_error: outcome.error,
-      delivered_at: outcome.status === 'delivered' ? db.fn.now() : null,
-      updated_at: db.fn.now(),
-    })
-    .returning('attempts');
-  return row?.attempts ?? 0;
 }

@@ -5,6 +5,7 @@ import { closeEmailRuntime } from '../email/keys/runtime';
 import { EmailEventRedispatcher } from '../email/webhooks/redispatchRelay';
 import { startConfiguredReturnPath } from '../email/returnPath/runtime';
 import { closeRelays } from '../email/send/transport';
+import { ServerClosedJobsWatcher } from '../jobs/serverClosedJobs';
 import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
 
 /** What runs beside the API's server, started with it and stopped once its in-flight requests are drained. */
@@ -21,6 +22,8 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
   const emailRedispatcher = new EmailEventRedispatcher(deps).start();
   // Alert events recorded by activities (job closings, sweeps, inbox items) or whose workflow start failed.
   const alertRelay = new AlertEventRelay(deps).start();
+  // job.failed for jobs the Temporal server closed (terminated, timed out): no workflow code runs at those closes.
+  const serverClosedJobs = new ServerClosedJobsWatcher(deps).start();
   // The email return path (bounces and feedback reports), when configured; it binds in the background.
   const returnPath = startConfiguredReturnPath(deps);
   return {
@@ -30,6 +33,7 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
       await siteEventRelay.stop();
       await emailRedispatcher.stop();
       await alertRelay.stop();
+      await serverClosedJobs.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
       await closeRelays(); // pooled SMTP connections to the relay
     },

@@ -1,43 +1,18 @@
 import { accountOf } from '../auth/authenticate';
-import type { AuthSpec } from '../auth/types';
 import { route, type RouteDef } from '../http/route';
 import { jobPath } from '../temporal/jobIds';
 import * as docs from './actionDocs';
 import { BulkBody, BulkIdParams, BulkOperationSchema } from './bulkSchemas';
 import { getBulk, startBulk } from './bulkService';
 import { replayJob } from './replayService';
+import { JOB_ROUTE_VARIANTS, JOB_TAGS as tags, jobNotFoundError as jobNotFound, type JobRouteVariant as Variant } from './routeVariants';
 import { JobIdParams, JobSchema } from './schemas';
-
-const tags = ['Jobs'];
-
-const jobNotFound = {
-  status: 404,
-  code: 'job_not_found',
-  description: "No job with this id in the account (another account's job answers the same).",
-};
 
 const notReplayable = {
   status: 409,
   code: 'job_not_replayable',
   description: "The job's kind cannot be replayed (its input is not the work, or its start was checked or charged); the message says why.",
 };
-
-interface Variant {
-  prefix: string;
-  read: AuthSpec;
-  write: AuthSpec;
-  op: (name: string) => string;
-}
-
-const VARIANTS: Variant[] = [
-  { prefix: '/api/jobs', read: { kind: 'session' }, write: { kind: 'session' }, op: (name) => name },
-  {
-    prefix: '/api/agent/jobs',
-    read: { kind: 'agent', permission: 'jobs:read' },
-    write: { kind: 'agent', permission: 'jobs:write' },
-    op: (name) => `agent${name[0].toUpperCase()}${name.slice(1)}`,
-  },
-];
 
 function routesFor(v: Variant): RouteDef[] {
   return [
@@ -135,5 +110,5 @@ function routesFor(v: Variant): RouteDef[] {
 
 /** Replay and bulk actions on jobs (issue 21). Registered before `jobRoutes()`: `/api/jobs/bulk/…` must win over `/api/jobs/{id}/…`. */
 export function jobActionRoutes(): RouteDef[] {
-  return VARIANTS.flatMap(routesFor);
+  return JOB_ROUTE_VARIANTS.flatMap(routesFor);
 }

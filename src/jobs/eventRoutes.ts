@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { accountOf } from '../auth/authenticate';
-import type { AuthContext, AuthSpec } from '../auth/types';
+import type { AuthContext } from '../auth/types';
 import type { AppDeps } from '../deps';
 import { EVENT_STREAM_HEADERS, openEventStream, type EventStream, type ServerSentEvent } from '../http/eventStream';
 import { route, type RouteDef } from '../http/route';
@@ -8,16 +8,9 @@ import { hasSeenTheEnd, jobEvents, parseEventId, snapshotOf } from './events';
 import * as docs from './eventsDocs';
 import { JobEventStreamSchema, JobEventsQuery, JobTokenBody, JobTokenSchema } from './eventsSchemas';
 import { jobTokenInvalid, mintJobToken, verifyJobToken } from './jobToken';
+import { JOB_ROUTE_VARIANTS, JOB_TAGS as tags, jobNotFoundError as notFound, type JobRouteVariant as Variant } from './routeVariants';
 import { JobIdParams } from './schemas';
 import { getJob } from './service';
-
-const tags = ['Jobs'];
-
-const notFound = {
-  status: 404,
-  code: 'job_not_found',
-  description: "No job with this id in the account (another account's job answers the same).",
-};
 
 const tokenErrors = [
   { status: 401, code: 'job_token_invalid', description: 'The `token` is malformed, altered, or for another job.' },
@@ -26,24 +19,6 @@ const tokenErrors = [
 
 /** How long an `EventSource` waits before it reconnects after the stream broke off. */
 const RETRY_MS = 2_000;
-
-interface Variant {
-  prefix: string;
-  read: AuthSpec;
-  /** Minting a read-only token is a read: a read-only agent key may do it. */
-  mint: AuthSpec;
-  op: (name: string) => string;
-}
-
-const VARIANTS: Variant[] = [
-  { prefix: '/api/jobs', read: { kind: 'session' }, mint: { kind: 'session' }, op: (name) => name },
-  {
-    prefix: '/api/agent/jobs',
-    read: { kind: 'agent', permission: 'jobs:read' },
-    mint: { kind: 'agent', permission: 'jobs:read', readOnlyMayPost: true },
-    op: (name) => `agent${name[0].toUpperCase()}${name.slice(1)}`,
-  },
-];
 
 /** `?token=` stands in for the route's credential; it opens only the job in the path. */
 async function jobTokenCredential(ctx: Context, deps: AppDeps): Promise<AuthContext | undefined> {
@@ -137,5 +112,5 @@ function routesFor(v: Variant): RouteDef[] {
 
 /** Live job updates (Server-Sent Events) and the read-only job tokens a browser subscribes with (issue 21). */
 export function jobEventRoutes(): RouteDef[] {
-  return VARIANTS.flatMap(routesFor);
+  return JOB_ROUTE_VARIANTS.flatMap(routesFor);
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { Config } from '../config';
+import { hasCallbackSecret } from '../alerts/service';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../http/errors';
 import { invalidField } from '../http/fieldErrors';
 import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../providers/outboundPost';
 import type { JobStartOptions } from '../temporal/jobs';
@@ -52,7 +54,8 @@ export const jobOptionFields = {
     .optional()
     .describe(
       `Where the job's outcome is posted when it closes (an absolute https URL, at most ${MAX_OUTBOUND_URL_LENGTH} characters; ` +
-        'the rule of webhook endpoint URLs: no credentials, no private or loopback host). Kept for delivery, not shown on the job.',
+        'the rule of webhook endpoint URLs: no credentials, no private or loopback host). Kept for delivery, not shown on the job. ' +
+        "Signed with the account's callback secret: create it first with `POST /api/job-callbacks/secret`.",
     ),
 };
 
@@ -63,6 +66,24 @@ export const JOB_OPTIONS_DOC =
   '`callback_url` when the job closes. With an Idempotency-Key they are part of the request: other values under the same ' +
   'key are 409 `idempotency_key_reused`.';
 
+/** The refusal every job-starting route may answer when a `callback_url` cannot be signed yet. */
+export const JOB_OPTIONS_ERRORS = [
+  {
+    status: 409,
+    code: 'callback_secret_not_set',
+    description:
+      '`callback_url` was given but the account has no callback signing secret yet: create it with `POST /api/job-callbacks/secret` ' +
+      '(shown once), so the callback can be verified. Nothing was started.',
+  },
+];
+
+const callbackSecretNotSet = () =>
+  new ApiError(
+    409,
+    'callback_secret_not_set',
+    'the account has no callback signing secret: create it with POST /api/job-callbacks/secret before starting jobs with a callback_url',
+  );
+
 export interface JobOptionsBody {
   tags?: string[];
   metadata?: Record<string, string>;
@@ -71,13 +92,19 @@ export interface JobOptionsBody {
 
 /**
  * The start options of a validated body. The callback URL is checked here, against the same rule as webhook endpoints
- * (http only for a loopback host, private hosts only when FETCH_ALLOW_PRIVATE_HOSTS lets the service reach them).
+ * (http only for a loopback host, private hosts only when FETCH_ALLOW_PRIVATE_HOSTS lets the service reach them), and
+ * the account must have a callback secret: a callback signed with a secret nobody has seen could not be verified.
  */
-export function jobStartOptionsOf(body: JobOptionsBody, config: Pick<Config, 'FETCH_ALLOW_PRIVATE_HOSTS'>): JobStartOptions {
+export async function jobStartOptionsOf(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  accountId: string,
+  body: JobOptionsBody,
+): Promise<JobStartOptions> {
   if (body.callback_url !== undefined) {
-    const allowPrivateHosts = config.FETCH_ALLOW_PRIVATE_HOSTS;
+    const allowPrivateHosts = deps.config.FETCH_ALLOW_PRIVATE_HOSTS;
     const problem = outboundUrlProblem(body.callback_url, { allowPrivateHosts, allowHttpLoopback: allowPrivateHosts });
     if (problem) throw invalidField('body.callback_url', problem);
+    if (!(await hasCallbackSecret(deps.db, accountId))) throw callbackSecretNotSet();
   }
   const options: JobStartOptions = {};
   if (body.tags?.length) options.tags = body.tags;

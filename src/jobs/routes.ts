@@ -1,17 +1,9 @@
 import { accountOf } from '../auth/authenticate';
-import type { AuthSpec } from '../auth/types';
 import { route, type RouteDef } from '../http/route';
+import { JOB_ROUTE_VARIANTS, JOB_TAGS as tags, jobNotFoundError as notFound, type JobRouteVariant as Variant } from './routeVariants';
 import { JobIdParams, JobListQuery, JobListSchema, JobSchema } from './schemas';
 import { cancelJob, getJob, listJobs } from './service';
 import * as docs from './docs';
-
-const tags = ['Jobs'];
-
-const notFound = {
-  status: 404,
-  code: 'job_not_found',
-  description: "No job with this id in the account (another account's job answers the same).",
-};
 
 const LIST_DESCRIPTION = [
   'Jobs of the account from Temporal visibility, filtered by `kind`, `status` and `content_id`.',
@@ -22,23 +14,6 @@ const LIST_DESCRIPTION = [
   'up to a second or two to appear, and a status change likewise; `GET /api/jobs/{id}` is always current. ',
   'List items carry no progress, result or error: fetch the job for those.',
 ].join('');
-
-interface Variant {
-  prefix: string;
-  read: AuthSpec;
-  write: AuthSpec;
-  op: (name: string) => string;
-}
-
-const VARIANTS: Variant[] = [
-  { prefix: '/api/jobs', read: { kind: 'session' }, write: { kind: 'session' }, op: (name) => name },
-  {
-    prefix: '/api/agent/jobs',
-    read: { kind: 'agent', permission: 'jobs:read' },
-    write: { kind: 'agent', permission: 'jobs:write' },
-    op: (name) => `agent${name[0].toUpperCase()}${name.slice(1)}`,
-  },
-];
 
 function routesFor(v: Variant): RouteDef[] {
   return [
@@ -94,5 +69,5 @@ function routesFor(v: Variant): RouteDef[] {
 
 /** The generic job surface, for sessions (`/api/jobs`) and for agent keys (`/api/agent/jobs`, `jobs:read` / `jobs:write`). */
 export function jobRoutes(): RouteDef[] {
-  return VARIANTS.flatMap(routesFor);
+  return JOB_ROUTE_VARIANTS.flatMap(routesFor);
 }

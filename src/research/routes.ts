@@ -6,7 +6,7 @@ import { validIdempotencyKey } from '../http/idempotency';
 import { idParams, refId } from '../http/ids';
 import { route, type RouteDef, type RouteResult } from '../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../jobs/accepted';
-import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../jobs/jobOptions';
+import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../jobs/jobOptions';
 import { JobSchema } from '../jobs/schemas';
 import { errorSpecs } from '../marketing/content/errors';
 import { twinRoutes } from '../marketing/twins';
@@ -80,7 +80,7 @@ export function researchRoutes(): RouteDef[] {
         params: idParams,
         body: contentBody,
         responses: runResponses,
-        errors: [errorSpecs.notFound, ...runErrors],
+        errors: [errorSpecs.notFound, ...runErrors, ...JOB_OPTIONS_ERRORS],
       },
       async ({ params, body, auth, deps, ctx, requestId }) => {
         const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
@@ -92,7 +92,7 @@ export function researchRoutes(): RouteDef[] {
           route,
           contentId: params.id,
           maxSources: body.max_sources,
-          options: jobStartOptionsOf(body, deps.config),
+          options: await jobStartOptionsOf(deps, accountOf(auth), body),
         });
         return answer(outcome, auth);
       },
@@ -125,7 +125,11 @@ export function researchRoutes(): RouteDef[] {
         description: `${docs.TOPIC_RUN}\n\n${JOB_OPTIONS_DOC}`,
         body: topicBody,
         responses: runResponses,
-        errors: [{ status: 400, code: 'invalid_reference', description: docs.TOPIC_INVALID_REFERENCE }, ...runErrors],
+        errors: [
+          { status: 400, code: 'invalid_reference', description: docs.TOPIC_INVALID_REFERENCE },
+          ...runErrors,
+          ...JOB_OPTIONS_ERRORS,
+        ],
       },
       async ({ body, auth, deps, ctx, requestId }) => {
         const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
@@ -139,7 +143,7 @@ export function researchRoutes(): RouteDef[] {
           avatarId: body.avatar_id ?? null,
           projectId: body.project_id ?? null,
           maxSources: body.max_sources,
-          options: jobStartOptionsOf(body, deps.config),
+          options: await jobStartOptionsOf(deps, accountOf(auth), body),
         });
         return answer(outcome, auth);
       },

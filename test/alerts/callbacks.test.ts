@@ -5,27 +5,14 @@ import { harness } from '../helpers/harness';
 import { Receiver, verifyStandardWebhook } from '../email/webhooks/receiver';
 import { failingJobContract } from '../workflows/failingJob.contract';
 import { quickJobContract } from '../workflows/quickJob.contract';
-import { createEndpoint, deliveryResult, eventOf, startAlertWorld, waitFor, type AlertWorld } from './fixtures';
+import { createEndpoint, deliveryResult, eventOf, useAlertWorld, waitFor, type AlertWorld } from './fixtures';
 
 describe('job callback_url', function () {
   this.timeout(60_000);
   let world: AlertWorld;
   let receiver: Receiver;
   let account: TestAccount;
-
-  before(async () => {
-    world = await startAlertWorld();
-  });
-  after(async () => {
-    await world?.stop();
-  });
-  beforeEach(async () => {
-    receiver = await Receiver.start();
-    account = await newAccount('Callbacks Co');
-  });
-  afterEach(async () => {
-    await receiver.close();
-  });
+  useAlertWorld('Callbacks Co', (test) => ({ world, receiver, account } = test));
 
   const callbackSecret = async () => {
     const res = await world.app.call('POST', '/api/job-callbacks/secret', { token: account.ownerToken });

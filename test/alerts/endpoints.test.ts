@@ -4,6 +4,7 @@ import { newAccount, newUser } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
 import { Receiver, verifyStandardWebhook } from '../email/webhooks/receiver';
+import { assertCreatedEndpoint, assertEndpointNotFound, endpointRoutesOf } from '../helpers/webhookEndpoints';
 import { ABSENT_IDS, assertError, assertFieldError } from '../marketing/grounding/fixtures';
 import { createEndpoint, deliveriesOf, deliveryResult, startAlertWorld, type AlertWorld } from './fixtures';
 
@@ -23,13 +24,7 @@ describe('account webhook endpoints', function () {
   it('create answers 201 with a whsec_ secret of 32 random bytes, shown once and stored only sealed; reads never show it', async () => {
     const { accountId, ownerToken } = await newAccount();
     const res = await call('POST', PATH, { token: ownerToken, body: { ...HOOK, description: 'pager' } });
-    assert.equal(res.status, 201, res.text);
-    assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    assert.equal(Buffer.from(res.body.secret.slice(6), 'base64').length, 32);
-    assert.deepEqual(
-      { object: res.body.object, url: res.body.url, events: res.body.events, description: res.body.description, enabled: res.body.enabled },
-      { object: 'webhook_endpoint', url: HOOK.url, events: ['job.failed'], description: 'pager', enabled: true },
-    );
+    assertCreatedEndpoint(res, { url: HOOK.url, events: ['job.failed'], description: 'pager' });
     const row = await harness().db('account_webhook_endpoints').where({ id: res.body.id, account_id: accountId }).first();
     assert.ok(!JSON.stringify(row).includes(res.body.secret.slice(6)), 'the secret is not stored in the clear');
     assert.equal(openAlertSecret(harness().deps.secretHashKey, row.secret_enc), res.body.secret);
@@ -73,14 +68,7 @@ describe('account webhook endpoints', function () {
     const owner = await newAccount();
     const stranger = await newAccount();
     const created = await createEndpoint(world.app, owner.ownerToken, HOOK);
-    for (const id of [created.id, ...ABSENT_IDS]) {
-      const token = stranger.ownerToken;
-      assertError(await call('GET', `${PATH}/${id}`, { token }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('PATCH', `${PATH}/${id}`, { token, body: { enabled: false } }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('DELETE', `${PATH}/${id}`, { token }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('POST', `${PATH}/${id}/test`, { token }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('GET', `${PATH}/${id}/deliveries`, { token }), 404, 'webhook_endpoint_not_found');
-    }
+    for (const id of [created.id, ...ABSENT_IDS]) await assertEndpointNotFound(PATH, id, stranger.ownerToken);
     const still = await call('GET', `${PATH}/${created.id}`, { token: owner.ownerToken });
     assert.equal(still.body.enabled, true, 'the stranger changed nothing');
   });
@@ -92,13 +80,7 @@ describe('account webhook endpoints', function () {
     const admin = await newUser(owner.accountId, 'admin');
     assert.equal((await call('GET', `${PATH}/${created.id}`, { token: admin.token })).status, 200);
     for (const [method, path] of [
-      ['POST', PATH],
-      ['GET', PATH],
-      ['GET', `${PATH}/${created.id}`],
-      ['PATCH', `${PATH}/${created.id}`],
-      ['DELETE', `${PATH}/${created.id}`],
-      ['POST', `${PATH}/${created.id}/test`],
-      ['GET', `${PATH}/${created.id}/deliveries`],
+      ...endpointRoutesOf(PATH, created.id),
       ['POST', '/api/job-callbacks/secret'],
       ['GET', '/api/job-callbacks/deliveries'],
     ]) {

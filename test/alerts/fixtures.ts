@@ -1,58 +1,63 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { NativeConnection, Worker } from '@temporalio/worker';
 import { AlertEventRelay } from '../../src/alerts/relay';
-import { createActivities } from '../../src/app/activities';
-import type { AppDeps } from '../../src/deps';
-import { createMetrics } from '../../src/http/metrics';
-import { createWorker } from '../../src/temporal/worker';
 import type { AlertEventDeliveryResult } from '../../workflows/alertEventDelivery.contract';
+import { Receiver } from '../email/webhooks/receiver';
+import { newAccount, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import type { CallResult } from '../helpers/http';
-import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
+import type { PrivateApp } from '../helpers/privateApp';
+import { startWebhookWorld, workflowResult, type WebhookWorld } from '../helpers/webhookWorld';
 import { eventually } from '../jobs/jobTestKit';
 
 /** One attempt's deadline in these tests (the product default is 10 s). */
 export const TEST_TIMEOUT_MS = 400;
 
 /**
- * An app, a worker and an alert relay that may reach loopback receivers (FETCH_ALLOW_PRIVATE_HOSTS, as in the
- * sandbox), with short attempt timeouts, on their own task queue; `deps` is the app's, for calling services directly.
+ * The webhook world (test/helpers/webhookWorld.ts) with short alert attempt timeouts (ALERT_WEBHOOK_TIMEOUT_MS), on a
+ * task queue `alerts-…`, and an alert relay.
  */
-export interface AlertWorld {
-  app: PrivateApp;
-  deps: AppDeps;
-  stop(): Promise<void>;
-}
+export type AlertWorld = WebhookWorld;
 
 export async function startAlertWorld(): Promise<AlertWorld> {
-  const { deps: base, bundle, temporalAddress } = harness();
-  const taskQueue = `alerts-${randomBytes(4).toString('hex')}`;
-  const config = { ...base.config, FETCH_ALLOW_PRIVATE_HOSTS: true, ALERT_WEBHOOK_TIMEOUT_MS: TEST_TIMEOUT_MS };
-  const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
-    address: temporalAddress,
-    namespace: base.temporal.namespace,
-    taskQueue,
-    bundle,
-    activities: createActivities({ config, db: base.db, logger: base.logger }),
-  });
-  const running = worker.run();
-  const app = await startPrivateApp([], { config, taskQueue });
-  const deps: AppDeps = { ...base, config, temporal: { ...base.temporal, taskQueue }, metrics: createMetrics(false) };
+  const world = await startWebhookWorld('alerts', { ALERT_WEBHOOK_TIMEOUT_MS: TEST_TIMEOUT_MS });
   // Events recorded by activities reach their workflow through the relay (the API runs it); a short pause here.
-  const relay = new AlertEventRelay(deps, { minAgeMs: 500, idleMs: 200, retryMs: 500 }).start();
+  const relay = new AlertEventRelay(world.deps, { minAgeMs: 500, idleMs: 200, retryMs: 500 }).start();
   return {
-    app,
-    deps,
+    ...world,
     async stop() {
       await relay.stop();
-      await app.close();
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await world.stop();
     },
   };
+}
+
+/** What a test of a suite with `useAlertWorld` works with: the suite's world, and its own receiver and account. */
+export interface AlertTest {
+  world: AlertWorld;
+  receiver: Receiver;
+  account: TestAccount;
+}
+
+/**
+ * The hooks of a suite whose alerts go to a receiver: one world for the suite and, for each test, a fresh receiver
+ * (closed after it) and a new account named `accountName`, handed to `onEach` before the test runs.
+ */
+export function useAlertWorld(accountName: string, onEach: (test: AlertTest) => void): void {
+  let world: AlertWorld | undefined;
+  let receiver: Receiver | undefined;
+  before(async () => {
+    world = await startAlertWorld();
+  });
+  after(async () => {
+    await world?.stop();
+  });
+  beforeEach(async () => {
+    receiver = await Receiver.start();
+    onEach({ world: world!, receiver, account: await newAccount(accountName) });
+  });
+  afterEach(async () => {
+    await receiver?.close();
+  });
 }
 
 /** Creates an endpoint through the route and answers the 201 body. */
@@ -73,24 +78,8 @@ export async function deliveriesOf(app: PrivateApp, token: string, endpointId: s
 }
 
 /** Waits for the event's delivery workflow to exist and finish, and answers its result. */
-export async function deliveryResult(eventId: string, timeoutMs = 20_000): Promise<AlertEventDeliveryResult> {
-  const { client } = harness();
-  const handle = client.workflow.getHandle(`alert-event:${eventId}`);
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        (err) => {
-          if (err instanceof WorkflowNotFoundError) return false;
-          throw err;
-        },
-      ),
-    Boolean,
-    timeoutMs,
-    `the workflow of event ${eventId}`,
-  );
-  return client.withDeadline(Date.now() + timeoutMs, () => handle.result());
-}
+export const deliveryResult = (eventId: string, timeoutMs = 20_000) =>
+  workflowResult<AlertEventDeliveryResult>(`alert-event:${eventId}`, timeoutMs);
 
 /** The id of the one alert event of `type` the account has, once recorded. */
 export async function eventOf(accountId: string, type: string, timeoutMs = 15_000): Promise<{ id: string; data: Record<string, unknown> }> {

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
 import { recordJobClosed } from '../../src/alerts/service';
 import { startJob } from '../../src/temporal/jobs';
-import { newAccount, type TestAccount } from '../helpers/accounts';
+import type { TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { Receiver, verifyStandardWebhook } from '../email/webhooks/receiver';
 import { failingJobContract } from '../workflows/failingJob.contract';
 import { quickJobContract } from '../workflows/quickJob.contract';
-import { createEndpoint, deliveriesOf, deliveryResult, eventOf, startAlertWorld, type AlertWorld } from './fixtures';
+import { createEndpoint, deliveriesOf, deliveryResult, eventOf, useAlertWorld, type AlertWorld } from './fixtures';
 
 describe('job alerts (job.completed, job.failed)', function () {
   this.timeout(60_000);
   let world: AlertWorld;
   let receiver: Receiver;
   let account: TestAccount;
-
-  before(async () => {
-    world = await startAlertWorld();
-  });
-  after(async () => {
-    await world?.stop();
-  });
-  beforeEach(async () => {
-    receiver = await Receiver.start();
-    account = await newAccount('Alerts Co');
-  });
-  afterEach(async () => {
-    await receiver.close();
-  });
+  useAlertWorld('Alerts Co', (test) => ({ world, receiver, account } = test));
 
   const start = <C extends typeof failingJobContract | typeof quickJobContract>(
     contract: C,

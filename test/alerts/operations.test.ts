@@ -6,7 +6,7 @@ import { newAccount, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { Receiver, verifyStandardWebhook } from '../email/webhooks/receiver';
 import { newShop } from '../commerce/webhooks/receiverKit';
-import { createEndpoint, deliveryResult, eventOf, startAlertWorld, type AlertWorld } from './fixtures';
+import { createEndpoint, deliveryResult, eventOf, useAlertWorld, type AlertWorld } from './fixtures';
 
 const bodyOf = (receiver: Receiver, i = 0) => JSON.parse(receiver.received[i].body.toString('utf8'));
 
@@ -15,20 +15,7 @@ describe('operations alerts (inbox.urgent, privacy_request.overdue, sweep.partia
   let world: AlertWorld;
   let receiver: Receiver;
   let account: TestAccount;
-
-  before(async () => {
-    world = await startAlertWorld();
-  });
-  after(async () => {
-    await world?.stop();
-  });
-  beforeEach(async () => {
-    receiver = await Receiver.start();
-    account = await newAccount('Ops Co');
-  });
-  afterEach(async () => {
-    await receiver.close();
-  });
+  useAlertWorld('Ops Co', (test) => ({ world, receiver, account } = test));
 
   const alertsOf = (type: string) => harness().db('alert_events').where({ account_id: account.accountId, type });
 

@@ -18,6 +18,8 @@ describe('job tags, metadata and callback_url on job-starting routes', function 
     const keyword = `tagged heat pumps ${suffix()}`;
     publishArticles(world, keyword, 1);
     itemId = await createItem(world, owner.ownerToken, { title: 'Tagged research', target_keyword: keyword });
+    const secret = await world.app.call('POST', '/api/job-callbacks/secret', { token: owner.ownerToken });
+    assert.equal(secret.status, 201, secret.text);
   });
   after(async () => world?.stop());
 
@@ -104,6 +106,21 @@ describe('job tags, metadata and callback_url on job-starting routes', function 
     ['a callback_url with credentials', { callback_url: 'https://user:pw@hooks.example.com/jobs' }, 'body.callback_url'],
     ['a callback_url over 2048 characters', { callback_url: `https://hooks.example.com/${'x'.repeat(2048)}` }, 'body.callback_url'],
   ];
+  it('a callback_url before the account has a callback secret is 409 callback_secret_not_set, and nothing runs', async () => {
+    const fresh = await newAccount('No Callback Secret Co');
+    const keyword = `unsigned callbacks ${suffix()}`;
+    publishArticles(world, keyword, 1);
+    const item = await createItem(world, fresh.ownerToken, { title: 'Unsigned', target_keyword: keyword });
+    const tag = `unsigned-${suffix()}`;
+    const res = await researchItem(world, fresh.ownerToken, item, {
+      body: { max_sources: 1, tags: [tag], callback_url: 'https://hooks.example.com/jobs' },
+    });
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.body.code, 'callback_secret_not_set');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual((await world.app.call('GET', `/api/jobs?tag=${tag}`, { token: fresh.ownerToken })).body.data, []);
+  });
+
   for (const [what, body, path] of invalid) {
     it(`${what} is 400 validation_failed naming ${path}, and nothing runs`, async () => {
       const tag = `never-${suffix()}`;

@@ -1,241 +1,35 @@
-import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { optionalText } from '../../http/fields';
-import { idParams } from '../../http/ids';
-import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
-import { route } from '../../http/route';
-import { jobPath } from '../../temporal/jobIds';
+import { endpointRoutes } from '../../webhookKit/endpointRoutes';
 import { EMAIL_EVENT_TYPES } from './events';
 import * as webhooks from './service';
-import type { DeliveryRow, EndpointRow } from './store';
 import * as docs from './docs';
-
-const tags = ['Email webhooks'];
-const auth = { kind: 'emailKey', scope: 'email:webhooks' } as const;
-const base = '/v1/email/webhooks';
-
-const urlField = z.string().trim().min(1, { error: 'must not be empty' }).describe(docs.urlRule);
-const eventsField = z
-  .array(z.enum(EMAIL_EVENT_TYPES))
-  .min(1, { error: 'must name at least one event type' })
-  .refine((list) => new Set(list).size === list.length, { error: 'must not repeat an event type' })
-  .describe(`Event types to receive: a non-empty subset of ${EMAIL_EVENT_TYPES.join(', ')}.`);
-
-const createBody = z.strictObject({
-  url: urlField,
-  events: eventsField,
-  description: optionalText(500).optional().describe('Up to 500 characters.'),
-});
-
-const patchBody = z.strictObject({
-  url: urlField.optional(),
-  events: eventsField.optional(),
-  description: optionalText(500).optional().describe('null or "" clears it.'),
-  enabled: z.boolean().optional().describe('A disabled endpoint receives nothing; retries in progress stop at their next attempt.'),
-});
-
-const pagedQuery = z.strictObject({ ...pageQuery });
-
-const endpointSchema = z.object({
-  id: z.string(),
-  object: z.literal('webhook_endpoint'),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
-
-const createdSchema = endpointSchema.extend({
-  secret: z.string().describe('The signing secret `whsec_<base64 of 32 bytes>`, shown only in this response.'),
-});
-
-const deliverySchema = z.object({
-  id: z.string(),
-  event_id: z.string().describe('Also the `webhook-id` header of every attempt.'),
-  event_type: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  last_status: z.number().int().nullable().describe('HTTP status of the last attempt; null when it got no answer.'),
-  last_error: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const testAccepted = z.object({
-  event_id: z.string(),
-  job_id: z.string().describe('The delivery workflow `email-event:<event_id>`.'),
-});
-
-const toEndpointJson = (e: EndpointRow): z.infer<typeof endpointSchema> => ({
-  id: e.id,
-  object: 'webhook_endpoint',
-  url: e.url,
-  events: e.events,
-  description: e.description,
-  enabled: e.enabled,
-  created_at: e.created_at.toISOString(),
-  updated_at: e.updated_at.toISOString(),
-});
-
-const toDeliveryJson = (d: DeliveryRow): z.infer<typeof deliverySchema> => ({
-  id: d.id,
-  event_id: d.event_id,
-  event_type: d.event_type,
-  status: d.status,
-  attempts: d.attempts,
-  last_status: d.last_status,
-  last_error: d.last_error,
-  delivered_at: d.delivered_at?.toISOString() ?? null,
-  created_at: d.created_at.toISOString(),
-  updated_at: d.updated_at.toISOString(),
-});
-
-const notFound = {
-  status: 404,
-  code: 'webhook_endpoint_not_found',
-  description: "No webhook endpoint with this id for the key's account (also for a malformed id or another account's).",
-};
-const badUrl = { status: 400, code: 'validation_failed', description: docs.validationFailedError };
 
 /** Webhook endpoints of the email API (scope email:webhooks). */
 export function emailWebhookRoutes(): RouteDef[] {
-  return [
-    route(
-      {
-        method: 'post',
-        path: base,
-        operationId: 'createEmailWebhook',
-        tags,
-        auth,
-        summary: 'Create a webhook endpoint.',
-        description: docs.createEmailWebhookDescription,
-        body: createBody,
-        responses: { 201: { description: 'The endpoint, with its signing secret', schema: createdSchema } },
-        errors: [badUrl],
-      },
-      async ({ body, auth: caller, deps }) => {
-        const { endpoint, secret } = await webhooks.createEndpoint(deps, accountOf(caller), body);
-        return { status: 201, body: { ...toEndpointJson(endpoint), secret } };
-      },
-    ),
-
-    route(
-      {
-        method: 'get',
-        path: base,
-        operationId: 'listEmailWebhooks',
-        tags,
-        auth,
-        summary: 'List webhook endpoints, newest first.',
-        description: docs.listEmailWebhooksDescription,
-        query: pagedQuery,
-        responses: { 200: { description: 'A page of endpoints', schema: listEnvelopeSchema(endpointSchema) } },
-      },
-      async ({ query, auth: caller, deps }) => {
-        const { rows, total } = await webhooks.listEndpoints(deps.db, accountOf(caller), query);
-        return { body: listEnvelope(rows.map(toEndpointJson), total, query) };
-      },
-    ),
-
-    route(
-      {
-        method: 'get',
-        path: `${base}/{id}`,
-        operationId: 'getEmailWebhook',
-        tags,
-        auth,
-        summary: 'Get a webhook endpoint (never its secret).',
-        params: idParams,
-        responses: { 200: { description: 'The endpoint', schema: endpointSchema } },
-        errors: [notFound],
-      },
-      async ({ params, auth: caller, deps }) => ({
-        body: toEndpointJson(await webhooks.getEndpoint(deps.db, accountOf(caller), params.id)),
-      }),
-    ),
-
-    route(
-      {
-        method: 'patch',
-        path: `${base}/{id}`,
-        operationId: 'updateEmailWebhook',
-        tags,
-        auth,
-        summary: 'Update a webhook endpoint.',
-        description: docs.updateEmailWebhookDescription,
-        params: idParams,
-        body: patchBody,
-        responses: { 200: { description: 'The endpoint', schema: endpointSchema } },
-        errors: [notFound, badUrl],
-      },
-      async ({ params, body, auth: caller, deps }) => ({
-        body: toEndpointJson(await webhooks.updateEndpoint(deps, accountOf(caller), params.id, body)),
-      }),
-    ),
-
-    route(
-      {
-        method: 'delete',
-        path: `${base}/{id}`,
-        operationId: 'deleteEmailWebhook',
-        tags,
-        auth,
-        summary: 'Delete a webhook endpoint and its delivery records.',
-        params: idParams,
-        responses: { 204: { description: 'Deleted' } },
-        errors: [notFound],
-      },
-      async ({ params, auth: caller, deps }) => {
-        await webhooks.deleteEndpoint(deps.db, accountOf(caller), params.id);
-        return { status: 204 };
-      },
-    ),
-
-    route(
-      {
-        method: 'post',
-        path: `${base}/{id}/test`,
-        operationId: 'testEmailWebhook',
-        tags,
-        auth,
-        summary: 'Send a signed test event to the endpoint now.',
-        description: docs.testEmailWebhookDescription,
-        params: idParams,
-        responses: { 202: { description: 'The test event, handed to its delivery workflow', schema: testAccepted } },
-        errors: [
-          notFound,
-          { status: 409, code: 'webhook_endpoint_disabled', description: docs.webhookEndpointDisabledError },
-          { status: 503, code: 'temporal_unavailable', description: docs.temporalUnavailableError },
-        ],
-      },
-      async ({ params, auth: caller, deps, requestId }) => {
-        const { eventId, jobId } = await webhooks.sendTestEvent(deps, accountOf(caller), params.id, requestId);
-        return { status: 202, body: { event_id: eventId, job_id: jobId }, headers: { Location: jobPath(jobId) } };
-      },
-    ),
-
-    route(
-      {
-        method: 'get',
-        path: `${base}/{id}/deliveries`,
-        operationId: 'listEmailWebhookDeliveries',
-        tags,
-        auth,
-        summary: "List the endpoint's deliveries, newest first.",
-        description: docs.listEmailWebhookDeliveriesDescription,
-        params: idParams,
-        query: pagedQuery,
-        responses: { 200: { description: 'A page of deliveries', schema: listEnvelopeSchema(deliverySchema) } },
-        errors: [notFound],
-      },
-      async ({ params, query, auth: caller, deps }) => {
-        const { rows, total } = await webhooks.listEndpointDeliveries(deps.db, accountOf(caller), params.id, query);
-        return { body: listEnvelope(rows.map(toDeliveryJson), total, query) };
-      },
-    ),
-  ];
+  return endpointRoutes({
+    base: '/v1/email/webhooks',
+    tags: ['Email webhooks'],
+    auth: { kind: 'emailKey', scope: 'email:webhooks' },
+    accountOf,
+    eventTypes: EMAIL_EVENT_TYPES,
+    service: webhooks,
+    operationIds: {
+      create: 'createEmailWebhook',
+      list: 'listEmailWebhooks',
+      get: 'getEmailWebhook',
+      update: 'updateEmailWebhook',
+      delete: 'deleteEmailWebhook',
+      test: 'testEmailWebhook',
+      deliveries: 'listEmailWebhookDeliveries',
+    },
+    docs: {
+      createSummary: 'Create a webhook endpoint.',
+      create: docs.createEmailWebhookDescription,
+      test: docs.testEmailWebhookDescription,
+      notFound: "for the key's account",
+      testJobId: 'The delivery workflow `email-event:<event_id>`.',
+      temporalUnavailable: docs.temporalUnavailableError,
+    },
+  });
 }

@@ -1,18 +1,11 @@
-import type { AppDeps } from '../../deps';
 import type { Knex } from '../../db/knex';
-import { ApiError } from '../../http/errors';
-import { invalidField } from '../../http/fieldErrors';
-import { isUuid } from '../../http/ids';
-import type { Page } from '../../http/pagination';
 import type { EmailEventDeliveryInput } from '../../../workflows/emailEventDelivery.contract';
 import { committed } from '../../webhookKit/committed';
+import { endpointService } from '../../webhookKit/endpointService';
 import { dispatchEvents, startEventDelivery, type DispatchDeps } from './dispatch';
-import { webhookUrlProblem } from '../../webhookKit/endpointUrl';
 import { TEST_EVENT_TYPE, type EmailEventInput } from './events';
 import { sealWebhookSecret } from './secretBox';
-import { newWebhookSecret } from '../../webhookKit/signing';
 import * as store from './store';
-import type { DeliveryRow, EndpointRow } from './store';
 
 export type { EmailEventInput, EmailEventType } from './events';
 export { EMAIL_EVENT_TYPES } from './events';
@@ -29,103 +22,18 @@ export {
   undispatchedEvents,
 } from './store';
 
-export const endpointNotFound = () => new ApiError(404, 'webhook_endpoint_not_found', 'webhook endpoint not found');
+const registry = endpointService<DispatchDeps>({
+  store: store.endpoints,
+  sealSecret: sealWebhookSecret,
+  testEvent: { type: TEST_EVENT_TYPE, message: 'A test event from Workyard: your endpoint receives signed events.' },
+  insertEvent: async (db, accountId, event) => (await store.insertEvents(db, accountId, [event]))[0],
+  // A failed start answers 503; the re-dispatch sweep still delivers the recorded event.
+  startDelivery: startEventDelivery,
+});
 
-export interface EndpointInput {
-  url: string;
-  events: string[];
-  description?: string | null;
-}
-
-export interface EndpointPatch {
-  url?: string;
-  events?: string[];
-  description?: string | null;
-  enabled?: boolean;
-}
-
-function checkUrl(deps: Pick<AppDeps, 'config'>, url: string): void {
-  const problem = webhookUrlProblem(url, deps.config.FETCH_ALLOW_PRIVATE_HOSTS);
-  if (problem) throw invalidField('body.url', problem);
-}
-
-/** Creates an endpoint; its signing secret is returned here once and stored only sealed. */
-export async function createEndpoint(
-  deps: Pick<AppDeps, 'db' | 'config' | 'secretHashKey'>,
-  accountId: string,
-  input: EndpointInput,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
-  checkUrl(deps, input.url);
-  const secret = newWebhookSecret();
-  const endpoint = await store.insertEndpoint(deps.db, accountId, {
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secretEnc: sealWebhookSecret(deps.secretHashKey, secret),
-  });
-  return { endpoint, secret };
-}
-
-export function listEndpoints(db: Knex, accountId: string, page: Page) {
-  return store.listEndpoints(db, accountId, page);
-}
-
-export async function getEndpoint(db: Knex, accountId: string, id: string): Promise<EndpointRow> {
-  const row = isUuid(id) ? await store.findEndpoint(db, accountId, id) : undefined;
-  if (!row) throw endpointNotFound();
-  return row;
-}
-
-export async function updateEndpoint(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  accountId: string,
-  id: string,
-  patch: EndpointPatch,
-): Promise<EndpointRow> {
-  if (patch.url !== undefined) checkUrl(deps, patch.url);
-  const row = isUuid(id) ? await store.updateEndpoint(deps.db, accountId, id, patch) : undefined;
-  if (!row) throw endpointNotFound();
-  return row;
-}
-
-/** Deleting an endpoint deletes its delivery records; retries in progress stop at their next attempt. */
-export async function deleteEndpoint(db: Knex, accountId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await store.deleteEndpoint(db, accountId, id))) throw endpointNotFound();
-}
-
-export async function listEndpointDeliveries(
-  db: Knex,
-  accountId: string,
-  id: string,
-  page: Page,
-): Promise<{ rows: DeliveryRow[]; total: number }> {
-  await getEndpoint(db, accountId, id);
-  return store.listDeliveries(db, accountId, id, page);
-}
-
-/**
- * Sends a signed `email.test` event to this one endpoint now, through the delivery workflow (same signing and
- * retries as real events). An endpoint that is disabled receives nothing, so it is refused.
- */
-export async function sendTestEvent(
-  deps: DispatchDeps,
-  accountId: string,
-  id: string,
-  requestId: string,
-): Promise<{ eventId: string; jobId: string }> {
-  const endpoint = await getEndpoint(deps.db, accountId, id);
-  if (!endpoint.enabled)
-    throw new ApiError(409, 'webhook_endpoint_disabled', 'the webhook endpoint is disabled; enable it to send a test event');
-  const [event] = await store.insertEvents(deps.db, accountId, [
-    {
-      type: TEST_EVENT_TYPE,
-      data: { webhook_endpoint_id: endpoint.id, message: 'A test event from Workyard: your endpoint receives signed events.' },
-    },
-  ]);
-  // A failed start answers 503; the event stays recorded and the re-dispatch sweep still delivers it.
-  const jobId = await startEventDelivery(deps, accountId, event.id, requestId);
-  return { eventId: event.id, jobId };
-}
+/** The endpoint CRUD of the email API (webhookKit's registry over the email tables). */
+export const { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, listEndpointDeliveries, sendTestEvent } =
+  registry;
 
 export interface EmittedEvents {
   ids: string[];

@@ -9,7 +9,7 @@ import { twinRoutes } from '../twins';
 import * as docs from './docs';
 import { confirmCall, readTurn, startTurn } from './service';
 import { DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT } from './view';
-import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
+import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 
 const tags = ['Marketing AI chats'];
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -122,7 +122,7 @@ export function aiChatRoutes(): RouteDef[] {
             schema: turnSchema,
           },
         },
-        errors: errors.start,
+        errors: [...errors.start, ...JOB_OPTIONS_ERRORS],
       },
       async ({ body, auth, deps, ctx, requestId }) => {
         const header = ctx.get('idempotency-key');
@@ -134,7 +134,7 @@ export function aiChatRoutes(): RouteDef[] {
           idempotencyKey: header ? validIdempotencyKey(header) : undefined,
           route: `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/ai/turns`,
           requestId,
-          options: jobStartOptionsOf(body, deps.config),
+          options: await jobStartOptionsOf(deps, accountOf(auth), body),
         });
         return { status: outcome.done ? 200 : 202, body: outcome.view };
       },

@@ -4,7 +4,7 @@ import { validIdempotencyKey } from '../../http/idempotency';
 import { refId } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
-import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
+import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { contentItemSchema } from '../content/schemas';
 import { twinRoutes } from '../twins';
@@ -62,7 +62,7 @@ export function caseStudyRoutes(): RouteDef[] {
           headers: ACCEPTED_JOB_HEADERS,
         },
       },
-      errors,
+      errors: [...errors, ...JOB_OPTIONS_ERRORS],
     },
     async ({ body, auth, deps, ctx, requestId }) => {
       const header = ctx.get('idempotency-key');
@@ -76,7 +76,7 @@ export function caseStudyRoutes(): RouteDef[] {
         testimonialId: body.testimonial_id ?? null,
         avatarId: body.avatar_id ?? null,
         projectId: body.project_id ?? null,
-        options: jobStartOptionsOf(body, deps.config),
+        options: await jobStartOptionsOf(deps, accountOf(auth), body),
       });
       if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
       return { status: 201, body: outcome.result };

@@ -4,7 +4,7 @@ import { validIdempotencyKey } from '../../http/idempotency';
 import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
-import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
+import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { MAX_SECTION_IMAGES } from '../../../workflows/contentImages.contract';
 import { errorSpecs } from '../content/errors';
@@ -70,7 +70,7 @@ export function imageRunRoutes(): RouteDef[] {
           headers: ACCEPTED_JOB_HEADERS,
         },
       },
-      errors: runErrors,
+      errors: [...runErrors, ...JOB_OPTIONS_ERRORS],
     },
     async ({ params, body, auth, deps, ctx, requestId }) => {
       const header = ctx.get('idempotency-key');
@@ -83,7 +83,7 @@ export function imageRunRoutes(): RouteDef[] {
         publicBaseUrl: publicBaseUrl(deps, ctx),
         replaceFeatured: body.replace_featured ?? false,
         maxSections: body.max_sections ?? MAX_SECTION_IMAGES,
-        options: jobStartOptionsOf(body, deps.config),
+        options: await jobStartOptionsOf(deps, accountOf(auth), body),
       });
       if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
       return { status: 201, body: outcome.result };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { route, type RouteDef } from '../../http/route';
 import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
-import { JOB_OPTIONS_DOC, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
+import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
 import { FORMS_BACKFILL_DEFAULT_LIMIT, FORMS_BACKFILL_MAX_LIMIT } from '../../../workflows/sitePlatformFormsBackfill.contract';
 import { builderAccount } from '../operations/projectAccount';
@@ -72,7 +72,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
             headers: ACCEPTED_JOB_HEADERS,
           },
         },
-        errors: docs.BACKFILL_ERRORS,
+        errors: [...docs.BACKFILL_ERRORS, ...JOB_OPTIONS_ERRORS],
       },
       async ({ params, body, auth, deps, ctx, requestId }) => {
         const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
@@ -85,7 +85,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
           limit: body.limit,
           offset: body.offset,
           formId: body.form_id ?? null,
-          options: jobStartOptionsOf(body, deps.config),
+          options: await jobStartOptionsOf(deps, accountId, body),
         });
         if (outcome.status === 'running') return acceptedJob(outcome.job);
         return { status: 200, body: outcome.result };

@@ -3,6 +3,7 @@ import { EMAIL_EVENT_TYPES } from '../../../src/email/webhooks/service';
 import { openWebhookSecret } from '../../../src/email/webhooks/secretBox';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
+import { assertCreatedEndpoint, assertEndpointNotFound, endpointRoutesOf } from '../../helpers/webhookEndpoints';
 import { ABSENT_IDS, assertError, assertFieldError } from '../../marketing/grounding/fixtures';
 import { createEndpoint, emailKey, keyedAccount, startWebhookWorld, type WebhookWorld } from './fixtures';
 
@@ -26,13 +27,7 @@ describe('email webhook endpoints', function () {
   it('create answers 201 with a whsec_ signing secret of 32 random bytes, shown once and stored only sealed', async () => {
     const { accountId, key } = await keyedAccount();
     const res = await call('POST', PATH, { token: key, body: { ...HOOK, description: 'CRM sync' } });
-    assert.equal(res.status, 201, res.text);
-    assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    assert.equal(Buffer.from(res.body.secret.slice(6), 'base64').length, 32);
-    assert.deepEqual(
-      { object: res.body.object, url: res.body.url, events: res.body.events, description: res.body.description, enabled: res.body.enabled },
-      { object: 'webhook_endpoint', url: HOOK.url, events: ['email.sent'], description: 'CRM sync', enabled: true },
-    );
+    assertCreatedEndpoint(res, { url: HOOK.url, events: ['email.sent'], description: 'CRM sync' });
     const row = await harness().db('email_webhook_endpoints').where({ id: res.body.id, account_id: accountId }).first();
     assert.ok(!JSON.stringify(row).includes(res.body.secret.slice(6)), 'the secret is not stored in the clear');
     assert.match(row.secret_enc, /^v1:/);
@@ -153,17 +148,7 @@ describe('email webhook endpoints', function () {
     const owner = await keyedAccount();
     const stranger = await keyedAccount();
     const created = await createEndpoint(owner.key, HOOK);
-    for (const id of [created.id, ...ABSENT_IDS]) {
-      assertError(await call('GET', `${PATH}/${id}`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
-      assertError(
-        await call('PATCH', `${PATH}/${id}`, { token: stranger.key, body: { enabled: false } }),
-        404,
-        'webhook_endpoint_not_found',
-      );
-      assertError(await call('DELETE', `${PATH}/${id}`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('POST', `${PATH}/${id}/test`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
-      assertError(await call('GET', `${PATH}/${id}/deliveries`, { token: stranger.key }), 404, 'webhook_endpoint_not_found');
-    }
+    for (const id of [created.id, ...ABSENT_IDS]) await assertEndpointNotFound(PATH, id, stranger.key);
     const still = await call('GET', `${PATH}/${created.id}`, { token: owner.key });
     assert.equal(still.status, 200);
     assert.equal(still.body.enabled, true, 'the stranger changed nothing');
@@ -173,15 +158,7 @@ describe('email webhook endpoints', function () {
     const { accountId, key } = await keyedAccount();
     const created = await createEndpoint(key, HOOK);
     const sender = await emailKey(accountId, ['email:send', 'email:batch', 'email:domains', 'email:templates']);
-    for (const [method, path] of [
-      ['POST', PATH],
-      ['GET', PATH],
-      ['GET', `${PATH}/${created.id}`],
-      ['PATCH', `${PATH}/${created.id}`],
-      ['DELETE', `${PATH}/${created.id}`],
-      ['POST', `${PATH}/${created.id}/test`],
-      ['GET', `${PATH}/${created.id}/deliveries`],
-    ]) {
+    for (const [method, path] of endpointRoutesOf(PATH, created.id)) {
       assertError(
         await call(method, path, { token: sender, body: method === 'POST' || method === 'PATCH' ? HOOK : undefined }),
         403,
