@@ -6,6 +6,7 @@ import { EmailEventRedispatcher } from '../email/webhooks/redispatchRelay';
 import { startConfiguredReturnPath } from '../email/returnPath/runtime';
 import { closeRelays } from '../email/send/transport';
 import { ServerClosedJobsWatcher } from '../jobs/serverClosedJobs';
+import { closeTurnWakeups } from '../marketing/ai/turnWakeups';
 import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
 
 /** What runs beside the API's server, started with it and stopped once its in-flight requests are drained. */
@@ -36,6 +37,7 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
       await serverClosedJobs.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
       await closeRelays(); // pooled SMTP connections to the relay
+      await closeTurnWakeups(); // the LISTEN connection of chat-turn waits
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
+import { closeTurnWakeups } from '../../src/marketing/ai/turnWakeups';
 import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { installRuntimeWithMetrics } from '../../src/telemetry/metricsTemporal';
@@ -108,6 +109,7 @@ export async function startHarness(): Promise<Harness> {
   const dispatcher = new DeliveryDispatcher(deps).start();
   cleanups.unshift(() => dispatcher.stop());
   cleanups.unshift(() => closeEmailRuntimes());
+  cleanups.unshift(() => closeTurnWakeups());
   const { port } = server.address() as AddressInfo;
   // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
   config.PUBLIC_APP_URL = `http://127.0.0.1:${port}`;

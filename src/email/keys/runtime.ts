@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import { listenConnectionOf } from '../../db/listenConnection';
 import { NotificationListener } from '../../db/notifications';
 import { KeyRateLimiter } from '../limits/rateLimiter';
 import { registerUsageRecorder } from '../usage/flusher';
@@ -30,7 +31,7 @@ function startRuntime(deps: AppDeps): EmailRuntime {
   const keyring = new Keyring(deps.db, usage);
   const unregister = registerUsageRecorder(usage, (err) => deps.logger.warn({ err }, 'email key usage flush failed; retrying'));
   const listener = new NotificationListener({
-    connection: connectionOf(deps),
+    connection: listenConnectionOf(deps.db, deps.config.DATABASE_URL),
     channels: [EMAIL_KEYS_CHANNEL],
     logger: deps.logger,
     onNotification: (_channel, keyId) => {
@@ -59,14 +60,6 @@ function startRuntime(deps: AppDeps): EmailRuntime {
   runtimes.set(deps, runtime);
   open.add(runtime);
   return runtime;
-}
-
-/** The pg settings of the app's pool, for the dedicated LISTEN connection. */
-function connectionOf(deps: AppDeps) {
-  const connection = (deps.db.client as { config: { connection?: unknown } }).config.connection;
-  if (typeof connection === 'string') return { connectionString: connection };
-  if (connection && typeof connection === 'object') return connection as Record<string, unknown>;
-  return { connectionString: deps.config.DATABASE_URL };
 }
 
 /** Stops this app's listener and writes its pending usage (API shutdown). */

@@ -13,6 +13,7 @@ import { aiTurnConfirmSignal, aiTurnContract } from '../../../workflows/aiTurn.c
 import { findSession, findTurn, findTurnView, insertSession, insertTurn, turnStatus } from './store';
 import type { TurnCaller } from './types';
 import { turnView, type TurnView } from './view';
+import { turnWakeups } from './turnWakeups';
 
 export const DEPARTMENTS = ['marketing'] as const;
 export type Department = (typeof DEPARTMENTS)[number];
@@ -122,9 +123,9 @@ async function sessionFor(deps: Deps, caller: TurnCaller, req: StartTurnRequest)
 
 /**
  * Waits until the turn is no longer running (done, failed, cancelled, or waiting for a confirmation) or `ms` pass.
- * The row is polled (25 ms doubling to 250 ms), and the close of the turn's run wakes the wait at once: the run closes
- * right after its last step wrote the row, so a finished turn is answered without waiting out a poll interval. A run
- * that closed without writing its end (terminated) or a Temporal error leaves the poll alone to decide.
+ * The step that stops the turn announces it (`NOTIFY ai_turns`, src/marketing/ai/turnWakeups.ts), which wakes the wait
+ * at once; the close of the turn's run wakes it too, and the row is polled (25 ms doubling to 250 ms) whatever happens
+ * to either. A run that closed without writing its end (terminated) or a Temporal error leaves the poll to decide.
  */
 async function waitForTurn(deps: Deps, accountId: string, turnId: string, workflowId: string, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
@@ -135,14 +136,21 @@ async function waitForTurn(deps: Deps, accountId: string, turnId: string, workfl
     .withAbortSignal(stop.signal, () => client.workflow.getHandle(workflowId).result())
     .catch(() => undefined)
     .then(() => void (closed = true));
+  // Registered before the first read: an announcement between that read and the sleep still wakes it.
+  const wakeups = turnWakeups(deps);
+  let wake = wakeups.wait(turnId);
   try {
     for (let interval = 25; ; interval = Math.min(interval * 2, 250)) {
       const status = await turnStatus(deps.db, accountId, turnId);
       if (status !== 'running') return status !== 'awaiting_confirmation';
       if (Date.now() + interval > until) return false;
-      await (closed ? sleep(interval) : Promise.race([sleep(interval), runClosed]));
+      const woken = wake.woken.then(() => true);
+      if (await Promise.race([sleep(interval).then(() => false), woken, ...(closed ? [] : [runClosed.then(() => false)])])) {
+        wake = wakeups.wait(turnId);
+      }
     }
   } finally {
+    wake.cancel();
     stop.abort();
   }
 }

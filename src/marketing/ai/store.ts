@@ -134,6 +134,14 @@ export async function updateTurn(db: Knex, accountId: string, id: string, fields
     .update({ ...json, progress_at: db.fn.now() });
 }
 
+/** The channel a turn's end (or its wait for a confirmation) is announced on; the payload is the turn id. */
+export const TURN_CHANNEL = 'ai_turns';
+
+/** Announces that the turn stopped running; delivered when `db`'s transaction commits (at once outside one). */
+export async function notifyTurnStopped(db: Knex, turnId: string): Promise<void> {
+  await db.raw('select pg_notify(?, ?)', [TURN_CHANNEL, turnId]);
+}
+
 /** Marks the turn alive (its workflow is working on it). */
 export async function touchTurn(db: Knex, accountId: string, id: string): Promise<void> {
   await db('ai_turns').where({ account_id: accountId, id }).update({ progress_at: db.fn.now() });

@@ -10,6 +10,7 @@ import {
   countPreviousTurns,
   findSession,
   findTurn,
+  notifyTurnStopped,
   previousTurns,
   touchTurn,
   updateTurn,
@@ -233,6 +234,7 @@ export async function turnState(db: Knex, input: { accountId: string; turnId: st
       type: 'awaiting_confirmation',
       data: { call_id: change.callId, name: call?.name ?? null, arguments: call ? shown(call.arguments) : null },
     });
+    await notifyTurnStopped(db, input.turnId);
     return;
   }
   const declined = !change.approve && call && call.status === 'needs_confirmation';
@@ -282,6 +284,7 @@ export async function finishTurn(
       type: 'done',
       data: { status: input.status, ...(input.code ? { code: input.code } : {}) },
     });
+    await notifyTurnStopped(trx, input.turnId);
   });
 }
 

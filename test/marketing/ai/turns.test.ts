@@ -7,6 +7,7 @@ import { startPrivateApp } from '../../helpers/privateApp';
 import { newProjectId } from '../../helpers/projects';
 import { startTestWorker } from '../../helpers/workerProcess';
 import { ProjectIdKey } from '../../../src/temporal/searchAttributes';
+import { eventually } from '../../jobs/jobTestKit';
 import { finished, pollUntil, script, startTurnWorld, toolLine, type TurnWorld } from './turnKit';
 
 const TURNS = '/api/agent/marketing/ai/turns';
@@ -251,7 +252,13 @@ describe('department AI chat turns (POST /api/agent/marketing/ai/turns, GET …/
     assert.equal(res.body.status, 'failed');
     assert.deepEqual(res.body.error.code, 'model_unavailable');
     assert.equal(world.model.calls - callsBefore, 3, 'three attempts of the model step');
-    const job = await world.app.call('GET', `/api/agent/jobs/${encodeURIComponent(res.body.job_id)}`, { token: key });
+    // The start call answers when the turn's row ends; its run closes a moment later (it reports the job's close).
+    const job = await eventually(
+      () => world.app.call('GET', `/api/agent/jobs/${encodeURIComponent(res.body.job_id)}`, { token: key }),
+      (r) => r.body.status !== 'running',
+      5_000,
+      'the turn job closed',
+    );
     assert.equal(job.body.status, 'failed');
     assert.equal(job.body.error.code, 'model_unavailable');
   });
