@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
 import type { Metrics } from './metrics';
+import { nameServerSpan } from '../telemetry/tracingState';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
@@ -24,6 +25,7 @@ export function accessLog(logger: Logger, metrics: Metrics) {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx._matchedRoute as string | undefined) ?? 'unmatched';
+      nameServerSpan(ctx.method, route);
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
       logger.info(
         { requestId: ctx.state.requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000), ip: ctx.ip },

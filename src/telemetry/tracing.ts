@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { diag, DiagConsoleLogger } from '@opentelemetry/api';
+import { diag, DiagConsoleLogger, trace } from '@opentelemetry/api';
 import { getEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -88,6 +88,11 @@ export function startTracing(env: NodeJS.ProcessEnv, command: string | undefined
       ],
     }),
     workerSinks: () => ({ exporter: otelTemporal.makeWorkflowExporter(processor, resource) }),
+    nameServerSpan: (method, route) => {
+      const span = trace.getActiveSpan();
+      span?.updateName(`${method} ${route}`);
+      span?.setAttribute('http.route', route);
+    },
     shutdown: () => provider.shutdown(),
   };
   setActiveTracing(tracing);

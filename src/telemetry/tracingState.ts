@@ -11,6 +11,8 @@ export interface ActiveTracing {
   workerInterceptors(): WorkerInterceptors;
   /** The `exporter` sink the workflow interceptor (tracingWorkflowInterceptors.ts) sends workflow spans to. */
   workerSinks(): InjectedSinks<WorkflowSpanSinks>;
+  /** Names the request's server span after its matched route template (`POST /api/jobs/{id}/cancel`), never the raw path. */
+  nameServerSpan(method: string, route: string): void;
   /** Ends the span pipeline, exporting what is still buffered. */
   shutdown(): Promise<void>;
 }
@@ -40,6 +42,11 @@ export function tracingWorkerOptions(): { interceptors?: WorkerInterceptors; sin
   const tracing = active;
   if (!tracing) return { sinks: DROP_WORKFLOW_SPANS };
   return { interceptors: tracing.workerInterceptors(), sinks: tracing.workerSinks() };
+}
+
+/** Names the current request's server span by its route (a no-op while tracing is off). */
+export function nameServerSpan(method: string, route: string): void {
+  active?.nameServerSpan(method, route);
 }
 
 /** The Temporal client's interceptors: trace context into workflow headers when tracing is on. */

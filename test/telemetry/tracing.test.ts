@@ -109,7 +109,7 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', function () {
     assert.deepEqual(
       chain.map((s) => `${s.service} ${s.name}`).filter((line) => !/ (?:pg|pg-pool)\./.test(line)),
       [
-        'workyard-api POST',
+        'workyard-api POST /api/agent/marketing/content/research',
         'workyard-api StartWorkflow:research',
         'workyard-worker RunWorkflow:research',
         'workyard-worker StartActivity:researchSearch',
@@ -118,6 +118,7 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', function () {
       ],
     );
     assert.equal(chain[0].attributes['http.target'], '/api/agent/marketing/content/research');
+    assert.equal(chain[0].attributes['http.route'], '/api/agent/marketing/content/research');
 
     // The search API got the trace context of the call's span.
     const sent = search.calls.map((headers) => String(headers.traceparent ?? ''));
