@@ -10,6 +10,7 @@ import { emailSend } from './scenarios/emailSend';
 import { imageRun } from './scenarios/imageRun';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
+import { routeFloor } from './scenarios/routeFloor';
 import { scheduleFire } from './scenarios/scheduleFire';
 import { siteOp } from './scenarios/siteOp';
 import { siteWebhook } from './scenarios/siteWebhook';
@@ -32,6 +33,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'case-study': caseStudy,
   'views-batch': viewsBatch,
   'ai-turn': aiTurn,
+  'route-floor': routeFloor,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */

@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import { createAccount } from '../../src/auth/service';
+import { FAIR_BASELINE_PATH } from '../baselines/crmSearch';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
@@ -62,8 +63,10 @@ async function round(baseUrl: string, token: string | undefined, paths: string[]
 }
 
 /**
- * GET /api/crm/contacts?search=… over 100,000 contacts vs a bare Koa handler running the same indexed SELECT.
- * Two term mixes: selective (what a search box mostly gets) and broad (a first name: 10,000 matches to count).
+ * GET /api/crm/contacts?search=… over 100,000 contacts vs a bare Koa handler running the same page SELECT and the exact
+ * total the spec requires (our store's one-statement page + count: the fair baseline), and for context vs the same
+ * handler running the page SELECT alone (no count). Two term mixes: selective (what a search box mostly gets) and
+ * broad (a first name: 10,000 matches to count). Rounds alternate page-only, fair, ours.
  */
 export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
   const { account, ownerToken } = await createAccount(env.db, BENCH_HASH_KEY, {
@@ -78,14 +81,16 @@ export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
       label: 'selective terms: a surname, full name or email fragment, ~12 matches each',
       paths: toPaths(await selectiveTerms(env, account.id)),
       goal: 0.6,
+      fairGoal: undefined,
     },
-    { label: 'broad terms: a first name, 10,000 matches each to count', paths: toPaths(FIRST), goal: undefined },
+    { label: 'broad terms: a first name, 10,000 matches each to count', paths: toPaths(FIRST), goal: undefined, fairGoal: 0.7 },
   ];
   try {
     const results: ScenarioResult[] = [];
     for (const mix of mixes) {
       // Rounds alternate baseline and ours, so a slow spell of the machine falls on both sides.
       const baselineRounds: Samples[] = [];
+      const fairRounds: Samples[] = [];
       const ourRounds: Samples[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         baselineRounds.push(
@@ -95,15 +100,33 @@ export async function crmSearch(env: BenchEnv): Promise<ScenarioResult[]> {
             mix.paths.map((p) => p.replace('/api/crm/contacts', '/')),
           ),
         );
+        fairRounds.push(
+          await round(
+            servers.urls.baseline,
+            undefined,
+            mix.paths.map((p) => p.replace('/api/crm/contacts', FAIR_BASELINE_PATH)),
+          ),
+        );
         ourRounds.push(await round(servers.urls.ours, ownerToken, mix.paths));
       }
-      results.push({
-        name: `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`,
-        ours: pool(ourRounds),
-        baseline: pool(baselineRounds),
-        baselineLabel: 'bare Koa handler, one indexed SELECT',
-        goalRatio: mix.goal,
-      });
+      const name = `crm-search, ${mix.label} (${CONTACTS.toLocaleString('en')} contacts, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`;
+      const ours = pool(ourRounds);
+      results.push(
+        {
+          name: `${name}, vs page + exact total${mix.fairGoal === undefined ? ' (context)' : ''}`,
+          ours,
+          baseline: pool(fairRounds),
+          baselineLabel: 'bare Koa handler, page SELECT + exact count',
+          goalRatio: mix.fairGoal,
+        },
+        {
+          name: `${name}, vs the page alone${mix.goal === undefined ? ' (context)' : ''}`,
+          ours,
+          baseline: pool(baselineRounds),
+          baselineLabel: 'bare Koa handler, one indexed SELECT',
+          goalRatio: mix.goal,
+        },
+      );
     }
     return results;
   } finally {

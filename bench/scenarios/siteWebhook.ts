@@ -145,6 +145,12 @@ async function counts(env: BenchEnv, s: Seeded): Promise<{ recorded: number; fan
   return row;
 }
 
+/** The fair baseline's rows: one per delivery it accepted, or it lost one. */
+async function baselineRows(env: BenchEnv, s: Seeded): Promise<number> {
+  const [row] = await env.db(BASELINE_TABLE).where({ account_id: s.accountId }).count<{ count: string }[]>('* as count');
+  return Number(row.count);
+}
+
 /** Waits until every recorded event is fanned out, or until none was for a while. */
 async function drain(env: BenchEnv, s: Seeded): Promise<{ recorded: number; fannedOut: number; ms: number }> {
   const started = performance.now();
@@ -207,6 +213,7 @@ export async function siteWebhook(env: BenchEnv): Promise<ScenarioResult[]> {
     const alone = await rounds(s, ours, bare, 'p1', async () => undefined);
     const acceptedAlone = ours.accepted;
     const baselineAlone = bare.accepted;
+    const baselineRowsAlone = await baselineRows(env, s);
 
     worker = await startBenchWorker(env, taskQueue);
     const backlogStarted = performance.now();
@@ -215,7 +222,7 @@ export async function siteWebhook(env: BenchEnv): Promise<ScenarioResult[]> {
 
     const together = await rounds(s, ours, bare, 'p2', () => drain(env, s));
     const drained = await drain(env, s);
-    const [baselineRows] = await env.db(BASELINE_TABLE).where({ account_id: s.accountId }).count<{ count: string }[]>('* as count');
+    const baselineRowsAfter = await baselineRows(env, s);
     const label = 'bare Koa, raw body + HMAC + 1 INSERT';
     const size = `${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${DELIVERIES_PER_ROUND.toLocaleString('en')} distinct deliveries each side`;
     return [
@@ -226,7 +233,7 @@ export async function siteWebhook(env: BenchEnv): Promise<ScenarioResult[]> {
         goalRatio: 1.0,
         baselineLabel: label,
         notes: [
-          `lost=${acceptedAlone - first.recorded} (accepted ${acceptedAlone}, event rows ${first.recorded}; baseline accepted ${baselineAlone})`,
+          `lost=${acceptedAlone - first.recorded} (accepted ${acceptedAlone}, event rows ${first.recorded}); baseline lost=${baselineAlone - baselineRowsAlone} (accepted ${baselineAlone}, rows ${baselineRowsAlone})`,
           `then the fan-out worker started: every recorded event fanned out (${first.fannedOut}/${first.recorded}) in ${(backlogMs / 1000).toFixed(1)} s (${(first.fannedOut / (backlogMs / 1000)).toFixed(0)} events/s once the worker was ready)`,
         ],
       },
@@ -236,7 +243,7 @@ export async function siteWebhook(env: BenchEnv): Promise<ScenarioResult[]> {
         baseline: pool(together.baseline),
         baselineLabel: label,
         notes: [
-          `lost=${ours.accepted - drained.recorded} (accepted ${ours.accepted}, event rows ${drained.recorded}, fanned out ${drained.fannedOut}; baseline accepted ${bare.accepted}, baseline rows ${baselineRows.count})`,
+          `lost=${ours.accepted - drained.recorded} (accepted ${ours.accepted}, event rows ${drained.recorded}, fanned out ${drained.fannedOut}); baseline lost=${bare.accepted - baselineRowsAfter} (accepted ${bare.accepted}, rows ${baselineRowsAfter})`,
           `the fan-out workflow finished the last backlog ${(drained.ms / 1000).toFixed(1)} s after the last round`,
         ],
       },

@@ -14,8 +14,10 @@ import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 import { emailSendBaseline } from '../baselines/emailSend';
+import { routeFloorBaseline } from '../baselines/routeFloor';
 import { siteWebhookBaseline } from '../baselines/siteWebhook';
 import { viewsBatchBaseline } from '../baselines/viewsBatch';
+import { benchNoopRoute } from '../routes/noop';
 import { SiteEventRelay } from '../../src/sitePlatform/webhooks/relay';
 
 const POOL = 10;
@@ -27,6 +29,7 @@ const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => 
   'email-send': () => emailSendBaseline(),
   'site-webhook': siteWebhookBaseline,
   'views-batch': () => viewsBatchBaseline(),
+  'route-floor': routeFloorBaseline,
 };
 
 async function main() {
@@ -44,7 +47,8 @@ async function main() {
     temporal: { client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
     secretHashKey: config.SECRET_HASH_KEY!,
   };
-  const ours = createApp(deps);
+  // route-floor mounts a bench-only no-op route through the real route layer (createApp's extra routes).
+  const ours = createApp(deps, process.env.BENCH_BASELINE === 'route-floor' ? [benchNoopRoute()] : []);
   // As startApi does: the app's process runs the commerce webhook relay and the site-platform event relay.
   new DeliveryDispatcher(deps).start();
   new SiteEventRelay(deps).start();
