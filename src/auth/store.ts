@@ -1,5 +1,6 @@
 import type { Knex } from '../db/knex';
 import type { Permission } from './permissions';
+import { preparedRows } from '../db/prepared';
 import type { Role } from './types';
 
 export interface AccountRow {
@@ -106,13 +107,13 @@ export async function insertSession(db: Knex, accountId: string, row: { id: stri
  * per connection).
  */
 export async function findSessionWithUser(db: Knex, id: string): Promise<(SessionRow & { role: Role }) | undefined> {
-  const result = await db
-    .raw(
-      'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = ?',
-      [id],
-    )
-    .options({ name: 'auth_find_session' });
-  return result.rows[0];
+  const [row] = await preparedRows<SessionRow & { role: Role }>(
+    db,
+    'auth_find_session',
+    'select s.id, s.account_id, s.user_id, s.secret_hash, s.last_used_at, s.revoked_at, u.role from session_tokens s join users u on u.id = s.user_id where s.id = $1',
+    [id],
+  );
+  return row;
 }
 
 export async function revokeSession(db: Knex, accountId: string, id: string): Promise<void> {
@@ -131,7 +132,8 @@ export async function insertAgentKey(
 }
 
 export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | undefined> {
-  return (await db.raw('select * from agent_keys where id = ?', [id]).options({ name: 'auth_find_agent_key' })).rows[0];
+  const [row] = await preparedRows<AgentKeyRow>(db, 'auth_find_agent_key', 'select * from agent_keys where id = $1', [id]);
+  return row;
 }
 
 export async function listAgentKeys(db: Knex, accountId: string): Promise<AgentKeyRow[]> {

@@ -66,24 +66,32 @@ function fromHttpError(raw: unknown): ApiError | null {
   return new ApiError(status, code, err.expose && err.message ? err.message : code.replace(/_/g, ' '));
 }
 
-/** First middleware: every error leaves as the coded body; anything unexpected as a bare 500 `internal`. */
+/** Renders a thrown error as the response: the coded body; anything unexpected is logged and answered as a bare 500 `internal`. */
+export function errorRenderer(logger: Logger) {
+  return function renderError(ctx: Context, raw: unknown): void {
+    const err = raw instanceof ApiError ? raw : fromHttpError(raw);
+    const requestId = ctx.state.requestId as string | undefined;
+    if (err) {
+      ctx.status = err.status;
+      ctx.body = errorBody(err, requestId);
+      if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
+      if (err.extra.headers) ctx.set(err.extra.headers);
+      return;
+    }
+    logger.error({ err: raw, requestId, route: ctx._matchedRoute, method: ctx.method }, 'unhandled error');
+    ctx.status = 500;
+    ctx.body = errorBody(new ApiError(500, 'internal', 'internal error'), requestId);
+  };
+}
+
+/** The error renderer as a middleware, for apps that mount routes without the API's request envelope. */
 export function errorMiddleware(logger: Logger) {
+  const renderError = errorRenderer(logger);
   return async function renderErrors(ctx: Context, next: Next) {
     try {
       await next();
     } catch (raw) {
-      const err = raw instanceof ApiError ? raw : fromHttpError(raw);
-      const requestId = ctx.state.requestId as string | undefined;
-      if (err) {
-        ctx.status = err.status;
-        ctx.body = errorBody(err, requestId);
-        if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
-        if (err.extra.headers) ctx.set(err.extra.headers);
-        return;
-      }
-      logger.error({ err: raw, requestId, route: ctx._matchedRoute, method: ctx.method }, 'unhandled error');
-      ctx.status = 500;
-      ctx.body = errorBody(new ApiError(500, 'internal', 'internal error'), requestId);
+      renderError(ctx, raw);
     }
   };
 }

@@ -27,36 +27,37 @@ export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, r
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
       const auth = (await spec.ownCredential?.(ctx, deps)) ?? (await routeAuth.authenticate(spec.auth, ctx, deps));
       const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
-      const params = spec.params ? validatePart('params', spec.params, ctx.params) : undefined;
-      const query = spec.query ? validatePart('query', spec.query, ctx.query) : undefined;
+      // The HTTP parser refuses control bytes in the target and reads the rest as Latin-1, so a path or query
+      // string carries U+0000 or a lone surrogate only through a %-escape: without one, there is nothing to walk.
+      const params = spec.params ? validatePart('params', spec.params, ctx.params, ctx.path.includes('%')) : undefined;
+      const query = spec.query ? validatePart('query', spec.query, ctx.query, ctx.querystring.includes('%')) : undefined;
       // JSON can carry U+0000 or a lone surrogate only as a \u escape (invalid UTF-8 bytes decode to U+FFFD),
       // so a body without one needs no walk.
       const body =
         spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u')) : undefined;
       const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
 
-      const key = ctx.get('idempotency-key');
-      const result =
-        spec.idempotent && key
-          ? await withIdempotency(
-              deps.db,
-              deps.secretHashKey,
-              {
-                accountId: routeAuth.accountOf(auth),
-                route: `${spec.method.toUpperCase()} ${ctx.path}`,
-                key: validIdempotencyKey(key),
-                requestHash: requestHash({ params, query, body }),
-              },
-              () => handler(input),
-            )
-          : await handler(input);
+      const key = spec.idempotent ? ctx.get('idempotency-key') : '';
+      const result = key
+        ? await withIdempotency(
+            deps.db,
+            deps.secretHashKey,
+            {
+              accountId: routeAuth.accountOf(auth),
+              route: `${spec.method.toUpperCase()} ${ctx.path}`,
+              key: validIdempotencyKey(key),
+              requestHash: requestHash({ params, query, body }),
+            },
+            () => handler(input),
+          )
+        : await handler(input);
       respond(ctx, result);
     });
   }
 }
 
 function respond(ctx: Context, result: RouteResult): void {
-  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  if (result.headers) ctx.set(result.headers);
   ctx.status = result.status ?? (result.body === undefined ? 204 : 200);
   if (result.body !== undefined) ctx.body = result.body;
 }

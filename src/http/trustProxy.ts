@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { IpAllowlist, normaliseIpEntry } from '../net/ipMatch';
 
 /**
@@ -72,15 +72,18 @@ export function clientAddress(peer: string, forwardedFor: string, trust: TrustPr
  * Sets `ctx.request.ip` (what allowlists and logs read) from TRUST_PROXY. Koa's own `proxy` flag is on only when
  * TRUST_PROXY is, for X-Forwarded-Proto/Host; a peer outside a proxy list has those headers dropped.
  */
-export function resolveClientAddress(trust: TrustProxy) {
+export function clientAddressResolver(trust: TrustProxy) {
   const trusted = trust !== false && 'proxies' in trust ? new IpAllowlist(trust.proxies) : null;
-  return async function assignClientAddress(ctx: Context, next: Next) {
+  return function assignClientAddress(ctx: Context): void {
     const peer = ctx.req.socket.remoteAddress ?? '';
+    if (trust === false) {
+      ctx.request.ip = peer;
+      return;
+    }
     if (trusted && !trusted.allows(peer)) {
       delete ctx.req.headers['x-forwarded-proto'];
       delete ctx.req.headers['x-forwarded-host'];
     }
     ctx.request.ip = clientAddress(peer, ctx.get('x-forwarded-for'), trust, trusted);
-    await next();
   };
 }
