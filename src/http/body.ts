@@ -2,14 +2,17 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors';
 
-const EMPTY = Buffer.alloc(0);
+export const NO_BODY = Buffer.alloc(0);
+
+/** GET and HEAD requests carry no body we read. */
+export const hasNoBody = (ctx: Context) => ctx.method === 'GET' || ctx.method === 'HEAD';
 
 /**
  * Reads a route's request body once, byte for byte (webhook signatures need the exact bytes), up to the route's
  * limit. It runs after authentication, so an unauthenticated caller never makes the server read a large body.
  */
 export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') return EMPTY;
+  if (hasNoBody(ctx)) return NO_BODY;
   try {
     return await getRawBody(ctx.req, { length: ctx.get('content-length') || undefined, limit: limitBytes });
   } catch (err) {

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { parseJsonBody, readRawBody } from './body';
+import { hasNoBody, NO_BODY, parseJsonBody, readRawBody } from './body';
 import { requestHash, validIdempotencyKey, withIdempotency } from './idempotency';
 import { koaPath, type RouteDef, type RouteResult } from './route';
 import type { RouteAuth } from './routeAuth';
@@ -25,8 +25,8 @@ export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
 export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, routeAuth: RouteAuth): void {
   for (const { spec, handler } of literalPathsFirst(routes)) {
     router[spec.method](koaPath(spec.path), async (ctx: Context) => {
-      const auth = (await spec.ownCredential?.(ctx, deps)) ?? (await routeAuth.authenticate(spec.auth, ctx, deps));
-      const rawBody = await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
+      const auth = (spec.ownCredential && (await spec.ownCredential(ctx, deps))) || (await routeAuth.authenticate(spec.auth, ctx, deps));
+      const rawBody = hasNoBody(ctx) ? NO_BODY : await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
       // The HTTP parser refuses control bytes in the target and reads the rest as Latin-1, so a path or query
       // string carries U+0000 or a lone surrogate only through a %-escape: without one, there is nothing to walk.
       const params = spec.params ? validatePart('params', spec.params, ctx.params, ctx.path.includes('%')) : undefined;
