@@ -7,8 +7,12 @@ import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store
 
 /** Most deliveries one relay pass claims. */
 export const DISPATCH_BATCH = 500;
-/** Pause between passes while there is work, and when idle (a receiver's commit in this process wakes it sooner). */
-export const DISPATCH_BUSY_MS = 20;
+/**
+ * Pause between passes while there is work (a burst goes out in few, larger signals: fewer relay transactions, signals
+ * and workflow tasks on the machine that answers the deliveries), and when idle (a receiver's commit in this process
+ * wakes it sooner).
+ */
+export const DISPATCH_BUSY_MS = 250;
 export const DISPATCH_IDLE_MS = 200;
 /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
 export const DISPATCH_RETRY_MS = 1_000;
@@ -35,9 +39,9 @@ export type { PassResult };
  * and stamps `dispatched_at` in the same transaction, committed after the signals. A signal that succeeded but whose
  * commit failed is sent again: the shop's workflow ignores webhook ids it already has or processed.
  *
- * Bound: a delivery is durable when its 200 is answered and is handed to Temporal within about one relay pass
- * (DISPATCH_BUSY_MS … DISPATCH_IDLE_MS, at once when this process received it) while Temporal is up. While Temporal is
- * down the receiver still answers 200; rows wait in the table and flow when it returns.
+ * Bound: a delivery is durable when its 200 is answered and is handed to Temporal within about one relay pass (at
+ * once when the relay was idle and this process received it, within DISPATCH_BUSY_MS during a burst) while Temporal is
+ * up. While Temporal is down the receiver still answers 200; rows wait in the table and flow when it returns.
  */
 export class DeliveryDispatcher extends OutboxRelay {
   constructor(

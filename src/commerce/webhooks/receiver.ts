@@ -27,15 +27,22 @@ export interface ReceiptResult {
 
 type ReceiverDeps = Pick<AppDeps, 'db' | 'logger' | 'config'>;
 
+const FOREIGN_KEY_VIOLATION = '23503';
 const TOPIC = /^[a-z][a-z_]*\/[a-z][a-z_]*$/;
 const WEBHOOK_ID = /^[\x21-\x7e]{1,200}$/;
 
 export const shopUnknown = () => new ApiError(404, 'commerce_shop_unknown', 'no connected shop has this domain');
 export const signatureInvalid = () => new ApiError(401, 'webhook_signature_invalid', 'the delivery signature does not match');
 
-/** The account's app client_secret, plus the shop's own webhook secret when one is stored (it may differ for shops whose webhooks were not created by OAuth). */
-function secretsOf(deps: ReceiverDeps, target: WebhookTarget): string[] {
-  const secrets = target.clientSecret ? [target.clientSecret] : [];
+/**
+ * The account's app client_secret, plus the shop's own webhook secret when one is stored (it may differ for shops
+ * whose webhooks were not created by OAuth). Resolved once per looked-up target (targets are reused for
+ * TARGET_CACHE_TTL_MS), so the stored secret is not decrypted per delivery.
+ */
+function secretsOf(deps: ReceiverDeps, state: ReceiverState, target: WebhookTarget): string[] {
+  let secrets = state.secrets.get(target);
+  if (secrets) return secrets;
+  secrets = target.clientSecret ? [target.clientSecret] : [];
   if (target.webhookSecretEnc) {
     try {
       const cipher = createTokenCipher(deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY, deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY_PREVIOUS);
@@ -47,6 +54,7 @@ function secretsOf(deps: ReceiverDeps, target: WebhookTarget): string[] {
       );
     }
   }
+  state.secrets.set(target, secrets);
   return secrets;
 }
 
@@ -56,6 +64,8 @@ export const STAMP_INTERVAL_MS = 10_000;
 /** The in-process state of one receiver (one per app): dedup set, shop lookups, group commit, stamp throttle. */
 export class ReceiverState {
   readonly targets = new WebhookTargets();
+  /** The verifying secrets of each looked-up target object (see secretsOf). */
+  readonly secrets = new WeakMap<WebhookTarget, string[]>();
   private commit?: { db: Knex; group: GroupCommit };
   private readonly stamped = new Map<string, number>();
 
@@ -100,7 +110,7 @@ async function receive(deps: ReceiverDeps, state: ReceiverState, incoming: Incom
   const shopDomain = incoming.shopDomain?.trim().toLowerCase();
   const target = shopDomain ? await state.targets.lookup(deps.db, shopDomain) : undefined;
   if (!target) throw shopUnknown();
-  if (!verifyWebhookSignature(secretsOf(deps, target), incoming.rawBody, incoming.signature)) throw signatureInvalid();
+  if (!verifyWebhookSignature(secretsOf(deps, state, target), incoming.rawBody, incoming.signature)) throw signatureInvalid();
 
   const topic = incoming.topic?.trim() ?? '';
   const webhookId = incoming.webhookId?.trim() ?? '';
@@ -131,13 +141,21 @@ async function record(
     topic: d.topic,
   };
   const text = d.rawBody.toString('utf8');
-  const unusable = unusableJson(text);
-  if (unusable) {
+  try {
+    return await state.groupCommitOf(deps.db).record({ ...ref, payloadJson: text });
+  } catch (err) {
+    // Postgres parses the body as jsonb in the insert and refuses what it cannot store, failing that row alone (the
+    // group commit retries a failed statement row by row); only then is the body parsed here, to tell why.
+    const unusable = unusableJson(text);
+    if (!unusable) {
+      // A shop reused from the lookup cache whose connection was deleted meanwhile: look it up afresh next time.
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) state.targets.forget(target.shopDomain);
+      throw err;
+    }
     const recorded = await store.recordFinishedDelivery(deps.db, target.accountId, { ...ref, outcome: 'failed', errorCode: unusable.code });
     if (recorded) await recordDeliveryOutcome(deps.db, ref, { outcome: 'failed', ...unusable });
     return recorded;
   }
-  return state.groupCommitOf(deps.db).record({ ...ref, payloadJson: text });
 }
 
 /** Why a verified body cannot be stored as jsonb for its handler, or undefined when it can. */
@@ -148,8 +166,8 @@ function unusableJson(text: string): { code: string; message: string } | undefin
   } catch {
     return { code: 'invalid_json', message: 'the verified body is not valid JSON' };
   }
-  // Postgres jsonb refuses U+0000 and a lone UTF-16 surrogate; JSON carries either only as a \u escape. One such
-  // body must not fail the whole group-commit statement, nor answer 5xx (the platform would retry it for 48 hours).
+  // Postgres jsonb refuses U+0000 and a lone UTF-16 surrogate; JSON carries either only as a \u escape. Such a body
+  // must not answer 5xx (the platform would retry it for 48 hours).
   const unstorable = text.includes('\\u') ? unstorablePathOf(parsed) : null;
   if (unstorable) return { code: 'invalid_json', message: `the verified body cannot be stored: a string ${unstorable.message}` };
   return undefined;

@@ -3,6 +3,7 @@ import { route, type RouteDef } from '../../http/route';
 import { DISPATCH_BUSY_MS, DISPATCH_IDLE_MS } from './dispatcher';
 import { GROUP_COMMIT_MAX_ROWS } from './groupCommit';
 import { ReceiverState, receiveDelivery } from './receiver';
+import { TARGET_CACHE_TTL_MS } from './targets';
 import { DEDUP_MAX_ENTRIES, DEDUP_WINDOW_MS, RecentDeliveries } from './recentDeliveries';
 
 /** Largest delivery body accepted (413 above). Order payloads are far smaller (< 256 KB); the record keeps the body until processed. */
@@ -25,10 +26,11 @@ const DESCRIPTION = [
   "answered 200 once the record is committed; a relay in the API process then hands it to the shop's workflow",
   "`commerce-shop:<connectionId>`, which routes it by topic and processes the shop's deliveries in order.",
   '',
-  'Bound: the 200 waits only for the shop lookup (one indexed query, shared by concurrent deliveries of the shop), the HMAC',
+  `Bound: the 200 waits only for the shop lookup (one indexed query, shared by concurrent deliveries of the shop and reused for ${TARGET_CACHE_TTL_MS / 1000} s:`,
+  'a secret change or an uninstall is seen at most that late per API replica), the HMAC',
   `and the durable insert — grouped with concurrent deliveries into one statement (at most ${GROUP_COMMIT_MAX_ROWS} rows) — never for`,
-  'Temporal, a platform call or CRM work. The relay hands recorded deliveries over within about one pass',
-  `(${DISPATCH_BUSY_MS}–${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
+  'Temporal, a platform call or CRM work. The relay hands recorded deliveries over at once when idle, within',
+  `${DISPATCH_BUSY_MS} ms during a burst (idle poll ${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
   'record and flow when it returns — nothing accepted is lost. Handler failures happen after the 200 and never turn into a',
   "5xx: they are recorded on the delivery and raised in the account's inbox (`commerce_webhook_failed`). So is a verified body",
   'that is not JSON or holds a string Postgres cannot store (U+0000, a lone UTF-16 surrogate): 200, recorded failed `invalid_json`.',

@@ -2,13 +2,13 @@ import type { Knex } from '../../db/knex';
 import { findWebhookTarget, type WebhookTarget } from './store';
 
 /**
- * How long a looked-up shop (connection, account, app client_secret) is reused. 0 = never past its own lookup:
- * concurrent deliveries of one shop share ONE in-flight query (single flight), so under load the lookup costs one
- * indexed query per burst, and a secret change or an uninstall is seen by the very next delivery on every replica.
- * A positive TTL trades that for fewer queries: a changed secret or an uninstall is then seen up to the TTL late
- * on other replicas (this process forgets an entry itself through `forget`).
+ * How long a looked-up shop (connection, account, app client_secret) is reused by one receiver: 1 s, as the
+ * site-platform receiver. Concurrent deliveries of one shop also share ONE in-flight query (single flight), so under
+ * load the lookup costs one indexed query per shop per second instead of one per burst; a secret change or an
+ * uninstall is seen at most this late per replica (this process forgets an entry itself through `forget`). Unknown
+ * shops and failed lookups are never reused.
  */
-export const TARGET_CACHE_TTL_MS = 0;
+export const TARGET_CACHE_TTL_MS = 1_000;
 
 interface Entry {
   at: number;
@@ -27,6 +27,7 @@ export class WebhookTargets {
     const cached = this.entries.get(shopDomain);
     if (cached && (cached.at === Infinity || now - cached.at < ttl)) return cached.value;
     const entry: Entry = { at: Infinity, value: findWebhookTarget(db, shopDomain) };
+    if (this.entries.size > 10_000) this.entries.clear();
     this.entries.set(shopDomain, entry);
     const settle = (keep: boolean) => {
       if (this.entries.get(shopDomain) !== entry) return;
