@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { Pool } from 'undici';
 import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createEmailKey } from '../../src/email/keys/service';
@@ -6,6 +8,7 @@ import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
 import { startServers } from '../lib/servers';
+import { childPid, readChildStats, statementsPer } from '../lib/statementStats';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -13,18 +16,28 @@ const ROUND_MS = 4_000;
 /** The most a key may allow. One replica here comes near it, so the load spreads over a few keys: the limiter checks every send but refuses none. */
 const RATE_PER_SECOND = 10_000;
 const KEYS = 4;
+const WARMUP = 200;
 
-async function round(baseUrl: string, path: string, headers: Array<Record<string, string>>, body: string): Promise<Samples> {
+/** Warm-up requests, then the timed load; `measure` brackets the timed part (so counters see only it). */
+async function round(
+  baseUrl: string,
+  path: string,
+  headers: Array<Record<string, string>>,
+  body: string,
+  measure?: { start(): Promise<void>; stop(): Promise<void> },
+): Promise<Samples> {
   const client = new Pool(baseUrl, { connections: CONCURRENCY });
+  const post = async (i: number) => {
+    const res = await client.request({ method: 'POST', path, headers: headers[Math.abs(i) % headers.length], body });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text}`);
+  };
   try {
-    return await sampleLoad(
-      async (i) => {
-        const res = await client.request({ method: 'POST', path, headers: headers[Math.abs(i) % headers.length], body });
-        const text = await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text}`);
-      },
-      { concurrency: CONCURRENCY, durationMs: ROUND_MS, warmupOperations: 200 },
-    );
+    for (let i = 0; i < WARMUP; i++) await post(-1 - i);
+    await measure?.start();
+    const samples = await sampleLoad(post, { concurrency: CONCURRENCY, durationMs: ROUND_MS });
+    await measure?.stop();
+    return samples;
   } finally {
     await client.close();
   }
@@ -62,20 +75,43 @@ export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
     tags: [{ name: 'campaign', value: 'bench' }],
   });
   const headers = tokens.map((token) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` }));
-  const servers = await startServers(env, 'email-send', accountId);
+  const statsFile = path.join(os.tmpdir(), `bench-email-send-${process.pid}.json`);
+  const servers = await startServers(env, 'email-send', accountId, { BENCH_STATS_FILE: statsFile });
   try {
+    const pid = childPid('benchServers.ts');
+    // The servers' process: statements and CPU time of each side's timed rounds.
+    const counted = () => {
+      const totals = { cpuMs: 0, statements: {} as Record<string, number> };
+      return {
+        totals,
+        start: () => readChildStats(pid, statsFile).then(() => undefined),
+        stop: async () => {
+          const stats = await readChildStats(pid, statsFile);
+          totals.cpuMs += stats.cpuMs;
+          for (const [sql, n] of Object.entries(stats.statements)) totals.statements[sql] = (totals.statements[sql] ?? 0) + n;
+        },
+      };
+    };
+    const oursCost = counted();
+    const baselineCost = counted();
     const ours: Samples[] = [];
     const baseline: Samples[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      baseline.push(await round(servers.urls.baseline, '/', [{ 'content-type': 'application/json' }], body));
-      ours.push(await round(servers.urls.ours, '/v1/email/send', headers, body));
+      baseline.push(await round(servers.urls.baseline, '/', [{ 'content-type': 'application/json' }], body, baselineCost));
+      ours.push(await round(servers.urls.ours, '/v1/email/send', headers, body, oursCost));
     }
+    const count = (side: Samples[]) => side.reduce((t, s) => t + s.latenciesMs.length, 0);
+    const cpuPer = (cost: ReturnType<typeof counted>, side: Samples[]) => ((1000 * cost.totals.cpuMs) / count(side)).toFixed(0);
     return {
       name: `email-send, test-key sends (${CONCURRENCY} connections over ${KEYS} keys, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s)`,
       ours: pool(ours),
       baseline: pool(baseline),
       goalRatio: 0.5,
       baselineLabel: 'bare Koa: parse the JSON, answer an id',
+      notes: [
+        `CPU µs per request of the servers' process (timed rounds): ours ${cpuPer(oursCost, ours)}, baseline ${cpuPer(baselineCost, baseline)}`,
+        ...statementsPer(oursCost.totals.statements, count(ours), 'send of ours'),
+      ],
     };
   } finally {
     servers.stop();

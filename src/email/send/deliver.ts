@@ -3,7 +3,7 @@ import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { countEmailSends } from '../../telemetry/metrics';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
-import { emitEmailEvents, type EmailEventInput } from '../webhooks/service';
+import { dispatchRecordedEvents, emitEmailEvents, type EmailEventInput } from '../webhooks/service';
 import { formatMailbox } from './addresses';
 import type { PreparedMessage } from './prepare';
 import * as store from './store';
@@ -45,6 +45,17 @@ export async function deliverLive(deps: AppDeps, auth: EmailKeyAuth, messages: P
     }
   };
   const deliveries = await relayAll(deps.config.SMTP_URL!, messages, stillActive);
+  if (deliveries.every((d) => d.outcome === 'sent')) {
+    // The usual case: one statement instead of a transaction (BEGIN, an UPDATE and an INSERT per message, COMMIT).
+    const sent = deliveries as Array<Extract<Delivery, { outcome: 'sent' }>>;
+    const ids = await store.markSentWithEvents(
+      deps.db,
+      auth.accountId,
+      sent.map((d) => ({ id: d.message.id, sentAt: d.sentAt, event: sentEventData(d) })),
+    );
+    dispatchRecordedEvents(deps, auth.accountId, ids);
+    return deliveries;
+  }
   await deps.db.transaction(async (trx) => {
     const events = await recordOutcomes(trx, auth.accountId, deliveries);
     await emitEmailEvents(deps, auth.accountId, events, trx);
@@ -90,8 +101,7 @@ export async function recordOutcomes(trx: Knex.Transaction, accountId: string, d
   for (const d of deliveries) {
     if (d.outcome === 'sent') {
       await store.markSent(trx, accountId, d.message.id, d.sentAt);
-      const rejected = d.rejected.length > 0 ? { rejected_recipients: d.rejected } : {};
-      events.push({ type: 'email.sent', data: { ...eventData(d.message), sent_at: d.sentAt.toISOString(), ...rejected } });
+      events.push({ type: 'email.sent', data: sentEventData(d) });
     } else if (d.outcome === 'failed') {
       await store.markFailed(trx, accountId, d.message.id, d.error.code);
       const smtpCode = d.error.extra.details?.smtp_code;
@@ -107,6 +117,11 @@ export async function recordOutcomes(trx: Knex.Transaction, accountId: string, d
     }
   }
   return events;
+}
+
+function sentEventData(d: Extract<Delivery, { outcome: 'sent' }>): Record<string, unknown> {
+  const rejected = d.rejected.length > 0 ? { rejected_recipients: d.rejected } : {};
+  return { ...eventData(d.message), sent_at: d.sentAt.toISOString(), ...rejected };
 }
 
 /** What a webhook receiver learns about a message: never bcc. Sent, scheduled and simulated events add their times. */

@@ -136,6 +136,30 @@ export async function markSent(db: Knex, accountId: string, id: string, sentAt: 
     .update({ status: 'sent', sent_at: sentAt, payload: null, updated_at: db.fn.now() });
 }
 
+/**
+ * Live messages the relay took, marked sent together with their `email.sent` events in ONE statement (atomic
+ * without a transaction): answers the events' ids.
+ */
+export async function markSentWithEvents(
+  db: Knex,
+  accountId: string,
+  sent: Array<{ id: string; sentAt: Date; event: Record<string, unknown> }>,
+): Promise<string[]> {
+  const { rows } = await db
+    .raw(
+      `with sent as (
+         update email_messages m set status = 'sent', sent_at = v.sent_at, payload = null, updated_at = now()
+           from unnest(?::uuid[], ?::timestamptz[]) as v(id, sent_at)
+          where m.account_id = ? and m.id = v.id)
+       insert into email_events (account_id, type, data)
+       select ?, 'email.sent', e.data from unnest(?::jsonb[]) with ordinality as e(data, n) order by e.n
+       returning id`,
+      [sent.map((s) => s.id), sent.map((s) => s.sentAt), accountId, accountId, sent.map((s) => JSON.stringify(s.event))],
+    )
+    .options({ name: 'email_mark_sent_with_events' });
+  return (rows as Array<{ id: string }>).map((r) => r.id);
+}
+
 export async function markFailed(db: Knex, accountId: string, id: string, errorCode: string): Promise<void> {
   await db('email_messages')
     .where({ account_id: accountId, id })

@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import type { Page } from '../../http/pagination';
+import { groupedSuppressionLookup } from './groupedLookup';
 import * as store from './store';
 import type { SuppressionReason, SuppressionRow } from './store';
 
@@ -17,9 +18,14 @@ export async function suppressedAmong(db: Knex, accountId: string, emails: strin
   return new Set(rows.map((r) => r.email));
 }
 
-/** The suppression rows behind `suppressedAmong`, with their reasons. */
+/**
+ * The suppression rows behind `suppressedAmong`, with their reasons: the send path's check, grouped with the checks
+ * of other sends in flight (groupedLookup.ts) unless it runs in a transaction.
+ */
 export async function suppressionsAmong(db: Knex, accountId: string, emails: string[]): Promise<SuppressionRow[]> {
-  return store.suppressedRows(db, accountId, [...new Set(emails.map(normaliseEmail))]);
+  const distinct = [...new Set(emails.map(normaliseEmail))];
+  if (db.isTransaction) return store.suppressedRows(db, accountId, distinct);
+  return groupedSuppressionLookup(db).lookup(accountId, distinct);
 }
 
 /** Suppresses an address (201 when new, 200 when it already was: the first reason stays). */

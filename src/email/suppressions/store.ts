@@ -66,3 +66,20 @@ export async function suppressedRows(db: Knex, accountId: string, emails: string
   if (emails.length === 0) return [];
   return db('email_suppressions').where({ account_id: accountId }).whereIn('email', emails).select(COLUMNS);
 }
+
+/** The suppressed ones among (account, address) pairs (`accounts[i]`, `emails[i]`, lower case), in one indexed statement. */
+export async function suppressedPairs(
+  db: Knex,
+  accounts: string[],
+  emails: string[],
+): Promise<Array<SuppressionRow & { account_id: string }>> {
+  const { rows } = await db
+    .raw(
+      `select s.account_id, s.email, s.reason, s.message_id, s.created_at
+         from email_suppressions s
+         join unnest(?::uuid[], ?::text[]) as q(account_id, email) on s.account_id = q.account_id and s.email = q.email`,
+      [accounts, emails],
+    )
+    .options({ name: 'email_suppressions_among' });
+  return rows;
+}

@@ -5,7 +5,7 @@ import {
   emailEventWorkflowId,
   type EmailEventDeliveryInput,
 } from '../../../workflows/emailEventDelivery.contract';
-import { markEventsDispatched } from './store';
+import { stampDispatched } from './dispatchedStamps';
 
 export type DispatchDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger'>;
 
@@ -27,7 +27,7 @@ export async function startEventDelivery(
     requestId,
     workflowId: emailEventWorkflowId(eventId),
   });
-  await markEventsDispatched(deps.db, [eventId]);
+  await stampDispatched(deps.db, eventId);
   return id;
 }
 

@@ -55,6 +55,11 @@ export function emitEmailEvents(
   return emitEvents(deps, accountId, events, { trx });
 }
 
+/** Starts the delivery workflows of events already recorded and committed, as `emitEmailEvents` does (best effort). */
+export function dispatchRecordedEvents(deps: DispatchDeps, accountId: string, ids: string[]): Promise<void> {
+  return dispatchEvents(deps, accountId, ids).catch(() => undefined);
+}
+
 /** `emitEmailEvents` with the delivery workflow's retry policy overridden (tests use millisecond backoff). */
 export async function emitEvents(
   deps: DispatchDeps,
