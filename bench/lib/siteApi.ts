@@ -5,10 +5,18 @@ import { createInterface } from 'node:readline';
 import type { BenchEnv } from './env';
 import { BENCH_HASH_KEY } from './servers';
 
+export interface ApiSample {
+  statements: Record<string, number>;
+  cpuMs: number;
+}
+
 export interface BenchSiteApi {
   urls: { ours: string; relay: string };
-  /** The SQL statements our API sent since the last call (or the start), with how often each was sent. */
-  statements(): Promise<Record<string, number>>;
+  /**
+   * Since the last call (or the start): the SQL statements our API sent, with how often each was sent, and the CPU
+   * time (user + system, ms) of the API process, which serves ours and the relay alike.
+   */
+  sample(): Promise<ApiSample>;
   stop(): void;
 }
 
@@ -40,12 +48,13 @@ export async function startBenchSiteApi(env: BenchEnv, siteEnv: Record<string, s
   ])) as [string];
   return {
     urls: JSON.parse(line) as BenchSiteApi['urls'],
-    async statements() {
-      const answer = new Promise<Record<string, number>>((resolve) => {
+    async sample() {
+      const answer = new Promise<ApiSample>((resolve) => {
         const onLine = (text: string) => {
           if (!text.startsWith('{"statements"')) return; // a log line of the app
           lines.off('line', onLine);
-          resolve((JSON.parse(text) as { statements: Record<string, number> }).statements);
+          const { statements, cpuMicros } = JSON.parse(text) as { statements: Record<string, number>; cpuMicros: number };
+          resolve({ statements, cpuMs: cpuMicros / 1000 });
         };
         lines.on('line', onLine);
       });

@@ -10,6 +10,7 @@ import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
+import { installCostProbe } from './costProbe';
 
 const POOL = 10;
 
@@ -44,14 +45,19 @@ async function main() {
     secretHashKey: config.SECRET_HASH_KEY!,
   });
   const bare = relay(config.SITE_PLATFORM_API_URL, process.env.BENCH_RELAY_TOKEN!);
+  installCostProbe(db, { ours, relay: bare });
   const listen = (app: Koa) =>
     new Promise<number>((resolve) => {
       const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });
   const [oursPort, relayPort] = await Promise.all([listen(ours), listen(bare)]);
   console.log(JSON.stringify({ ours: `http://127.0.0.1:${oursPort}`, relay: `http://127.0.0.1:${relayPort}` }));
+  // …and the process's CPU time (user + system) since the last SIGUSR2, so each round's side gets its own.
+  let cpu = process.cpuUsage();
   process.on('SIGUSR2', () => {
-    console.log(JSON.stringify({ statements: Object.fromEntries(statements) }));
+    const spent = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    console.log(JSON.stringify({ statements: Object.fromEntries(statements), cpuMicros: spent.user + spent.system }));
     statements.clear();
   });
   process.on('SIGTERM', () => process.exit(0));

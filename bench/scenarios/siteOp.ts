@@ -5,7 +5,7 @@ import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
 import { BENCH_HASH_KEY } from '../lib/servers';
-import { startBenchSiteApi } from '../lib/siteApi';
+import { startBenchSiteApi, type BenchSiteApi } from '../lib/siteApi';
 import { startBenchSiteSimulator, type BenchSiteSimulator } from '../lib/siteSimulator';
 
 const ITEMS = 25;
@@ -44,6 +44,10 @@ interface Side {
   unwrap(body: any): any;
   sent: number;
   fromSnapshot: number;
+  /** CPU time of the API process during this side's rounds (idle during the direct side's). */
+  apiCpuMs: number;
+  /** The statements our API sent during this side's rounds. */
+  statements: Record<string, number>;
 }
 
 const side = (baseUrl: string, token: string, path: string, unwrap: (b: any) => any = (b) => b): Side => ({
@@ -53,7 +57,20 @@ const side = (baseUrl: string, token: string, path: string, unwrap: (b: any) => 
   unwrap,
   sent: 0,
   fromSnapshot: 0,
+  apiCpuMs: 0,
+  statements: {},
 });
+
+/** One round, then what the API process spent on it, booked to the side. */
+async function measuredRound(api: BenchSiteApi, s: Side, read: Read): Promise<Samples> {
+  const samples = await round(s, read);
+  const { statements, cpuMs } = await api.sample();
+  s.apiCpuMs += cpuMs;
+  for (const [sql, n] of Object.entries(statements)) s.statements[sql] = (s.statements[sql] ?? 0) + n;
+  return samples;
+}
+
+const cpuPerRequest = (s: Side) => (s.apiCpuMs / s.sent).toFixed(3);
 
 /** One round on one side; an answer that is not 200 with the expected platform body counts as an error. */
 async function round(s: Side, read: Read): Promise<Samples> {
@@ -124,7 +141,7 @@ export async function siteOp(env: BenchEnv): Promise<ScenarioResult[]> {
   let served: number | undefined;
   try {
     const connection = await connectSiteToken(api.urls.ours, ownerToken, sim.ourToken);
-    await api.statements(); // the connect's own
+    await api.sample(); // the connect's own
     const results: ScenarioResult[] = [];
     const sides: Side[] = [];
     for (const read of reads(sim)) {
@@ -135,16 +152,17 @@ export async function siteOp(env: BenchEnv): Promise<ScenarioResult[]> {
       sides.push(ours, direct, relay);
       const rounds = { ours: [] as Samples[], direct: [] as Samples[], relay: [] as Samples[] };
       for (let r = 0; r < ROUNDS; r++) {
-        rounds.direct.push(await round(direct, read));
-        rounds.relay.push(await round(relay, read));
-        rounds.ours.push(await round(ours, read));
+        rounds.direct.push(await measuredRound(api, direct, read));
+        rounds.relay.push(await measuredRound(api, relay, read));
+        rounds.ours.push(await measuredRound(api, ours, read));
       }
       const name = `site-op, ${read.action} through the agent route (${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side)`;
       const notes = [
         ...(ours.fromSnapshot
           ? [`${ours.fromSnapshot} of our ${ours.sent} answers came from the CMS snapshot cache, not the platform`]
           : []),
-        ...perRequest(await api.statements(), ours.sent),
+        ...perRequest(ours.statements, ours.sent),
+        `API process CPU per request (user + system over whole rounds): ours ${cpuPerRequest(ours)} ms, bare relay ${cpuPerRequest(relay)} ms`,
       ];
       results.push(
         {

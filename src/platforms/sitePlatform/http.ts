@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import { sitePlatformErrors } from './errors';
 import { countPlatformCall, operationOf } from '../../telemetry/metrics';
+import { target } from './pools';
 
 export interface SendSpec {
   /** Readable name for errors, e.g. `GET /v2/sites`. */
@@ -26,7 +26,9 @@ export async function send(spec: SendSpec): Promise<RawResponse> {
   const signal = AbortSignal.timeout(spec.timeoutMs);
   const operation = operationOf(spec.method, spec.call.slice(spec.call.indexOf(' ') + 1));
   try {
-    const res = await request(spec.url, {
+    const { pool, path } = target(spec.url);
+    const res = await pool.request({
+      path,
       method: spec.method as 'GET',
       headers: spec.headers,
       body: spec.body,

@@ -12,8 +12,15 @@ interface Entry<T> {
  */
 export class CredentialCache<T> {
   private entries = new Map<string, Entry<T>>();
+  /** Busts per account: a value read before a bust must not be stored after it. */
+  private busts = new Map<string, number>();
 
   get(accountId: string, projectId: string | undefined, siteId: string | undefined, now: number): T | undefined {
+    return this.entry(accountId, projectId, siteId, now)?.value;
+  }
+
+  /** The live entry with its expiry, or undefined (an expired one is dropped). */
+  entry(accountId: string, projectId: string | undefined, siteId: string | undefined, now: number): Entry<T> | undefined {
     const key = keyOf(accountId, projectId, siteId);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -21,17 +28,26 @@ export class CredentialCache<T> {
       this.entries.delete(key);
       return undefined;
     }
-    return entry.value;
+    return entry;
   }
 
-  set(accountId: string, projectId: string | undefined, siteId: string | undefined, value: T, now: number): void {
+  /** Stores a value read at `now`; with `generation` (from generation() before the read), only if no bust came since. */
+  set(accountId: string, projectId: string | undefined, siteId: string | undefined, value: T, now: number, generation?: number): void {
+    if (generation !== undefined && generation !== this.generation(accountId)) return;
     this.entries.set(keyOf(accountId, projectId, siteId), { value, expiresAt: now + CREDENTIAL_TTL_MS });
   }
 
+  generation(accountId: string): number {
+    return this.busts.get(accountId) ?? 0;
+  }
+
   bustAccount(accountId: string): void {
+    this.busts.set(accountId, this.generation(accountId) + 1);
     const prefix = `${accountId}|`;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 }
+
+export const cacheKeyOf = (accountId: string, projectId?: string, siteId?: string) => keyOf(accountId, projectId, siteId);
 
 const keyOf = (accountId: string, projectId?: string, siteId?: string) => `${accountId}|${projectId ?? ''}|${siteId ?? ''}`;

@@ -1,5 +1,5 @@
 import { isUuid } from '../../http/ids';
-import { CredentialCache } from './cache';
+import { cacheKeyOf, CREDENTIAL_TTL_MS, CredentialCache } from './cache';
 import { nowOf, type SitePlatformDeps } from './deps';
 import {
   connectionReaches,
@@ -88,10 +88,17 @@ export async function pickConnection(
   return holder ? { row: holder, siteId: target, source: 'site_row' } : null;
 }
 
+/** Past this age a served entry is refreshed in the background, so a request waits on resolution only when cold. */
+const REFRESH_AFTER_MS = 45_000;
+/** Resolutions under way, per cache key and bust generation: concurrent misses share one. */
+const inFlight = new Map<string, Promise<ResolvedCredentials | null>>();
+
 /**
  * The credentials for a call on behalf of an account (and optionally a project and a site): override first, then
- * the account default, then none (null). Cached 60 s per (account, project, site). A token still sealed under
- * the previous key is re-sealed under the current one and written back.
+ * the account default, then none (null). Cached 60 s per (account, project, site); an entry older than 45 s is
+ * served while one background resolution replaces it, and concurrent misses share one resolution. A resolution that
+ * a bust (connect, reconnect, disconnect) overtook is not stored. A token still sealed under the previous key is
+ * re-sealed under the current one and written back.
  */
 export async function resolveCredentials(
   deps: SitePlatformDeps,
@@ -99,25 +106,54 @@ export async function resolveCredentials(
   target: { projectId?: string; siteId?: string } = {},
 ): Promise<ResolvedCredentials | null> {
   const now = nowOf(deps);
-  const cached = credentialCache.get(accountId, target.projectId, target.siteId, now);
-  if (cached !== undefined) return cached;
-
-  const picked = await pickConnection(deps, accountId, target.projectId, target.siteId);
-  let resolved: ResolvedCredentials | null = null;
-  if (picked) {
-    const envelope = picked.row.access_token_enc!;
-    const { plaintext, resealed } = openSealed(deps.config, envelope);
-    if (resealed) await rewrapToken(deps.db, accountId, picked.row.id, envelope, resealed);
-    resolved = {
-      connectionId: picked.row.id,
-      authKind: picked.row.auth_kind,
-      scope: picked.row.scope,
-      rateLimitPerMinute: picked.row.rate_limit_per_minute,
-      siteId: picked.siteId,
-      source: picked.source,
-      token: plaintext,
-    };
+  const entry = credentialCache.entry(accountId, target.projectId, target.siteId, now);
+  if (!entry) return resolveShared(deps, accountId, target);
+  if (entry.expiresAt - now < CREDENTIAL_TTL_MS - REFRESH_AFTER_MS) {
+    resolveShared(deps, accountId, target).catch((err: unknown) => {
+      deps.logger.warn({ accountId, err: (err as Error).name }, 'site platform credential refresh failed; the next call resolves again');
+    });
   }
-  credentialCache.set(accountId, target.projectId, target.siteId, resolved, now);
-  return resolved;
+  return entry.value;
+}
+
+function resolveShared(
+  deps: SitePlatformDeps,
+  accountId: string,
+  target: { projectId?: string; siteId?: string },
+): Promise<ResolvedCredentials | null> {
+  const generation = credentialCache.generation(accountId);
+  const key = `${cacheKeyOf(accountId, target.projectId, target.siteId)}#${generation}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    const startedAt = nowOf(deps);
+    pending = resolveNow(deps, accountId, target)
+      .then((resolved) => {
+        credentialCache.set(accountId, target.projectId, target.siteId, resolved, startedAt, generation);
+        return resolved;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function resolveNow(
+  deps: SitePlatformDeps,
+  accountId: string,
+  target: { projectId?: string; siteId?: string },
+): Promise<ResolvedCredentials | null> {
+  const picked = await pickConnection(deps, accountId, target.projectId, target.siteId);
+  if (!picked) return null;
+  const envelope = picked.row.access_token_enc!;
+  const { plaintext, resealed } = openSealed(deps.config, envelope);
+  if (resealed) await rewrapToken(deps.db, accountId, picked.row.id, envelope, resealed);
+  return {
+    connectionId: picked.row.id,
+    authKind: picked.row.auth_kind,
+    scope: picked.row.scope,
+    rateLimitPerMinute: picked.row.rate_limit_per_minute,
+    siteId: picked.siteId,
+    source: picked.source,
+    token: plaintext,
+  };
 }

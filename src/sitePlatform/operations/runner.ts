@@ -4,7 +4,7 @@ import type { SitePlatformDeps } from '../connections/deps';
 import { resolveCredentials, type ResolvedCredentials } from '../connections/resolve';
 import { requireOwnProject } from '../../projects/service';
 import { auditWrite } from './audit';
-import { clientFor } from './clients';
+import { clientForCredentials } from './clients';
 import { invalidatesSnapshots, markSnapshotsStale, snapshotRead, type SnapshotInfo } from './cmsSnapshots';
 import { compositeFor } from './composites';
 import { setContentSource } from './contentSource';
@@ -98,7 +98,7 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
   const call = composite
     ? () =>
         composite({
-          client: clientFor(deps.config, creds.connectionId, creds.token),
+          client: clientForCredentials(deps.config, creds),
           params: valid,
           config: deps.config,
           accountId: req.accountId,
@@ -137,6 +137,13 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
 // where the platform's path names it.
 const SERVICE_PARAMS = new Set(['confirm', 'with_bindings', 'site_id']);
 
+const pathParamsOf = new Map<string, Set<string>>();
+const pathParams = (path: string): Set<string> => {
+  let names = pathParamsOf.get(path);
+  if (!names) pathParamsOf.set(path, (names = new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))));
+  return names;
+};
+
 async function callPlatform(
   deps: SitePlatformDeps,
   op: OperationDef,
@@ -144,7 +151,7 @@ async function callPlatform(
   creds: ResolvedCredentials,
 ): Promise<unknown> {
   const platform = op.platform!;
-  const inPath = new Set([...platform.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const inPath = pathParams(platform.path);
   const rest = Object.fromEntries(Object.entries(params).filter(([k, v]) => !inPath.has(k) && !SERVICE_PARAMS.has(k) && v !== undefined));
   const { localeId, ...others } = rest;
   const sendsBody = platform.method !== 'GET' && (platform.method !== 'DELETE' || platform.deleteBody === true);
@@ -153,7 +160,7 @@ async function callPlatform(
   if (!sendsBody) {
     for (const [k, v] of Object.entries(others)) query[k] = typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean);
   }
-  const client = clientFor(deps.config, creds.connectionId, creds.token);
+  const client = clientForCredentials(deps.config, creds);
   const res = await client.request({
     method: platform.method,
     base: apiBaseFor(op, params) ?? 'v2',

@@ -22,8 +22,22 @@ export function scopeGranted(granted: string | readonly string[], required: stri
   return parseScopes(granted).has(canonical(required));
 }
 
+// Grant strings are few (one per connection) and checked on every call: each is split once.
+const MAX_GRANTS = 256;
+const grants = new Map<string, ReadonlySet<string>>();
+
+function grantOf(granted: string | readonly string[]): ReadonlySet<string> {
+  if (typeof granted !== 'string') return parseScopes(granted);
+  let have = grants.get(granted);
+  if (!have) {
+    if (grants.size >= MAX_GRANTS) grants.clear();
+    grants.set(granted, (have = parseScopes(granted)));
+  }
+  return have;
+}
+
 /** The required scopes the grant lacks, in the order they were required. */
 export function missingScopes(granted: string | readonly string[], required: readonly string[]): string[] {
-  const have = parseScopes(granted);
+  const have = grantOf(granted);
   return required.filter((s) => !have.has(canonical(s)));
 }
