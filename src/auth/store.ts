@@ -131,8 +131,19 @@ export async function insertAgentKey(
   return created;
 }
 
-export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyRow | undefined> {
-  const [row] = await preparedRows<AgentKeyRow>(db, 'auth_find_agent_key', 'select * from agent_keys where id = $1', [id]);
+/** What authenticating an agent key reads: nothing it does not use (each column read is parsed on every request). */
+export type AgentKeyAuthRow = Pick<
+  AgentKeyRow,
+  'id' | 'account_id' | 'permissions' | 'read_only' | 'secret_hash' | 'last_used_at' | 'revoked_at'
+>;
+
+export async function findAgentKey(db: Knex, id: string): Promise<AgentKeyAuthRow | undefined> {
+  const [row] = await preparedRows<AgentKeyAuthRow>(
+    db,
+    'auth_find_agent_key',
+    'select id, account_id, permissions, read_only, secret_hash, last_used_at, revoked_at from agent_keys where id = $1',
+    [id],
+  );
   return row;
 }
 
