@@ -5,12 +5,15 @@ import { caseStudy } from './scenarios/caseStudy';
 import { commerceBackfill } from './scenarios/commerceBackfill';
 import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
+import { costs } from './scenarios/costs';
 import { crmSearch } from './scenarios/crmSearch';
 import { emailSend } from './scenarios/emailSend';
+import { emailLiveSend } from './scenarios/emailLiveSend';
 import { imageRun } from './scenarios/imageRun';
 import { jobStart } from './scenarios/jobStart';
 import { researchRun } from './scenarios/researchRun';
 import { routeFloor } from './scenarios/routeFloor';
+import { scale } from './scenarios/scale';
 import { scheduleFire } from './scenarios/scheduleFire';
 import { siteOp } from './scenarios/siteOp';
 import { siteWebhook } from './scenarios/siteWebhook';
@@ -25,6 +28,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'commerce-backfill': commerceBackfill,
   'research-run': researchRun,
   'email-send': emailSend,
+  'email-live-send': emailLiveSend,
   'smtp-send': smtpSend,
   'site-op': siteOp,
   'site-webhook': siteWebhook,
@@ -34,6 +38,8 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'views-batch': viewsBatch,
   'ai-turn': aiTurn,
   'route-floor': routeFloor,
+  scale,
+  costs,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */
@@ -46,7 +52,8 @@ async function main() {
   }
   const env = await startBenchEnv();
   try {
-    for (const name of wanted.length ? wanted : Object.keys(SCENARIOS)) {
+    // `costs` re-runs the other scenarios with a probe: only when asked for by name.
+    for (const name of wanted.length ? wanted : Object.keys(SCENARIOS).filter((n) => n !== 'costs')) {
       for (const result of [await SCENARIOS[name](env)].flat()) printResult(result);
     }
   } finally {

@@ -17,7 +17,9 @@ import { emailSendBaseline } from '../baselines/emailSend';
 import { routeFloorBaseline } from '../baselines/routeFloor';
 import { siteWebhookBaseline } from '../baselines/siteWebhook';
 import { viewsBatchBaseline } from '../baselines/viewsBatch';
+import { installCostProbe } from '../lib/costProbe';
 import { benchNoopRoute } from '../routes/noop';
+import { writeStatsOnSignal } from '../lib/statementStats';
 import { SiteEventRelay } from '../../src/sitePlatform/webhooks/relay';
 
 const POOL = 10;
@@ -37,6 +39,8 @@ async function main() {
   const baselineOf = BASELINES[process.env.BENCH_BASELINE ?? ''];
   if (!baselineOf) throw new Error(`BENCH_BASELINE must be one of ${Object.keys(BASELINES).join(', ')}`);
   const db = createDb(config.DATABASE_URL!, POOL);
+  // BENCH_STATS_FILE: SIGUSR2 writes there the statements sent and the CPU used since the last one (email scenarios).
+  if (process.env.BENCH_STATS_FILE) writeStatsOnSignal(db, process.env.BENCH_STATS_FILE);
   const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE);
   const deps = {
     config,
@@ -54,6 +58,7 @@ async function main() {
   new SiteEventRelay(deps).start();
   const baseline = new Koa();
   baseline.use(baselineOf(db, new pg.Pool({ connectionString: config.DATABASE_URL, max: POOL }), process.env.BENCH_ACCOUNT_ID!));
+  installCostProbe(db, { ours, baseline });
 
   const listen = (app: Koa) =>
     new Promise<number>((resolve) => {
