@@ -34,3 +34,15 @@ export async function benchEmailAccount(
   };
   return { accountId: account.id, domain, deps };
 }
+
+/** The message both email scenarios send: one recipient, HTML and text, a tag. */
+export function benchMessage(domain: string): string {
+  return JSON.stringify({
+    from: `Bench <news@${domain}>`,
+    to: ['reader@example.com'],
+    subject: 'Your weekly digest',
+    html: '<p>Hello from the bench.</p>',
+    text: 'Hello from the bench.',
+    tags: [{ name: 'campaign', value: 'bench' }],
+  });
+}

@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { Pool } from 'undici';
 import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createEmailKey } from '../../src/email/keys/service';
-import { benchEmailAccount } from '../lib/emailAccount';
+import { benchEmailAccount, benchMessage } from '../lib/emailAccount';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
@@ -137,14 +137,7 @@ export async function emailLiveSend(env: BenchEnv): Promise<ScenarioResult> {
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
     BENCH_STATS_FILE: statsFile,
   });
-  const body = JSON.stringify({
-    from: `Bench <news@${domain}>`,
-    to: ['reader@example.com'],
-    subject: 'Your weekly digest',
-    html: '<p>Hello from the bench.</p>',
-    text: 'Hello from the bench.',
-    tags: [{ name: 'campaign', value: 'bench' }],
-  });
+  const body = benchMessage(domain);
   try {
     const apiPid = childPid('benchServers.ts');
     const workerPid = childPid('benchWorker.ts');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createEmailKey } from '../../src/email/keys/service';
-import { benchEmailAccount } from '../lib/emailAccount';
+import { benchEmailAccount, benchMessage } from '../lib/emailAccount';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
@@ -66,14 +66,7 @@ export async function emailSend(env: BenchEnv): Promise<ScenarioResult> {
   }
   await closeEmailRuntime(deps);
 
-  const body = JSON.stringify({
-    from: `Bench <news@${domain}>`,
-    to: ['reader@example.com'],
-    subject: 'Your weekly digest',
-    html: '<p>Hello from the bench.</p>',
-    text: 'Hello from the bench.',
-    tags: [{ name: 'campaign', value: 'bench' }],
-  });
+  const body = benchMessage(domain);
   const headers = tokens.map((token) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` }));
   const statsFile = path.join(os.tmpdir(), `bench-email-send-${process.pid}.json`);
   const servers = await startServers(env, 'email-send', accountId, { BENCH_STATS_FILE: statsFile });

@@ -1,12 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { createAccount } from '../../src/auth/service';
-import { urlTokenHash, urlTokenOf } from '../../src/sitePlatform/webhooks/urlToken';
 import { BASELINE_TABLE } from '../baselines/siteWebhook';
 import type { BenchEnv } from '../lib/env';
 import { pool, sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
-import { BENCH_HASH_KEY, startServers } from '../lib/servers';
+import { startServers } from '../lib/servers';
+import { itemChangedBody, seedSiteIntake } from '../lib/siteIntake';
 import { startBenchWorker } from '../lib/worker';
 
 const ROUNDS = 3;
@@ -15,7 +14,6 @@ const WARMUP = 100;
 const CONCURRENCY = 16;
 /** The drain gives up when no event was fanned out for this long. */
 const DRAIN_STALL_MS = 30_000;
-const TRIGGER = 'collection_item_changed';
 
 interface Seeded {
   accountId: string;
@@ -27,40 +25,7 @@ interface Seeded {
 
 /** An account with one OAuth connection (service-wide client) sharing one site, its receiver URL registered. */
 async function seed(env: BenchEnv): Promise<Seeded> {
-  const tag = randomBytes(4).toString('hex');
-  const { account } = await createAccount(env.db, BENCH_HASH_KEY, {
-    name: 'Bench site hooks',
-    ownerEmail: `owner-${tag}@example.com`,
-    ownerName: 'Bench',
-  });
-  const siteId = `site_${randomBytes(6).toString('hex')}`;
-  const [connection] = await env
-    .db('site_platform_connections')
-    .insert({
-      account_id: account.id,
-      access_token_enc: 'v1:unused',
-      auth_kind: 'oauth',
-      purpose: 'account_default',
-      installed_at: new Date(),
-    })
-    .returning('id');
-  const urlToken = urlTokenOf(BENCH_HASH_KEY, connection.id);
-  await env
-    .db('site_platform_connections')
-    .where({ id: connection.id })
-    .update({ webhook_url_token_hash: urlTokenHash(urlToken) });
-  await env
-    .db('site_platform_sites')
-    .insert({ account_id: account.id, connection_id: connection.id, site_id: siteId, display_name: 'Bench site' });
-  await env.db('site_platform_connection_sites').insert({ account_id: account.id, connection_id: connection.id, site_id: siteId });
-  await env.db('site_platform_webhook_subscriptions').insert({
-    account_id: account.id,
-    connection_id: connection.id,
-    site_id: siteId,
-    webhook_id: `wh_${tag}`,
-    trigger_type: TRIGGER,
-    endpoint_url: 'http://127.0.0.1/hook',
-  });
+  const { siteIds, ...seeded } = await seedSiteIntake(env, 1);
   // The same durable insert as ours: the inbound-event table's columns, defaults, checks, unique key and indexes, and its
   // foreign key to the account (LIKE does not copy foreign keys).
   await env.db.raw(`create table if not exists ${BASELINE_TABLE} (like site_platform_inbound_events including all)`);
@@ -68,37 +33,12 @@ async function seed(env: BenchEnv): Promise<Seeded> {
     `alter table ${BASELINE_TABLE} drop constraint if exists ${BASELINE_TABLE}_account_fk,
        add constraint ${BASELINE_TABLE}_account_fk foreign key (account_id) references accounts (id) on delete cascade`,
   );
-  return {
-    accountId: account.id,
-    connectionId: connection.id,
-    siteId,
-    secret: `csec_${randomBytes(16).toString('hex')}`,
-    path: `/api/webhooks/site-platform/${connection.id}/${urlToken}`,
-  };
+  return { ...seeded, siteId: siteIds[0] };
 }
 
 /** Distinct collection_item_changed bodies (an item of a CMS collection, as the platform's reference shows it). */
 function bodies(s: Seeded, count: number, prefix: string): Buffer[] {
-  return Array.from({ length: count }, (_, i) =>
-    Buffer.from(
-      JSON.stringify({
-        triggerType: TRIGGER,
-        payload: {
-          id: `${prefix}${i}_${randomBytes(6).toString('hex')}`,
-          siteId: s.siteId,
-          workspaceId: 'ws_bench',
-          collectionId: 'col_bench',
-          cmsLocaleId: 'loc_bench',
-          lastPublished: null,
-          lastUpdated: new Date().toISOString(),
-          createdOn: '2026-11-01T10:00:00.000Z',
-          isArchived: false,
-          isDraft: false,
-          fieldData: { name: `Article ${i} — Crème brûlée`, slug: `article-${prefix}${i}`, summary: 'x'.repeat(400) },
-        },
-      }),
-    ),
-  );
+  return Array.from({ length: count }, (_, i) => itemChangedBody(s.siteId, `${prefix}${i}`));
 }
 
 interface Sender {
