@@ -13,6 +13,12 @@ export interface RelayTiming {
   batch: number;
   /** Pause between passes while there is work. */
   busyMs: number;
+  /**
+   * Rows a pass must claim for the pause after it to hold against wake-ups (a burst then goes out in few, larger
+   * hand-overs); after a smaller pass a receiver's wake-up ends the pause, so a lone delivery is not held back.
+   * Default 1: every pass that claimed something holds its pause.
+   */
+  burstRows?: number;
   /** Pause when idle (a wake-up from a receiver in this process ends it sooner). */
   idleMs: number;
   /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
@@ -95,8 +101,8 @@ export abstract class OutboxRelay {
       if (!this.running) break;
       if (pass.failed > 0) await this.sleep(this.timing.retryMs, false);
       else if (pass.claimed >= this.timing.batch) continue;
-      // Busy: the next pass waits the short interval whatever wakes it, so a burst goes out in few signals.
-      else if (pass.claimed > 0) await this.sleep(this.timing.busyMs, false);
+      // Busy: after a burst-sized pass the next one waits the interval whatever wakes it, so a burst goes out in few signals.
+      else if (pass.claimed > 0) await this.sleep(this.timing.busyMs, pass.claimed < (this.timing.burstRows ?? 1));
       else await this.sleep(this.timing.idleMs, true);
     }
   }

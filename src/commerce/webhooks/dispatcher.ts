@@ -8,11 +8,13 @@ import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store
 /** Most deliveries one relay pass claims. */
 export const DISPATCH_BATCH = 500;
 /**
- * Pause between passes while there is work (a burst goes out in few, larger signals: fewer relay transactions, signals
- * and workflow tasks on the machine that answers the deliveries), and when idle (a receiver's commit in this process
- * wakes it sooner).
+ * Pause between passes while there is work, and when idle (a receiver's commit in this process wakes it sooner). After a
+ * pass of at least DISPATCH_BURST_ROWS the pause holds against wake-ups, so a burst goes out in few, larger signals
+ * (fewer relay transactions, signals and workflow tasks on the machine that answers the deliveries); after a smaller
+ * pass a new delivery ends it at once.
  */
 export const DISPATCH_BUSY_MS = 250;
+export const DISPATCH_BURST_ROWS = 20;
 export const DISPATCH_IDLE_MS = 200;
 /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
 export const DISPATCH_RETRY_MS = 1_000;
@@ -51,7 +53,13 @@ export class DeliveryDispatcher extends OutboxRelay {
     super(
       deps.logger,
       wakeups,
-      { batch: options.batch ?? DISPATCH_BATCH, busyMs: DISPATCH_BUSY_MS, idleMs: DISPATCH_IDLE_MS, retryMs: DISPATCH_RETRY_MS },
+      {
+        batch: options.batch ?? DISPATCH_BATCH,
+        busyMs: DISPATCH_BUSY_MS,
+        burstRows: DISPATCH_BURST_ROWS,
+        idleMs: DISPATCH_IDLE_MS,
+        retryMs: DISPATCH_RETRY_MS,
+      },
       'commerce delivery',
     );
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { verifyWebhookSignature } from '../../../src/commerce/webhooks/signature';
+import { TARGET_CACHE_TTL_MS } from '../../../src/commerce/webhooks/targets';
 import { signBody } from '../../../src/sandbox/commerce';
 import { harness } from '../../helpers/harness';
 import { newAccount } from '../../helpers/accounts';
@@ -37,6 +38,8 @@ describe('commerce app client_secret is stored in plaintext on purpose', () => {
 
     const encrypted = createTokenCipher(harness().deps.config.COMMERCE_TOKEN_ENCRYPTION_KEY).encrypt(app.clientSecret);
     await harness().db('app_registrations').where({ id: stored.id }).update({ client_secret: encrypted });
+    // A receiver reuses a shop's lookup (with its secret) for TARGET_CACHE_TTL_MS: a changed secret is seen that late.
+    await new Promise((resolve) => setTimeout(resolve, TARGET_CACHE_TTL_MS + 50));
     try {
       const refused = await world.sim.deliver(shopDomain, 'products/update', payload, { retrySchedule: [] });
       assert.deepEqual(
