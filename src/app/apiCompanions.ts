@@ -1,6 +1,7 @@
 import { AlertEventRelay } from '../alerts/relay';
 import { DeliveryDispatcher } from '../commerce/webhooks/dispatcher';
 import type { AppDeps } from '../deps';
+import { closeAgentKeyCache } from '../auth/agentKeyRuntime';
 import { closeEmailRuntime } from '../email/keys/runtime';
 import { EmailEventRedispatcher } from '../email/webhooks/redispatchRelay';
 import { startConfiguredReturnPath } from '../email/returnPath/runtime';
@@ -36,6 +37,7 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
       await alertRelay.stop();
       await serverClosedJobs.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
+      await closeAgentKeyCache(deps); // the agent-key change listener
       await closeRelays(); // pooled SMTP connections to the relay
       await closeTurnWakeups(); // the LISTEN connection of chat-turn waits
     },

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import { authenticateEmailKey } from '../email/keys/authenticate';
+import { agentKeyCacheOf } from './agentKeyRuntime';
 import { sameSecret } from './secrets';
 import { authenticateAgentKey, authenticateSession } from './service';
 import type { AuthContext, AuthSpec } from './types';
@@ -35,7 +36,7 @@ export async function authenticate(spec: AuthSpec, ctx: Context, deps: AppDeps):
     case 'agent': {
       const token = bearer(ctx);
       if (!token) throw missing();
-      const auth = await authenticateAgentKey(deps.db, deps.secretHashKey, token);
+      const auth = await authenticateAgentKey(deps.db, deps.secretHashKey, token, agentKeyCacheOf(deps));
       if (!auth || auth.kind !== 'agent') throw invalid();
       if (auth.readOnly && !READ_METHODS.has(ctx.method) && !spec.readOnlyMayPost) {
         throw new ApiError(403, 'read_only_key', 'this agent key is read-only');

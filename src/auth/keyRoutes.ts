@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route';
 import { accountOf } from './authenticate';
+import { agentKeyCacheOf } from './agentKeyRuntime';
 import { PERMISSIONS } from './permissions';
 import { agentKeySchema, toAgentKey } from './schemas';
 import { createAgentKey, getAgentKey, pageAgentKeys, revokeAgentKey } from './service';
@@ -93,7 +94,12 @@ export function keyRoutes(): RouteDef[] {
         responses: { 200: { description: 'The revoked key', schema: agentKeySchema } },
         errors: [{ status: 404, code: 'agent_key_not_found', description: 'No key with this id in the account.' }],
       },
-      async ({ auth, deps, params }) => ({ body: toAgentKey(await revokeAgentKey(deps.db, accountOf(auth), params.id)) }),
+      async ({ auth, deps, params }) => {
+        const revoked = await revokeAgentKey(deps.db, accountOf(auth), params.id);
+        // This process refuses the key from the next request on; other replicas when the database's announcement comes.
+        agentKeyCacheOf(deps).invalidate(revoked.id);
+        return { body: toAgentKey(revoked) };
+      },
     ),
 
     route(

@@ -9,6 +9,7 @@ import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
 import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
+import { closeAgentKeyCaches } from '../../src/auth/agentKeyRuntime';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
 import { closeTurnWakeups } from '../../src/marketing/ai/turnWakeups';
 import { createApp } from '../../src/app/app';
@@ -109,6 +110,7 @@ export async function startHarness(): Promise<Harness> {
   const dispatcher = new DeliveryDispatcher(deps).start();
   cleanups.unshift(() => dispatcher.stop());
   cleanups.unshift(() => closeEmailRuntimes());
+  cleanups.unshift(() => closeAgentKeyCaches());
   cleanups.unshift(() => closeTurnWakeups());
   const { port } = server.address() as AddressInfo;
   // Webhook and callback URLs point back at this app, as PUBLIC_APP_URL does in production.
