@@ -14,6 +14,7 @@ import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
 import { emailSendBaseline } from '../baselines/emailSend';
+import { emailSendFloorBaseline } from '../baselines/emailSendFloor';
 import { routeFloorBaseline } from '../baselines/routeFloor';
 import { siteWebhookBaseline } from '../baselines/siteWebhook';
 import { viewsBatchBaseline } from '../baselines/viewsBatch';
@@ -28,7 +29,15 @@ const BASELINES: Record<string, (db: Knex, pool: pg.Pool, accountId: string) => 
   'crm-search': crmSearchBaseline,
   'content-list': contentListBaseline,
   'commerce-webhook': commerceWebhookBaseline,
-  'email-send': () => emailSendBaseline(),
+  // `/floor`, `/floor-cpu`: the same work as a test-key send, bare, with and without its suppression SELECT (context).
+  'email-send': (_db, pool) => {
+    const floors: Record<string, Middleware> = {
+      '/floor': emailSendFloorBaseline(pool, { suppressionSelect: true }),
+      '/floor-cpu': emailSendFloorBaseline(pool, { suppressionSelect: false }),
+    };
+    const bare = emailSendBaseline();
+    return (ctx, next) => (floors[ctx.path] ?? bare)(ctx, next);
+  },
   'site-webhook': siteWebhookBaseline,
   'views-batch': () => viewsBatchBaseline(),
   'route-floor': routeFloorBaseline,

@@ -90,7 +90,8 @@ export async function deleteDomain(db: Knex, accountId: string, id: string): Pro
  * per-process cache: changes made through this process are seen at once, changes made through another replica
  * within VERIFIED_CACHE_TTL_MS (5 s).
  */
-export async function isDomainVerified(db: Knex, accountId: string, domain: string): Promise<boolean> {
-  const names = await verifiedDomains.names(accountId, () => store.verifiedDomainNames(db, accountId));
-  return names.has(normaliseDomain(domain));
+export function isDomainVerified(db: Knex, accountId: string, domain: string): boolean | Promise<boolean> {
+  const names = verifiedDomains.names(accountId, () => store.verifiedDomainNames(db, accountId));
+  const name = normaliseDomain(domain);
+  return names instanceof Set ? names.has(name) : names.then((loaded) => loaded.has(name));
 }

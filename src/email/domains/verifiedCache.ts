@@ -22,7 +22,8 @@ export class VerifiedDomainCache {
     private readonly ttlMs = VERIFIED_CACHE_TTL_MS,
   ) {}
 
-  async names(accountId: string, load: () => Promise<string[]>): Promise<Set<string>> {
+  /** The account's domains: at once while its entry is fresh (every send asks), else once loaded. */
+  names(accountId: string, load: () => Promise<string[]>): Set<string> | Promise<Set<string>> {
     const entry = this.entries.get(accountId);
     if (entry && entry.expiresAt > this.now()) return entry.names;
     const pending = this.loading.get(accountId);

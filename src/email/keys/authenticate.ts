@@ -23,18 +23,33 @@ function bearer(ctx: Context): string | null {
  * for a source outside the key's IP allowlist, 403 `missing_scope`. A wrong secret or a revoked key counts as a
  * failed authentication attempt of the key.
  */
-export async function authenticateEmailKey(scope: EmailScope, ctx: Context, deps: AppDeps): Promise<EmailKeyAuth> {
+export function authenticateEmailKey(scope: EmailScope, ctx: Context, deps: AppDeps): EmailKeyAuth | Promise<EmailKeyAuth> {
   return authenticateEmailKeyToken(scope, bearer(ctx), ctx.ip, deps);
 }
 
 /**
  * The same checks for a key presented another way (SMTP AUTH's password): `token` is the secret `svc_…`, `ip` the
- * client address the IP allowlist judges.
+ * client address the IP allowlist judges. A key in the keyring is checked at once (no promise on the hot path).
  */
-export async function authenticateEmailKeyToken(scope: EmailScope, token: string | null, ip: string, deps: AppDeps): Promise<EmailKeyAuth> {
+export function authenticateEmailKeyToken(
+  scope: EmailScope,
+  token: string | null,
+  ip: string,
+  deps: AppDeps,
+): EmailKeyAuth | Promise<EmailKeyAuth> {
   const parsed = token ? parseEmailKeyToken(token) : null;
   if (!parsed) throw invalidKey();
-  const key = await emailRuntime(deps).keyring.get(parsed.id);
+  const key = emailRuntime(deps).keyring.get(parsed.id);
+  return key instanceof Promise ? key.then((loaded) => checkKey(loaded, parsed, scope, ip, deps)) : checkKey(key, parsed, scope, ip, deps);
+}
+
+function checkKey(
+  key: LiveKey | null,
+  parsed: { secret: string; environment: string },
+  scope: EmailScope,
+  ip: string,
+  deps: AppDeps,
+): EmailKeyAuth {
   if (!key || key.environment !== parsed.environment) throw invalidKey();
   if (!secretMatches(deps.secretHashKey, parsed.secret, key.secretHash)) {
     key.usage.add(key.id, key.accountId, { failedAuth: 1 });

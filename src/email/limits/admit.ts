@@ -24,10 +24,11 @@ export async function admitSends(
 ): Promise<{ headers: Record<string, string> }> {
   const key = liveKeyOf(auth);
   const { limiter } = emailRuntime(deps);
-  await refuseWhileHeld(deps, limiter, key);
+  // Every send passes here: the database is asked only for a held key or a daily cap, and only then awaited.
+  if (limiter.holdOf(key.id)) await refuseWhileHeld(deps, limiter, key);
   const admission = limiter.admit(key.id, key.ratePerSecond, count);
   if (!admission.admitted) throw rateLimited(key, admission, 'email_per_second');
-  await takeQuota(deps, limiter, key, count, count, now);
+  if (hasDailyCap(key)) await takeQuota(deps, limiter, key, count, count, now);
   return { headers: rateLimitHeaders(admission) };
 }
 
@@ -101,7 +102,7 @@ async function takeQuota(
   admitted: number,
   now: Date,
 ): Promise<boolean> {
-  if (key.environment !== 'live' || key.dailyCap === null) return false;
+  if (!hasDailyCap(key)) return false;
   if (await takeDailyQuota(deps.db, key.id, key.dailyCap, count, now)) return true;
   limiter.refund(key.id, admitted);
   key.usage.add(key.id, key.accountId, { rateLimited: 1 });
@@ -111,6 +112,9 @@ async function takeQuota(
     headers: rateLimitHeaders(limiter.status(key.id, key.ratePerSecond)),
   });
 }
+
+/** Test keys use no quota; a live key without a cap has none. */
+const hasDailyCap = (key: LiveKey): key is LiveKey & { dailyCap: number } => key.environment === 'live' && key.dailyCap !== null;
 
 function rateLimited(
   key: LiveKey,

@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import { preparedRows } from '../../db/prepared';
 import { offsetOf, type Page } from '../../http/pagination';
 
 export type SuppressionReason = 'bounce' | 'complaint' | 'manual';
@@ -68,18 +69,14 @@ export async function suppressedRows(db: Knex, accountId: string, emails: string
 }
 
 /** The suppressed ones among (account, address) pairs (`accounts[i]`, `emails[i]`, lower case), in one indexed statement. */
-export async function suppressedPairs(
-  db: Knex,
-  accounts: string[],
-  emails: string[],
-): Promise<Array<SuppressionRow & { account_id: string }>> {
-  const { rows } = await db
-    .raw(
-      `select s.account_id, s.email, s.reason, s.message_id, s.created_at
-         from email_suppressions s
-         join unnest(?::uuid[], ?::text[]) as q(account_id, email) on s.account_id = q.account_id and s.email = q.email`,
-      [accounts, emails],
-    )
-    .options({ name: 'email_suppressions_among' });
-  return rows;
+export function suppressedPairs(db: Knex, accounts: string[], emails: string[]): Promise<Array<SuppressionRow & { account_id: string }>> {
+  // The send path's lookup (grouped, outside any transaction): a prepared statement on a pooled connection.
+  return preparedRows(
+    db,
+    'email_suppressions_among',
+    `select s.account_id, s.email, s.reason, s.message_id, s.created_at
+       from email_suppressions s
+       join unnest($1::uuid[], $2::text[]) as q(account_id, email) on s.account_id = q.account_id and s.email = q.email`,
+    [accounts, emails],
+  );
 }
