@@ -21,39 +21,55 @@ export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
     .map(({ r }) => r);
 }
 
-/** Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind Idempotency-Key when the route takes one. */
-export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, routeAuth: RouteAuth): void {
-  for (const { spec, handler } of literalPathsFirst(routes)) {
-    router[spec.method](koaPath(spec.path), async (ctx: Context) => {
-      const auth = (spec.ownCredential && (await spec.ownCredential(ctx, deps))) || (await routeAuth.authenticate(spec.auth, ctx, deps));
-      const rawBody = hasNoBody(ctx) ? NO_BODY : await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
-      // The HTTP parser refuses control bytes in the target and reads the rest as Latin-1, so a path or query
-      // string carries U+0000 or a lone surrogate only through a %-escape: without one, there is nothing to walk.
-      const params = spec.params ? validatePart('params', spec.params, ctx.params, ctx.path.includes('%')) : undefined;
-      const query = spec.query ? validatePart('query', spec.query, ctx.query, ctx.querystring.includes('%')) : undefined;
-      // JSON can carry U+0000 or a lone surrogate only as a \u escape (invalid UTF-8 bytes decode to U+FFFD),
-      // so a body without one needs no walk.
-      const body =
-        spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u')) : undefined;
-      const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
+/** A route as mounted: its Koa path (`/a/:id`) and the handler that answers it. */
+export interface MountedRoute {
+  method: RouteDef['spec']['method'];
+  koaPath: string;
+  handle(ctx: Context): Promise<void>;
+}
 
-      const key = spec.idempotent ? ctx.get('idempotency-key') : '';
-      const result = key
-        ? await withIdempotency(
-            deps.db,
-            deps.secretHashKey,
-            {
-              accountId: routeAuth.accountOf(auth),
-              route: `${spec.method.toUpperCase()} ${ctx.path}`,
-              key: validIdempotencyKey(key),
-              requestHash: requestHash({ params, query, body }),
-            },
-            () => handler(input),
-          )
-        : await handler(input);
-      respond(ctx, result);
-    });
-  }
+/**
+ * Order per request: authenticate (401/403), read the body (413), validate (400), then the handler, behind
+ * Idempotency-Key when the route takes one. Answers what it mounted.
+ */
+export function mountRoutes(router: Router, routes: RouteDef[], deps: AppDeps, routeAuth: RouteAuth): MountedRoute[] {
+  return literalPathsFirst(routes).map(({ spec, handler }) => {
+    const mounted: MountedRoute = {
+      method: spec.method,
+      koaPath: koaPath(spec.path),
+      handle: async (ctx: Context) => {
+        const auth = (spec.ownCredential && (await spec.ownCredential(ctx, deps))) || (await routeAuth.authenticate(spec.auth, ctx, deps));
+        const rawBody = hasNoBody(ctx) ? NO_BODY : await readRawBody(ctx, spec.maxBodyBytes ?? deps.config.BODY_LIMIT_BYTES);
+        // The HTTP parser refuses control bytes in the target and reads the rest as Latin-1, so a path or query
+        // string carries U+0000 or a lone surrogate only through a %-escape: without one, there is nothing to walk.
+        const params = spec.params ? validatePart('params', spec.params, ctx.params, ctx.path.includes('%')) : undefined;
+        const query = spec.query ? validatePart('query', spec.query, ctx.query, ctx.querystring.includes('%')) : undefined;
+        // JSON can carry U+0000 or a lone surrogate only as a \u escape (invalid UTF-8 bytes decode to U+FFFD),
+        // so a body without one needs no walk.
+        const body =
+          spec.body && !spec.rawBody ? validatePart('body', spec.body, parseJsonBody(ctx, rawBody), rawBody.includes('\\u')) : undefined;
+        const input = { params, query, body, rawBody, auth, deps, ctx, requestId: ctx.state.requestId as string };
+
+        const key = spec.idempotent ? ctx.get('idempotency-key') : '';
+        const result = key
+          ? await withIdempotency(
+              deps.db,
+              deps.secretHashKey,
+              {
+                accountId: routeAuth.accountOf(auth),
+                route: `${spec.method.toUpperCase()} ${ctx.path}`,
+                key: validIdempotencyKey(key),
+                requestHash: requestHash({ params, query, body }),
+              },
+              () => handler(input),
+            )
+          : await handler(input);
+        respond(ctx, result);
+      },
+    };
+    router[spec.method](mounted.koaPath, mounted.handle);
+    return mounted;
+  });
 }
 
 function respond(ctx: Context, result: RouteResult): void {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { mountRoutes } from './mount';
+import { mountRoutes, type MountedRoute } from './mount';
 import type { RouteDef } from './route';
 import type { RouteAuth } from './routeAuth';
 
@@ -29,6 +29,7 @@ export function groupedRouter(routes: RouteDef[], deps: AppDeps, auth: RouteAuth
     bySegment.set(first, [...(bySegment.get(first) ?? []), r]);
   }
   const groups = new Map<string, [Middleware, Middleware]>();
+  const literals = new Map<string, MountedRoute>();
   const unsplit = new Set<string>();
   for (const [first, members] of bySegment) {
     const splitFirst = !isParam(first) && !members.some((r) => isParam(segmentsOf(r.spec.path)[1]) || segmentsOf(r.spec.path).length < 2);
@@ -40,11 +41,26 @@ export function groupedRouter(routes: RouteDef[], deps: AppDeps, auth: RouteAuth
     }
     for (const [head, headRoutes] of byHead) {
       const router = new Router();
-      mountRoutes(router, headRoutes, deps, auth);
+      for (const mounted of mountRoutes(router, headRoutes, deps, auth)) {
+        if (mounted.koaPath.includes(':')) continue;
+        const method = mounted.method.toUpperCase();
+        literals.set(`${method} ${mounted.koaPath}`, mounted);
+        // @koa/router answers HEAD with the GET route.
+        if (method === 'GET' && !literals.has(`HEAD ${mounted.koaPath}`)) literals.set(`HEAD ${mounted.koaPath}`, mounted);
+      }
       groups.set(head, [router.routes() as unknown as Middleware, router.allowedMethods() as unknown as Middleware]);
     }
   }
   return async function dispatchByHead(ctx: Context, next: Next) {
+    // A request for exactly a parameterless route's path is that route's (it is registered before every route with
+    // parameters that could also match): it needs none of the router's per-request matching. Anything else —
+    // another case, a trailing slash, a %-escape, a route with parameters, a wrong method — goes to the router.
+    const literal = literals.get(`${ctx.method} ${ctx.path}`);
+    if (literal) {
+      ctx.params = {};
+      ctx._matchedRoute = literal.koaPath;
+      return literal.handle(ctx);
+    }
     const segments = segmentsOf(ctx.path);
     const first = segments[0] ?? '';
     const group = groups.get(headOf(segments, !unsplit.has(first)));
