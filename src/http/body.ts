@@ -24,10 +24,15 @@ export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buf
   }
 }
 
+// What clients send nearly always: compared as is, before content-type parsing and media-type matching.
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+
+const isJson = (ctx: Context) => PLAIN_JSON.has(ctx.get('content-type')) || Boolean(ctx.is('application/json', 'application/*+json'));
+
 /** JSON body of a route: empty is `{}`, anything but JSON is 415, malformed JSON is 400. */
 export function parseJsonBody(ctx: Context, raw: Buffer): unknown {
   if (raw.length === 0) return {};
-  if (!ctx.is('application/json', 'application/*+json')) {
+  if (!isJson(ctx)) {
     throw new ApiError(415, 'unsupported_media_type', 'send the body as application/json');
   }
   try {
