@@ -23,7 +23,10 @@ export const MALFORMED = Symbol('malformed');
 
 /** Sends one request with a hard deadline; a missed deadline is 504, any other transport failure 502. */
 export async function send(spec: SendSpec): Promise<RawResponse> {
-  const signal = AbortSignal.timeout(spec.timeoutMs);
+  // A controller and a timer cleared at the end cost a fraction of AbortSignal.timeout's weakly held timer.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), spec.timeoutMs);
+  const signal = deadline.signal;
   const operation = operationOf(spec.method, spec.call.slice(spec.call.indexOf(' ') + 1));
   try {
     const { pool, path } = target(spec.url);
@@ -52,6 +55,8 @@ export async function send(spec: SendSpec): Promise<RawResponse> {
     countPlatformCall('site_platform', operation, timedOut ? 'timeout' : 'network');
     if (timedOut) throw sitePlatformErrors.timeout(spec.call, spec.timeoutMs);
     throw sitePlatformErrors.network(spec.call);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
