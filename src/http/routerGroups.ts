@@ -43,10 +43,12 @@ export function groupedRouter(routes: RouteDef[], deps: AppDeps, auth: RouteAuth
       const router = new Router();
       for (const mounted of mountRoutes(router, headRoutes, deps, auth)) {
         if (mounted.koaPath.includes(':')) continue;
-        const method = mounted.method.toUpperCase();
-        literals.set(`${method} ${mounted.koaPath}`, mounted);
-        // @koa/router answers HEAD with the GET route.
-        if (method === 'GET' && !literals.has(`HEAD ${mounted.koaPath}`)) literals.set(`HEAD ${mounted.koaPath}`, mounted);
+        // @koa/router answers HEAD with the GET route; the first route registered for a method and path answers it.
+        const methods = mounted.method === 'get' ? ['GET', 'HEAD'] : [mounted.method.toUpperCase()];
+        for (const method of methods) {
+          const key = `${method} ${mounted.koaPath}`;
+          if (!literals.has(key)) literals.set(key, mounted);
+        }
       }
       groups.set(head, [router.routes() as unknown as Middleware, router.allowedMethods() as unknown as Middleware]);
     }
