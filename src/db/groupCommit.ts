@@ -1,3 +1,4 @@
+import { BatchWindow } from './batchWindow';
 import type { Knex } from './knex';
 
 /** Inserts in flight at once by default; arrivals meanwhile wait and go out together in the next statement. */
@@ -36,58 +37,25 @@ interface Waiting<Row> {
  * request. Copies of one key in the same batch: the first is inserted, the later ones settle as its duplicates.
  */
 export class GroupCommitter<Row> {
-  private queue: Array<Waiting<Row>> = [];
-  private queuedBytes = 0;
-  private inFlight = 0;
-  private scheduled = false;
+  private readonly window: BatchWindow<Waiting<Row>>;
 
   constructor(
     private readonly db: Knex,
     private readonly spec: GroupCommitSpec<Row>,
     private readonly onCommitted: (inserted: number) => void = () => undefined,
-  ) {}
+  ) {
+    this.window = new BatchWindow({
+      maxInFlight: spec.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+      maxItems: spec.maxRows,
+      maxWeight: spec.maxBytes,
+      weightOf: (w) => spec.bytesOf(w.row),
+      send: (batch) => this.write(batch),
+    });
+  }
 
   /** Resolves true once the row is committed as new, false when it was recorded before (a duplicate). */
   record(row: Row): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
-      this.queuedBytes += this.spec.bytesOf(row);
-      this.schedule();
-    });
-  }
-
-  private get maxInFlight(): number {
-    return this.spec.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  }
-
-  private schedule(): void {
-    if (this.queue.length === 0 || this.inFlight >= this.maxInFlight) return;
-    if (this.queue.length >= this.spec.maxRows || this.queuedBytes >= this.spec.maxBytes) {
-      this.flush();
-    } else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  private flush(): void {
-    if (this.queue.length === 0 || this.inFlight >= this.maxInFlight) return;
-    const batch: Array<Waiting<Row>> = [];
-    let bytes = 0;
-    while (this.queue.length > 0 && batch.length < this.spec.maxRows && (batch.length === 0 || bytes < this.spec.maxBytes)) {
-      const next = this.queue.shift()!;
-      bytes += this.spec.bytesOf(next.row);
-      batch.push(next);
-    }
-    this.queuedBytes -= bytes;
-    this.inFlight++;
-    void this.write(batch).finally(() => {
-      this.inFlight--;
-      this.schedule();
-    });
+    return new Promise<boolean>((resolve, reject) => this.window.add({ row, resolve, reject }));
   }
 
   private async write(batch: Array<Waiting<Row>>): Promise<void> {

@@ -1,9 +1,10 @@
+import { BatchWindow } from '../../db/batchWindow';
 import type { Knex } from '../../db/knex';
 import { suppressedPairs, type SuppressionRow } from './store';
 
 /** Lookups in flight at once; checks arriving meanwhile wait and go out together in the next statement. */
 const MAX_IN_FLIGHT = 2;
-/** Most (account, address) pairs one statement asks about. */
+/** A statement closes once it asks about this many (account, address) pairs. */
 const MAX_PAIRS = 1000;
 
 interface Waiting {
@@ -21,51 +22,22 @@ interface Waiting {
  * check and waits for nothing.
  */
 export class GroupedSuppressionLookup {
-  private queue: Waiting[] = [];
-  private queuedPairs = 0;
-  private inFlight = 0;
-  private scheduled = false;
+  private readonly window: BatchWindow<Waiting>;
 
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Knex) {
+    this.window = new BatchWindow({
+      maxInFlight: MAX_IN_FLIGHT,
+      maxItems: Infinity,
+      maxWeight: MAX_PAIRS,
+      weightOf: (w) => w.emails.length,
+      send: (group) => this.run(group),
+    });
+  }
 
   /** The suppressions among `emails` (lower case, distinct) of the account. */
   lookup(accountId: string, emails: string[]): Promise<SuppressionRow[]> {
     if (emails.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ accountId, emails, resolve, reject });
-      this.queuedPairs += emails.length;
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.queue.length === 0 || this.inFlight >= MAX_IN_FLIGHT) return;
-    if (this.queuedPairs >= MAX_PAIRS) {
-      this.flush();
-    } else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  private flush(): void {
-    if (this.queue.length === 0 || this.inFlight >= MAX_IN_FLIGHT) return;
-    const group: Waiting[] = [];
-    let pairs = 0;
-    while (this.queue.length > 0 && (group.length === 0 || pairs + this.queue[0].emails.length <= MAX_PAIRS)) {
-      const next = this.queue.shift()!;
-      pairs += next.emails.length;
-      group.push(next);
-    }
-    this.queuedPairs -= pairs;
-    this.inFlight++;
-    this.run(group).finally(() => {
-      this.inFlight--;
-      this.schedule();
-    });
+    return new Promise((resolve, reject) => this.window.add({ accountId, emails, resolve, reject }));
   }
 
   private async run(group: Waiting[]): Promise<void> {
