@@ -1,27 +1,12 @@
 import { defineSignal } from '@temporalio/workflow';
 import { defineWorkflow, withSignals } from './defineWorkflow';
+import type { DrainCarry, HandOver } from './outboxDrain.contract';
 
 /** The contract of a shop's entity workflow (commerceShop.ts). No I/O: `src/` imports it. */
 
-/**
- * Deliveries the relay hands over, by webhook id in arrival order. Their payloads stay in
- * `commerce_webhook_deliveries` (the activity loads them), so signals and the carried state stay tiny.
- */
-export interface DeliveriesSignal {
-  webhookIds: string[];
-}
-
-export interface CommerceShopInput {
+export interface CommerceShopInput extends DrainCarry {
   accountId: string;
   connectionId: string;
-  /** Webhook ids received but not yet processed when the previous run continued as new. */
-  pending?: string[];
-  /** Webhook ids processed lately (a re-sent signal names them again: they are ignored). */
-  recent?: string[];
-  /** Deliveries processed by earlier runs of the chain (the `progress` query counts across runs). */
-  processed?: number;
-  /** Continue as new after this many deliveries in one run (default 2000); Temporal's suggestion also triggers it. */
-  maxDeliveriesPerRun?: number;
 }
 
 export interface CommerceShopResult {
@@ -29,7 +14,8 @@ export interface CommerceShopResult {
   processed: number;
 }
 
-export const deliveriesSignal = defineSignal<[DeliveriesSignal]>('deliveries');
+/** Deliveries of the shop were recorded and handed over (their payloads stay in `commerce_webhook_deliveries`). */
+export const deliveriesSignal = defineSignal<[HandOver]>('deliveries');
 
 export const commerceShopContract = withSignals(
   defineWorkflow<[CommerceShopInput], CommerceShopResult>('commerceShopWorkflow', 'commerce-shop'),
@@ -38,3 +24,13 @@ export const commerceShopContract = withSignals(
 
 /** One entity workflow per connected shop: every delivery of that shop goes through it, in arrival order. */
 export const commerceShopWorkflowId = (connectionId: string) => `commerce-shop:${connectionId}`;
+
+/** Deliveries one transaction of a pass takes. */
+export const DELIVERIES_PER_BATCH = 500;
+/** A pass (one activity call) ends at the first batch boundary past this, so the workflow hears of progress often. */
+export const SHOP_PASS_BUDGET_MS = 10_000;
+/**
+ * A pass ends once it logged this many privacy requests: the workflow starts each one's fulfilment (a child workflow,
+ * a few history events), so the events one pass adds stay bounded. Requests left are the compliance sweep's.
+ */
+export const PRIVACY_STARTS_PER_PASS = 50;

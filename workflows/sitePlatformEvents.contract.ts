@@ -1,24 +1,12 @@
 import { defineSignal } from '@temporalio/workflow';
 import { defineWorkflow, withSignals } from './defineWorkflow';
+import type { DrainCarry, HandOver } from './outboxDrain.contract';
 
 /** The contract of a site's event fan-out workflow (sitePlatformEvents.ts). No I/O: `src/` imports it. */
 
-/** Events the relay hands over, by `seq` in arrival order; their payloads stay in `site_platform_inbound_events`. */
-export interface SiteEventsSignal {
-  seqs: number[];
-}
-
-export interface SitePlatformEventsInput {
+export interface SitePlatformEventsInput extends DrainCarry {
   accountId: string;
   siteId: string;
-  /** Seqs received but not yet fanned out when the previous run continued as new. */
-  pending?: number[];
-  /** Seqs fanned out lately (a re-sent signal names them again: they are ignored). */
-  recent?: number[];
-  /** Events fanned out by earlier runs of the chain (the `progress` query counts across runs). */
-  processed?: number;
-  /** Continue as new after this many events in one run (default 10 000); Temporal's suggestion also triggers it. */
-  maxEventsPerRun?: number;
 }
 
 export interface SitePlatformEventsResult {
@@ -26,7 +14,8 @@ export interface SitePlatformEventsResult {
   processed: number;
 }
 
-export const siteEventsSignal = defineSignal<[SiteEventsSignal]>('events');
+/** Events of the site were recorded and handed over (their payloads stay in `site_platform_inbound_events`). */
+export const siteEventsSignal = defineSignal<[HandOver]>('events');
 
 export const sitePlatformEventsContract = withSignals(
   defineWorkflow<[SitePlatformEventsInput], SitePlatformEventsResult>('sitePlatformEvents', 'site-platform-events'),
@@ -38,3 +27,8 @@ export const sitePlatformEventsContract = withSignals(
  * account's connections delivered them (they share the dedup key (account, site, event id) and the site's page index).
  */
 export const sitePlatformEventsWorkflowId = (accountId: string, siteId: string) => `site-platform-events:${accountId}:${siteId}`;
+
+/** Events one batch of a pass takes. */
+export const EVENTS_PER_BATCH = 200;
+/** A pass (one activity call) ends at the first event boundary past this, so the workflow hears of progress often. */
+export const SITE_PASS_BUDGET_MS = 10_000;

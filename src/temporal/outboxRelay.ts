@@ -23,6 +23,8 @@ export interface RelayTiming {
   idleMs: number;
   /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
   retryMs: number;
+  /** How often `handOverAgain` runs, for a relay that has it (the first time when the relay starts). */
+  againEveryMs?: number;
 }
 
 /** A wake-up channel: receivers `notify()` after a commit; every relay listening claims the new rows now. */
@@ -72,6 +74,14 @@ export abstract class OutboxRelay {
   /** One pass: claim, hand over, mark what was handed over. */
   abstract dispatchOnce(): Promise<PassResult>;
 
+  /**
+   * Hands over again the rows handed over a while ago and still not processed (their workflow was terminated, failed,
+   * timed out, or never got them): a relay whose rows have an outcome defines it; the loop runs it every
+   * `againEveryMs`.
+   */
+  handOverAgain?(): Promise<PassResult>;
+  private againAt = 0;
+
   start(): this {
     if (this.running) return this;
     this.running = true;
@@ -91,6 +101,14 @@ export abstract class OutboxRelay {
 
   private async run(): Promise<void> {
     while (this.running) {
+      if (this.handOverAgain && this.timing.againEveryMs && Date.now() >= this.againAt) {
+        this.againAt = Date.now() + this.timing.againEveryMs;
+        try {
+          await this.handOverAgain();
+        } catch (err) {
+          this.logger.warn({ error: (err as Error).name, reason: (err as Error).message }, `${this.label} relay's second hand-over failed`);
+        }
+      }
       let pass: PassResult = { claimed: 0, dispatched: 0, failed: 0 };
       try {
         pass = await this.dispatchOnce();

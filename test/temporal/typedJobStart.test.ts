@@ -52,7 +52,7 @@ async function startsTheTypecheckRefuses(
     accountId: 'a',
     args: [{ accountId: 'a', connectionId: 'c' }] as [{ accountId: string; connectionId: string }],
   };
-  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { webhookIds: ['1'] } });
+  await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { fromSeq: 1, count: 1 } });
   // @ts-expect-error the payload is the signal's
   await signalWithStartJob(temporal, commerceShopContract, { ...shop, signal: 'deliveries', payload: { ids: ['1'] } });
   // @ts-expect-error only a signal the contract names

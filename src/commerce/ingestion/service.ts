@@ -38,7 +38,8 @@ export interface IngestOrdersInput {
   connectionId: string;
   /** The platform's order JSONs, as webhooks or a page of the orders listing carry them. */
   orders: unknown[];
-  topic: OrderTopic;
+  /** One topic for every order, or each order's own (a shop's webhook deliveries of both order topics, in arrival order). */
+  topic: OrderTopic | readonly OrderTopic[];
 }
 
 /**
@@ -60,6 +61,7 @@ export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<
   const results: IngestOrderResult[] = new Array(input.orders.length);
   const rounds: LogItem[][] = [];
   const occurrences = new Map<string, number>();
+  const topicOf = (index: number): OrderTopic => (typeof input.topic === 'string' ? input.topic : input.topic[index]);
   input.orders.forEach((payload, index) => {
     const reading = readOrder(payload);
     if (!reading.ok) {
@@ -68,7 +70,7 @@ export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<
     }
     const round = occurrences.get(reading.order.orderId) ?? 0;
     occurrences.set(reading.order.orderId, round + 1);
-    (rounds[round] ??= []).push({ index, order: reading.order, payload });
+    (rounds[round] ??= []).push({ index, order: reading.order, payload, topic: topicOf(index) });
   });
   if (rounds.length === 0) return results;
 
@@ -94,12 +96,13 @@ interface LogItem {
   index: number;
   order: NormalizedOrder;
   payload: unknown;
+  topic: OrderTopic;
 }
 
 /** Orders with distinct ids: log, bridge, triggers. */
 async function ingestRound(trx: Knex, input: IngestOrdersInput, items: LogItem[], results: IngestOrderResult[]): Promise<void> {
-  const { accountId, connectionId, topic } = input;
-  const written = new Map((await store.upsertOrders(trx, accountId, connectionId, items, topic)).map((row) => [row.order_id, row]));
+  const { accountId, connectionId } = input;
+  const written = new Map((await store.upsertOrders(trx, accountId, connectionId, items)).map((row) => [row.order_id, row]));
   const staleIds = items.filter((i) => !written.has(i.order.orderId)).map((i) => i.order.orderId);
   const stale = new Map((await store.findOrders(trx, accountId, connectionId, staleIds)).map((row) => [row.order_id, row]));
   for (const id of staleIds) if (!stale.has(id)) throw new Error(`order ${id} is logged under another account`);
@@ -110,13 +113,13 @@ async function ingestRound(trx: Knex, input: IngestOrdersInput, items: LogItem[]
   });
   const { bridged, failed } = await bridgeWithFallback(trx, accountId, connectionId, toBridge);
 
-  const rows = items.map(({ order }) => {
+  const rows = items.map(({ order, topic }) => {
     const row = written.get(order.orderId) ?? stale.get(order.orderId)!;
     const outcome = bridged.get(row.id);
     if (outcome?.linked) Object.assign(row, { crm_contact_id: outcome.contactId, first_order: outcome.firstOrder });
-    return { row, applied: written.has(order.orderId) };
+    return { row, applied: written.has(order.orderId), topic };
   });
-  const triggers = await writeOrderTriggers(trx, accountId, rows, topic);
+  const triggers = await writeOrderTriggers(trx, accountId, rows);
 
   items.forEach(({ index, order }, i) => {
     const { row, applied } = rows[i];

@@ -71,6 +71,8 @@ export async function recordBridgeOutcome(db: Knex, accountId: string, logId: st
 export interface OrderToLog {
   order: NormalizedOrder;
   payload: unknown;
+  /** The topic that brought this state (`last_topic`). */
+  topic: string;
 }
 
 /**
@@ -78,15 +80,9 @@ export interface OrderToLog {
  * by `order_updated_at`, a redacted row never takes personal data back. Answers the rows written; an order whose
  * stored state is newer is not among them.
  */
-export async function upsertOrders(
-  db: Knex,
-  accountId: string,
-  connectionId: string,
-  orders: OrderToLog[],
-  topic: string,
-): Promise<OrderLogRow[]> {
+export async function upsertOrders(db: Knex, accountId: string, connectionId: string, orders: OrderToLog[]): Promise<OrderLogRow[]> {
   if (orders.length === 0) return [];
-  const records = orders.map(({ order, payload }) => ({
+  const records = orders.map(({ order, payload, topic }) => ({
     order_id: order.orderId,
     order_number: order.orderNumber,
     total_amount_cents: order.totalCents,
@@ -95,14 +91,15 @@ export async function upsertOrders(
     raw_payload: payload ?? null,
     order_created_at: order.createdAt,
     order_updated_at: order.updatedAt,
+    last_topic: topic,
   }));
   const result = await db.raw(
     `insert into commerce_orders_log as log (account_id, connection_id, order_id, order_number, total_amount_cents, currency,
        customer_email, raw_payload, order_created_at, order_updated_at, last_topic)
      select ?::uuid, ?::uuid, o.order_id, o.order_number, o.total_amount_cents, o.currency, o.customer_email, o.raw_payload,
-       o.order_created_at, o.order_updated_at, ?
+       o.order_created_at, o.order_updated_at, o.last_topic
      from jsonb_to_recordset(?::jsonb) as o(order_id text, order_number text, total_amount_cents bigint, currency text,
-       customer_email text, raw_payload jsonb, order_created_at timestamptz, order_updated_at timestamptz)
+       customer_email text, raw_payload jsonb, order_created_at timestamptz, order_updated_at timestamptz, last_topic text)
      on conflict (connection_id, order_id) do update set
        order_number = excluded.order_number, total_amount_cents = excluded.total_amount_cents, currency = excluded.currency,
        -- A redacted order keeps its scrubbed email and payload: a late delivery must not write personal data back.
@@ -113,7 +110,7 @@ export async function upsertOrders(
      where log.account_id = excluded.account_id
        and (log.order_updated_at is null or excluded.order_updated_at >= log.order_updated_at)
      returning *`,
-    [accountId, connectionId, topic, JSON.stringify(records)],
+    [accountId, connectionId, JSON.stringify(records)],
   );
   return result.rows;
 }

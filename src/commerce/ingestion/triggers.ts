@@ -5,7 +5,7 @@ import type { OrderLogRow } from './store';
 export type OrderTopic = 'orders/create' | 'orders/updated';
 
 /**
- * The order triggers of one ingestion, written in its transaction:
+ * The order triggers of one ingestion, written in its transaction, by the topic that brought each order:
  * - `commerce.order.created` only for an orders/create delivery, once per order (dedup `order:<connection>:<order>`),
  *   even when that delivery arrives after a newer update — the creation still happened once. The backfill ingests
  *   with orders/updated, so recovery never fires it;
@@ -17,11 +17,10 @@ export type OrderTopic = 'orders/create' | 'orders/updated';
 export async function writeOrderTriggers(
   trx: Knex,
   accountId: string,
-  rows: Array<{ row: OrderLogRow; applied: boolean }>,
-  topic: OrderTopic,
+  rows: Array<{ row: OrderLogRow; applied: boolean; topic: OrderTopic }>,
 ): Promise<Map<string, TriggerName[]>> {
   const wanted: Array<{ orderId: string; trigger: TriggerName; dedupKey: string; payload: Record<string, unknown> }> = [];
-  for (const { row, applied } of rows) {
+  for (const { row, applied, topic } of rows) {
     const base = `order:${row.connection_id}:${row.order_id}`;
     if (topic === 'orders/create')
       wanted.push({ orderId: row.order_id, trigger: 'commerce.order.created', dedupKey: base, payload: orderTriggerPayload(row) });

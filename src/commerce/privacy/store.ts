@@ -89,7 +89,13 @@ export async function scrubOrderRow(db: Knex, accountId: string, id: string, scr
     });
 }
 
-/** One page (id order) of a shop's orders logged before `before`. */
+/**
+ * `<=` a request's time read back into a JS Date: Postgres keeps microseconds, a Date milliseconds, so a row written
+ * in the request's own transaction (the same `now()`) would compare as later than the rounded-down Date.
+ */
+const upTo = (before: Date) => new Date(before.getTime() + 1);
+
+/** One page (id order) of a shop's orders logged up to `before`. */
 export async function shopOrdersPage(
   db: Knex,
   accountId: string,
@@ -100,7 +106,7 @@ export async function shopOrdersPage(
 ): Promise<Array<Pick<OrderLogRow, 'id' | 'order_id' | 'raw_payload' | 'crm_contact_id'>>> {
   const q = db('commerce_orders_log')
     .where({ account_id: accountId, connection_id: connectionId })
-    .where('created_at', '<=', before)
+    .where('created_at', '<', upTo(before))
     .select('id', 'order_id', 'raw_payload', 'crm_contact_id')
     .orderBy('id')
     .limit(limit);
@@ -118,7 +124,7 @@ export async function shopPrivacyRequests(
   return requests(db, accountId)
     .where({ connection_id: connectionId })
     .whereNot({ id: exceptId })
-    .where('created_at', '<=', before)
+    .where('created_at', '<', upTo(before))
     .select('id', 'raw_payload');
 }
 
@@ -137,7 +143,7 @@ export async function dropWaitingDeliveryBodies(db: Knex, accountId: string, con
   await db('commerce_webhook_deliveries')
     .where({ account_id: accountId, connection_id: connectionId })
     .whereNotNull('payload')
-    .where('received_at', '<=', before)
+    .where('received_at', '<', upTo(before))
     .update({ payload: null, outcome: db.raw(`coalesce(outcome, 'ignored')`), processed_at: db.raw('coalesce(processed_at, now())') });
 }
 

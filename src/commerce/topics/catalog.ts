@@ -12,8 +12,8 @@ export const CATALOG_CACHE_TAGS = ['commerce-products', 'commerce-collections'];
  * products/create, products/update, products/delete and collections/update: doc3's fire-and-forget cache-tag
  * invalidation to every deployed site, i.e. each deployment of the account's service-hosted projects whose commerce
  * settings resolve to this shop. The posts go out in parallel, one attempt each with a 5 s deadline, so a delivery
- * costs at most about 5 s and a full batch (50 per activity call) stays inside the activity's 5-minute timeout (a
- * retried batch resumes at the first delivery not yet recorded). Each post is recorded in
+ * costs at most about 5 s and a drain pass, which ends at the first delivery past its budget, stays far inside its
+ * activity's timeout. Each post is recorded in
  * `commerce_cache_invalidations` (`target` = the deployment id) with what it came to. A failed post never fails the
  * delivery. A shop with no deployed site records one row with `target` null and `outcome` `no_deployed_sites`.
  */

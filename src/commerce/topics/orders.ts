@@ -11,17 +11,23 @@ export async function handleOrder(db: Knex, ctx: DeliveryContext): Promise<Handl
 }
 
 /**
- * Deliveries of ONE order topic and one shop, in arrival order, through one set-based `ingestOrders` call: one
- * outcome per delivery, in the order given. An unusable payload is its delivery's `failed` outcome; only
- * infrastructure errors throw (for the caller to retry, or to fall back to one delivery at a time).
+ * Order deliveries (orders/create and orders/updated) of one shop, in arrival order, through one set-based
+ * `ingestOrders` call: each order's deliveries apply in their order, each with its own topic's triggers. One outcome
+ * per delivery, in the order given. An unusable payload is its delivery's `failed` outcome; only infrastructure
+ * errors throw (for the caller to retry, or to fall back to one delivery at a time).
  */
 export async function handleOrders(db: Knex, ctxs: DeliveryContext[]): Promise<HandlerOutcome[]> {
   if (ctxs.length === 0) return [];
-  const [{ accountId, connectionId, topic }] = ctxs;
-  if (!ORDER_TOPICS.has(topic) || ctxs.some((c) => c.topic !== topic || c.connectionId !== connectionId || c.accountId !== accountId)) {
-    throw new Error('handleOrders takes deliveries of one order topic and one shop');
+  const [{ accountId, connectionId }] = ctxs;
+  if (ctxs.some((c) => !ORDER_TOPICS.has(c.topic) || c.connectionId !== connectionId || c.accountId !== accountId)) {
+    throw new Error('handleOrders takes order deliveries of one shop');
   }
-  const results = await ingestOrders(db, { accountId, connectionId, orders: ctxs.map((c) => c.payload), topic: topic as OrderTopic });
+  const results = await ingestOrders(db, {
+    accountId,
+    connectionId,
+    orders: ctxs.map((c) => c.payload),
+    topic: ctxs.map((c) => c.topic as OrderTopic),
+  });
   return results.map(outcomeOf);
 }
 

@@ -1,8 +1,10 @@
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
-import { OutboxRelay, RelayWakeups, type PassResult } from '../../temporal/outboxRelay';
+import { EntityOutboxRelay, type EntityOutbox } from '../../temporal/entityOutboxRelay';
+import { RelayWakeups, type PassResult } from '../../temporal/outboxRelay';
 import { withTemporal } from '../../temporal/rpc';
 import { commerceShopContract, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
+import { findStaleShops } from './drainStore';
 import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
 
 /** Most deliveries one relay pass claims. */
@@ -20,10 +22,16 @@ export const DISPATCH_IDLE_MS = 200;
 export const DISPATCH_RETRY_MS = 1_000;
 /** Deadline of one signal-with-start. */
 export const SIGNAL_DEADLINE_MS = 5_000;
-/** Shops signalled at once within a pass. */
-const SIGNALS_IN_PARALLEL = 8;
+/** A delivery handed over this long ago and still unprocessed is handed over again; checked this often. */
+export const HAND_OVER_AGAIN_AFTER_MS = 60_000;
+export const HAND_OVER_AGAIN_EVERY_MS = 30_000;
 
 type DispatcherDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
+
+interface Shop {
+  accountId: string;
+  connectionId: string;
+}
 
 const wakeups = new RelayWakeups();
 
@@ -35,23 +43,41 @@ export function notifyDispatchers(): void {
 export type { PassResult };
 
 /**
- * The relay of the webhook outbox (transactional outbox, loop in src/temporal/outboxRelay.ts): the API process runs
- * one; it claims undispatched deliveries (`for update skip locked`, so replicas share the work and a crashed relay's
- * rows are claimed again), groups them per shop in arrival order, sends ONE `deliveries` signal-with-start per shop
- * and stamps `dispatched_at` in the same transaction, committed after the signals. A signal that succeeded but whose
- * commit failed is sent again: the shop's workflow ignores webhook ids it already has or processed.
+ * The relay of the webhook outbox (src/temporal/entityOutboxRelay.ts): the API process runs one; it hands recorded
+ * deliveries to their shop's workflow (`commerce-shop:<connectionId>`), which processes them from the table.
  *
  * Bound: a delivery is durable when its 200 is answered and is handed to Temporal within about one relay pass (at
  * once when the relay was idle and this process received it, within DISPATCH_BUSY_MS during a burst) while Temporal is
- * up. While Temporal is down the receiver still answers 200; rows wait in the table and flow when it returns.
+ * up. While Temporal is down the receiver still answers 200; rows wait in the table and flow when it returns. One
+ * still unprocessed HAND_OVER_AGAIN_AFTER_MS after its hand-over is handed over again.
  */
-export class DeliveryDispatcher extends OutboxRelay {
-  constructor(
-    private readonly deps: DispatcherDeps,
-    private readonly options: { batch?: number } = {},
-  ) {
+export class DeliveryDispatcher extends EntityOutboxRelay<ClaimedDelivery, Shop> {
+  constructor(deps: DispatcherDeps, options: { batch?: number; againAfterMs?: number; againEveryMs?: number } = {}) {
+    const outbox: EntityOutbox<ClaimedDelivery, Shop> = {
+      label: 'commerce delivery',
+      claim: claimUndispatched,
+      markDispatched,
+      entityOf: (d) => ({ accountId: d.accountId, connectionId: d.connectionId }),
+      keyOf: (shop) => shop.connectionId,
+      signal: (shop, handOver) =>
+        withTemporal(
+          deps.temporal.client,
+          () =>
+            signalWithStartJob(deps.temporal, commerceShopContract, {
+              workflowId: commerceShopWorkflowId(shop.connectionId),
+              accountId: shop.accountId,
+              args: [shop],
+              signal: 'deliveries',
+              payload: handOver,
+              searchAttributes: { ConnectionId: shop.connectionId },
+            }),
+          SIGNAL_DEADLINE_MS,
+        ).then(() => undefined),
+      findStale: async (olderThanMs, limit) =>
+        (await findStaleShops(deps.db, olderThanMs, limit)).map(({ fromSeq, count, ...shop }) => ({ entity: shop, fromSeq, count })),
+    };
     super(
-      deps.logger,
+      deps,
       wakeups,
       {
         batch: options.batch ?? DISPATCH_BATCH,
@@ -59,65 +85,10 @@ export class DeliveryDispatcher extends OutboxRelay {
         burstRows: DISPATCH_BURST_ROWS,
         idleMs: DISPATCH_IDLE_MS,
         retryMs: DISPATCH_RETRY_MS,
+        againAfterMs: options.againAfterMs ?? HAND_OVER_AGAIN_AFTER_MS,
+        againEveryMs: options.againEveryMs ?? HAND_OVER_AGAIN_EVERY_MS,
       },
-      'commerce delivery',
+      outbox,
     );
   }
-
-  /** One pass: claim, signal per shop, mark what was handed over. */
-  async dispatchOnce(): Promise<PassResult> {
-    return this.deps.db.transaction(async (trx) => {
-      const claimed = await claimUndispatched(trx, this.options.batch ?? DISPATCH_BATCH);
-      if (claimed.length === 0) return { claimed: 0, dispatched: 0, failed: 0 };
-      const shops = groupByShop(claimed);
-      const handed: number[] = [];
-      let failed = 0;
-      for (let at = 0; at < shops.length; at += SIGNALS_IN_PARALLEL) {
-        const slice = shops.slice(at, at + SIGNALS_IN_PARALLEL);
-        const results = await Promise.allSettled(slice.map((shop) => this.signal(shop)));
-        results.forEach((result, i) => {
-          if (result.status === 'fulfilled') handed.push(...slice[i].map((d) => d.seq));
-          else {
-            failed += slice[i].length;
-            const err = result.reason as Error;
-            this.deps.logger.warn(
-              { connectionId: slice[i][0].connectionId, deliveries: slice[i].length, error: err.name, reason: err.message },
-              'commerce deliveries could not be handed to their workflow; they stay queued',
-            );
-          }
-        });
-      }
-      await markDispatched(trx, handed);
-      return { claimed: claimed.length, dispatched: handed.length, failed };
-    });
-  }
-
-  private async signal(deliveries: ClaimedDelivery[]): Promise<void> {
-    const { temporal } = this.deps;
-    const { accountId, connectionId } = deliveries[0];
-    await withTemporal(
-      temporal.client,
-      () =>
-        signalWithStartJob(temporal, commerceShopContract, {
-          workflowId: commerceShopWorkflowId(connectionId),
-          accountId,
-          args: [{ accountId, connectionId }],
-          signal: 'deliveries',
-          payload: { webhookIds: deliveries.map((d) => d.webhookId) },
-          searchAttributes: { ConnectionId: connectionId },
-        }),
-      SIGNAL_DEADLINE_MS,
-    );
-  }
-}
-
-/** Claimed rows per shop, each shop's in arrival order (claims come ordered by seq). */
-function groupByShop(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
-  const shops = new Map<string, ClaimedDelivery[]>();
-  for (const d of claimed) {
-    const list = shops.get(d.connectionId);
-    if (list) list.push(d);
-    else shops.set(d.connectionId, [d]);
-  }
-  return [...shops.values()];
 }

@@ -3,9 +3,6 @@ import { raiseInboxItem } from '../../inbox/service';
 import type { HandlerOutcome } from '../topics/types';
 import { markDeliveries, markDelivery } from './store';
 
-// The shop workflow's activity reads the deliveries it handles as stored (activities/commerce.ts).
-export { loadDeliveries } from './store';
-
 export interface DeliveryRef {
   accountId: string;
   connectionId: string;

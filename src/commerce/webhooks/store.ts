@@ -1,6 +1,5 @@
 import type { Knex } from '../../db/knex';
 import { preparedRows } from '../../db/prepared';
-import { parsePlatformJson } from '../../platforms/commerce/json';
 
 /** What the receiver needs to verify and route a delivery of one shop. */
 export interface WebhookTarget {
@@ -142,44 +141,6 @@ export async function markDeliveries(
       accountId,
       connectionId,
     ],
-  );
-}
-
-/** A recorded delivery as the shop's workflow processes it. */
-export interface StoredDelivery {
-  webhookId: string;
-  topic: string;
-  shopDomain: string;
-  receivedAt: string;
-  payload: unknown;
-  processed: boolean;
-}
-
-/** The shop's recorded deliveries of these webhook ids (any order; missing ids are absent). */
-export async function loadDeliveries(
-  db: Knex,
-  accountId: string,
-  connectionId: string,
-  webhookIds: string[],
-): Promise<Map<string, StoredDelivery>> {
-  const rows = await db('commerce_webhook_deliveries as d')
-    .join('commerce_connections as c', 'c.id', 'd.connection_id')
-    .where({ 'd.account_id': accountId, 'd.connection_id': connectionId })
-    .whereIn('d.webhook_id', webhookIds)
-    // As text: pg's own jsonb parsing would round the platform's 64-bit ids beyond 2^53.
-    .select('d.webhook_id', 'd.topic', 'd.received_at', db.raw('d.payload::text as payload_text'), 'd.processed_at', 'c.shop_domain');
-  return new Map(
-    rows.map((r) => [
-      r.webhook_id,
-      {
-        webhookId: r.webhook_id,
-        topic: r.topic,
-        shopDomain: r.shop_domain,
-        receivedAt: new Date(r.received_at).toISOString(),
-        payload: r.payload_text === null ? null : parsePlatformJson(r.payload_text),
-        processed: r.processed_at !== null,
-      },
-    ]),
   );
 }
 

@@ -175,17 +175,20 @@ export interface StoredEvent {
   eventId: string;
   triggerType: string;
   payload: Record<string, unknown>;
-  fannedOut: boolean;
 }
 
-/** The (account, site)'s verified events of these seqs, in seq order (missing ones are absent). */
-export async function loadEvents(db: Knex, accountId: string, siteId: string, seqs: number[]): Promise<StoredEvent[]> {
-  if (seqs.length === 0) return [];
+/**
+ * The (account, site)'s next `limit` events to fan out: verified, handed over and not fanned out yet, in seq order
+ * (the partial index `site_platform_inbound_events_unfanned` holds just those).
+ */
+export async function nextEvents(db: Knex, accountId: string, siteId: string, limit: number): Promise<StoredEvent[]> {
   const rows = await db('site_platform_inbound_events')
     .where({ account_id: accountId, site_id: siteId, verified: true })
-    .whereIn('seq', seqs)
+    .whereNull('fanned_out_at')
+    .whereNotNull('dispatched_at')
     .orderBy('seq')
-    .select('seq', 'connection_id', 'site_id', 'event_id', 'trigger_type', 'payload', 'fanned_out_at');
+    .limit(limit)
+    .select('seq', 'connection_id', 'site_id', 'event_id', 'trigger_type', 'payload');
   return rows.map((r) => ({
     seq: Number(r.seq),
     connectionId: r.connection_id,
@@ -193,11 +196,32 @@ export async function loadEvents(db: Knex, accountId: string, siteId: string, se
     eventId: r.event_id,
     triggerType: r.trigger_type,
     payload: r.payload,
-    fannedOut: r.fanned_out_at !== null,
   }));
 }
 
-/** Stamps events of the account fanned out, each with what its fan-out did, in ONE statement. */
+/** A site whose events were handed over more than a while ago and are still not fanned out. */
+export interface StaleSite {
+  accountId: string;
+  siteId: string;
+  /** The oldest such event's seq, and how many there are. */
+  fromSeq: number;
+  count: number;
+}
+
+/** Sites with verified events handed over before `olderThanMs` ago and not fanned out yet, at most `limit`, most stranded first. */
+export async function findStaleSites(db: Knex, olderThanMs: number, limit: number): Promise<StaleSite[]> {
+  const rows = await db('site_platform_inbound_events')
+    .where('verified', true)
+    .whereNull('fanned_out_at')
+    .where('dispatched_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanMs / 1000]))
+    .groupBy('account_id', 'site_id')
+    .orderByRaw('min(seq)')
+    .limit(limit)
+    .select('account_id', 'site_id', db.raw('min(seq) as from_seq'), db.raw('count(*)::int as count'));
+  return rows.map((r) => ({ accountId: r.account_id, siteId: r.site_id, fromSeq: Number(r.from_seq), count: r.count }));
+}
+
+/** Stamps events of the account fanned out, each with what its fan-out did, in ONE statement (an event stamped already keeps its stamp). */
 export async function markFannedOut(
   db: Knex,
   accountId: string,
@@ -208,7 +232,7 @@ export async function markFannedOut(
     `update site_platform_inbound_events e
         set fanned_out_at = now(), fan_out = v.fan_out
        from unnest(?::bigint[], ?::jsonb[]) as v(seq, fan_out)
-      where e.account_id = ? and e.seq = v.seq`,
+      where e.account_id = ? and e.seq = v.seq and e.fanned_out_at is null`,
     [done.map((d) => d.seq), done.map((d) => JSON.stringify(d.fanOut)), accountId],
   );
 }

@@ -9,7 +9,7 @@ import { pickConnection, resolveCredentials } from '../connections/resolve';
 import { clientFor } from '../operations/clients';
 import { markSnapshotsStale } from '../operations/cmsSnapshots';
 import { collectionIdOf } from './events';
-import { loadEvents, markFannedOut, type StoredEvent } from './eventsStore';
+import { markFannedOut, type StoredEvent } from './eventsStore';
 import { bindingsOfSite } from './fanOutStore';
 import { markPageDeleted, markUnlistedDeleted, upsertPages, type IndexedPage } from './pageIndexStore';
 
@@ -184,11 +184,16 @@ async function fanOutEvent(
 
 /**
  * Fans out these events of one (account, site) in seq order and stamps their `fanned_out_at` with their records (one
- * statement). Events already fanned out (a re-sent signal, a retried batch) are skipped; the bound projects are read
- * once per call.
+ * statement), until `stop()` says so (checked after each event): answers the records of the events fanned out, a
+ * prefix of `events`. The bound projects are read once per call.
  */
-export async function fanOutEvents(deps: FanOutDeps, accountId: string, siteId: string, seqs: number[]): Promise<FanOutRecord[]> {
-  const events = (await loadEvents(deps.db, accountId, siteId, seqs)).filter((e) => !e.fannedOut);
+export async function fanOutEvents(
+  deps: FanOutDeps,
+  accountId: string,
+  siteId: string,
+  events: StoredEvent[],
+  stop: () => boolean = () => false,
+): Promise<FanOutRecord[]> {
   if (events.length === 0) return [];
   const bound = await boundProjects(deps, accountId, siteId);
   const staleDone = new Set<string>();
@@ -199,6 +204,7 @@ export async function fanOutEvents(deps: FanOutDeps, accountId: string, siteId: 
       const record = await fanOutEvent(deps, accountId, event, bound, staleDone);
       done.push({ seq: event.seq, fanOut: record as unknown as Record<string, unknown> });
       records.push(record);
+      if (stop()) break;
     }
   } finally {
     // What was fanned out before a failure is stamped (each step is idempotent, so a retry redoing one is harmless),
@@ -232,8 +238,8 @@ function triggerOf(event: StoredEvent, record: FanOutRecord): TriggerInput[] {
 }
 
 /** An event whose fan-out kept failing after every retry: stamped with the failure, so the site's stream moves on. */
-export async function recordFanOutFailure(deps: FanOutDeps, accountId: string, siteId: string, seq: number, code: string): Promise<void> {
-  const [event] = await loadEvents(deps.db, accountId, siteId, [seq]);
-  if (!event || event.fannedOut) return;
-  await markFannedOut(deps.db, accountId, [{ seq, fanOut: { trigger_type: event.triggerType, projects: [], over_cap: 0, error: code } }]);
+export async function recordFanOutFailure(deps: FanOutDeps, accountId: string, event: StoredEvent, code: string): Promise<void> {
+  await markFannedOut(deps.db, accountId, [
+    { seq: event.seq, fanOut: { trigger_type: event.triggerType, projects: [], over_cap: 0, error: code } },
+  ]);
 }

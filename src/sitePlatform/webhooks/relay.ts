@@ -1,9 +1,10 @@
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
-import { OutboxRelay, RelayWakeups, type PassResult } from '../../temporal/outboxRelay';
+import { EntityOutboxRelay, type EntityOutbox } from '../../temporal/entityOutboxRelay';
+import { RelayWakeups } from '../../temporal/outboxRelay';
 import { withTemporal } from '../../temporal/rpc';
 import { sitePlatformEventsContract, sitePlatformEventsWorkflowId } from '../../../workflows/sitePlatformEvents.contract';
-import { claimUndispatched, markDispatched, type ClaimedEvent } from './eventsStore';
+import { claimUndispatched, findStaleSites, markDispatched, type ClaimedEvent } from './eventsStore';
 
 /** Most events one relay pass claims. */
 export const RELAY_BATCH = 500;
@@ -17,10 +18,16 @@ export const RELAY_IDLE_MS = 200;
 export const RELAY_RETRY_MS = 1_000;
 /** Deadline of one signal-with-start. */
 export const SIGNAL_DEADLINE_MS = 5_000;
-/** Sites signalled at once within a pass. */
-const SIGNALS_IN_PARALLEL = 8;
+/** An event handed over this long ago and still not fanned out is handed over again; checked this often. */
+export const HAND_OVER_AGAIN_AFTER_MS = 60_000;
+export const HAND_OVER_AGAIN_EVERY_MS = 30_000;
 
 type RelayDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
+
+interface Site {
+  accountId: string;
+  siteId: string;
+}
 
 const wakeups = new RelayWakeups();
 
@@ -30,85 +37,45 @@ export function notifySiteEventRelays(): void {
 }
 
 /**
- * The relay of the inbound-event outbox (transactional outbox, loop in src/temporal/outboxRelay.ts): the API process
- * runs one; it claims undispatched verified events (`for update skip locked`, so replicas share the work and a crashed
- * relay's rows are claimed again), groups them per (account, site) in arrival order, sends ONE `events`
- * signal-with-start per site to its fan-out workflow and stamps `dispatched_at` in the same transaction, committed
- * after the signals. A signal that succeeded but whose commit failed is sent again: the workflow ignores seqs it
- * already has, and the activity skips events already fanned out.
+ * The relay of the inbound-event outbox (src/temporal/entityOutboxRelay.ts): the API process runs one; it hands
+ * verified events to the fan-out workflow of their (account, site), which fans them out from the table.
  */
-export class SiteEventRelay extends OutboxRelay {
-  constructor(
-    private readonly deps: RelayDeps,
-    private readonly options: { batch?: number } = {},
-  ) {
+export class SiteEventRelay extends EntityOutboxRelay<ClaimedEvent, Site> {
+  constructor(deps: RelayDeps, options: { batch?: number; againAfterMs?: number; againEveryMs?: number } = {}) {
+    const outbox: EntityOutbox<ClaimedEvent, Site> = {
+      label: 'site platform event',
+      claim: claimUndispatched,
+      markDispatched,
+      entityOf: (e) => ({ accountId: e.accountId, siteId: e.siteId }),
+      keyOf: (site) => `${site.accountId}:${site.siteId}`,
+      signal: (site, handOver) =>
+        withTemporal(
+          deps.temporal.client,
+          () =>
+            signalWithStartJob(deps.temporal, sitePlatformEventsContract, {
+              workflowId: sitePlatformEventsWorkflowId(site.accountId, site.siteId),
+              accountId: site.accountId,
+              args: [site],
+              signal: 'events',
+              payload: handOver,
+            }),
+          SIGNAL_DEADLINE_MS,
+        ).then(() => undefined),
+      findStale: async (olderThanMs, limit) =>
+        (await findStaleSites(deps.db, olderThanMs, limit)).map(({ fromSeq, count, ...site }) => ({ entity: site, fromSeq, count })),
+    };
     super(
-      deps.logger,
+      deps,
       wakeups,
-      { batch: options.batch ?? RELAY_BATCH, busyMs: RELAY_BUSY_MS, idleMs: RELAY_IDLE_MS, retryMs: RELAY_RETRY_MS },
-      'site platform event',
+      {
+        batch: options.batch ?? RELAY_BATCH,
+        busyMs: RELAY_BUSY_MS,
+        idleMs: RELAY_IDLE_MS,
+        retryMs: RELAY_RETRY_MS,
+        againAfterMs: options.againAfterMs ?? HAND_OVER_AGAIN_AFTER_MS,
+        againEveryMs: options.againEveryMs ?? HAND_OVER_AGAIN_EVERY_MS,
+      },
+      outbox,
     );
   }
-
-  async dispatchOnce(): Promise<PassResult> {
-    return this.deps.db.transaction(async (trx) => {
-      const claimed = await claimUndispatched(trx, this.options.batch ?? RELAY_BATCH);
-      if (claimed.length === 0) return { claimed: 0, dispatched: 0, failed: 0 };
-      const sites = groupBySite(claimed);
-      const handed: number[] = [];
-      let failed = 0;
-      for (let at = 0; at < sites.length; at += SIGNALS_IN_PARALLEL) {
-        const slice = sites.slice(at, at + SIGNALS_IN_PARALLEL);
-        const results = await Promise.allSettled(slice.map((events) => this.signal(events)));
-        results.forEach((result, i) => {
-          if (result.status === 'fulfilled') handed.push(...slice[i].map((e) => e.seq));
-          else {
-            failed += slice[i].length;
-            const err = result.reason as Error;
-            this.deps.logger.warn(
-              {
-                accountId: slice[i][0].accountId,
-                siteId: slice[i][0].siteId,
-                events: slice[i].length,
-                error: err.name,
-                reason: err.message,
-              },
-              'site platform events could not be handed to their workflow; they stay queued',
-            );
-          }
-        });
-      }
-      await markDispatched(trx, handed);
-      return { claimed: claimed.length, dispatched: handed.length, failed };
-    });
-  }
-
-  private async signal(events: ClaimedEvent[]): Promise<void> {
-    const { temporal } = this.deps;
-    const { accountId, siteId } = events[0];
-    await withTemporal(
-      temporal.client,
-      () =>
-        signalWithStartJob(temporal, sitePlatformEventsContract, {
-          workflowId: sitePlatformEventsWorkflowId(accountId, siteId),
-          accountId,
-          args: [{ accountId, siteId }],
-          signal: 'events',
-          payload: { seqs: events.map((e) => e.seq) },
-        }),
-      SIGNAL_DEADLINE_MS,
-    );
-  }
-}
-
-/** Claimed events per (account, site), each in arrival order (claims come ordered by seq). */
-function groupBySite(claimed: ClaimedEvent[]): ClaimedEvent[][] {
-  const sites = new Map<string, ClaimedEvent[]>();
-  for (const e of claimed) {
-    const key = `${e.accountId}:${e.siteId}`;
-    const list = sites.get(key);
-    if (list) list.push(e);
-    else sites.set(key, [e]);
-  }
-  return [...sites.values()];
 }

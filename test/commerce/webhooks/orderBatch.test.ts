@@ -7,8 +7,8 @@ import { eventually, newShop, orderPayload, type TestShop } from './receiverKit'
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 10, minutes)).toISOString();
 
-/** Records the deliveries (already handed over) and runs them through the shop's workflow; answers when all are processed. */
-async function runThroughWorkflow(shop: TestShop, deliveries: Array<[string, unknown]>, maxDeliveriesPerRun?: number): Promise<string[]> {
+/** Records the deliveries (already handed over) and runs the shop's workflow over them; answers when all are processed. */
+async function runThroughWorkflow(shop: TestShop, deliveries: Array<[string, unknown]>, batch?: number): Promise<string[]> {
   const { db, client, taskQueue } = harness();
   const ids: string[] = [];
   for (const [topic, payload] of deliveries) {
@@ -23,7 +23,7 @@ async function runThroughWorkflow(shop: TestShop, deliveries: Array<[string, unk
     });
     ids.push(webhookId);
   }
-  const input: CommerceShopInput = { accountId: shop.accountId, connectionId: shop.connectionId, pending: ids, maxDeliveriesPerRun };
+  const input: CommerceShopInput = { accountId: shop.accountId, connectionId: shop.connectionId, batch };
   await client.workflow.start(commerceShopContract.workflowType, {
     workflowId: commerceShopWorkflowId(shop.connectionId),
     taskQueue,

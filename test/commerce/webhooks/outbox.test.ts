@@ -110,7 +110,7 @@ describe('commerce webhook outbox: group commit and relay', () => {
     }
   });
 
-  it('after a relay crash the rows left undispatched are handed over by a fresh relay, and a re-sent signal is processed once', async function () {
+  it('after a relay crash the rows left undispatched are handed over by a fresh relay, and a signal sent twice processes each once', async function () {
     this.timeout(30_000);
     const shop = await newShop();
     const { client, taskQueue } = harness();
@@ -118,29 +118,34 @@ describe('commerce webhook outbox: group commit and relay', () => {
       const ids = [];
       for (let i = 0; i < 4; i++) ids.push((await deliver(shop, 'products/update', { id: i })).webhookId);
       assert.equal(await undispatched(shop), 4);
-      // The crashed relay had signalled the first two but its commit never happened.
-      await client.workflow.signalWithStart(commerceShopContract.workflowType, {
+      // The crashed relay had signalled but its commit never happened: the workflow's pass finds nothing handed over.
+      const handle = await client.workflow.signalWithStart(commerceShopContract.workflowType, {
         workflowId: commerceShopWorkflowId(shop.connectionId),
         taskQueue,
         args: [{ accountId: shop.accountId, connectionId: shop.connectionId }],
         signal: deliveriesSignal,
-        signalArgs: [{ webhookIds: ids.slice(0, 2) }],
+        signalArgs: [{ fromSeq: 1, count: 2 }],
       });
-      await processed(shop, ids[1]);
+      await eventually(
+        async () => (await handle.fetchHistory()).events?.filter((e) => e.activityTaskCompletedEventAttributes).length ?? 0,
+        (passes) => passes >= 1,
+        10_000,
+        'a pass of the woken workflow',
+      );
+      assert.equal(await invalidations(shop), 0, 'nothing processed before the rows are handed over');
       assert.equal(await undispatched(shop), 4, 'still undispatched: the crashed relay did not commit');
 
       const fresh = new DeliveryDispatcher(harness().deps);
       const pass = await fresh.dispatchOnce();
       assert.ok(pass.dispatched >= 4, JSON.stringify(pass));
       for (const id of ids) await processed(shop, id);
-      const handle = client.workflow.getHandle(commerceShopWorkflowId(shop.connectionId));
       const progress = await eventually(
         () => handle.query(progressQuery),
         (p) => p.done === 4,
         10_000,
         'four deliveries processed',
       );
-      assert.equal(progress.done, 4, 'the re-sent ids were not processed twice');
+      assert.equal(progress.done, 4, 'each delivery processed once');
       assert.equal(await invalidations(shop), 4, 'each delivery handled once');
     });
   });

@@ -20,13 +20,13 @@ import {
   type TestShop,
 } from './receiverKit';
 
-/** How many deliveries the shop's workflow was handed (webhook ids in the `deliveries` signals of its current run). */
+/** How many deliveries the shop's workflow was handed (the counts of the `deliveries` signals of its current run). */
 async function handedOver(shop: TestShop): Promise<number> {
   const history = await harness().client.workflow.getHandle(commerceShopWorkflowId(shop.connectionId)).fetchHistory();
   return (history.events ?? [])
     .map((e) => e.workflowExecutionSignaledEventAttributes)
     .filter((a) => a?.signalName === 'deliveries')
-    .reduce((n, a) => n + JSON.parse(Buffer.from(a!.input!.payloads![0].data!).toString('utf8')).webhookIds.length, 0);
+    .reduce((n, a) => n + JSON.parse(Buffer.from(a!.input!.payloads![0].data!).toString('utf8')).count, 0);
 }
 
 // Non-ASCII text and JSON-escaped slashes: a re-serialised body differs in bytes from what the platform signed.

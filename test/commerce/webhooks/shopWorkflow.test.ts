@@ -9,8 +9,8 @@ import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { deliverAndProcess, eventually, newShop, type TestShop } from './receiverKit';
 
-/** A recorded products/update delivery, already handed over (the test hands its id to the workflow itself). */
-async function productDelivery(shop: TestShop, id: number): Promise<string> {
+/** A recorded products/update delivery, already handed over (the test starts the shop's workflow itself). */
+async function productDelivery(shop: TestShop, id: number): Promise<void> {
   const webhookId = randomUUID();
   await harness().db('commerce_webhook_deliveries').insert({
     account_id: shop.accountId,
@@ -20,24 +20,21 @@ async function productDelivery(shop: TestShop, id: number): Promise<string> {
     payload: { id },
     dispatched_at: new Date(),
   });
-  return webhookId;
 }
 
 describe('the shop entity workflow', () => {
-  it('continues as new after its per-run bound, carries the pending deliveries over, and keeps its search attributes', async function () {
+  it('continues as new past its history bound, each new run draining what the last one left, and keeps its search attributes', async function () {
     this.timeout(30_000);
     const { client, taskQueue, bundle } = harness();
     const shop = await newShop();
+    for (let id = 1; id <= 4; id++) await productDelivery(shop, id);
+    // One delivery per pass, and a bound the second pass of a run crosses (a pass adds about six events).
     const input: CommerceShopInput = {
       accountId: shop.accountId,
       connectionId: shop.connectionId,
-      maxDeliveriesPerRun: 2,
-      pending: [
-        await productDelivery(shop, 1),
-        await productDelivery(shop, 2),
-        await productDelivery(shop, 3),
-        await productDelivery(shop, 4),
-      ],
+      batch: 1,
+      passBudgetMs: 0,
+      historyEventsPerRun: 12,
     };
     const first = await client.workflow.start(commerceShopContract.workflowType, {
       workflowId: commerceShopWorkflowId(shop.connectionId),
@@ -66,7 +63,12 @@ describe('the shop entity workflow', () => {
       histories.push({ workflowId: first.workflowId, history });
       runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     }
-    assert.ok(histories.length >= 3, `4 carried deliveries at 2 per run make at least 3 runs, got ${histories.length}`);
+    assert.ok(histories.length >= 3, `five deliveries at about two per run make at least 3 runs, got ${histories.length}`);
+    for (const { history } of histories.slice(0, -1)) {
+      const carried = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes;
+      assert.ok(carried, 'each run but the last continued as new');
+      assert.ok((history.events?.length ?? 0) <= 20, `a run's history stays bounded (${history.events?.length} events)`);
+    }
     const described = await latest.describe();
     assert.equal(described.typedSearchAttributes.get(AccountIdKey), shop.accountId);
     assert.equal(described.typedSearchAttributes.get(JobKindKey), 'commerce-shop');
