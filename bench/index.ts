@@ -3,6 +3,7 @@ import { printResult, type ScenarioResult } from './lib/report';
 import { aiTurn } from './scenarios/aiTurn';
 import { caseStudy } from './scenarios/caseStudy';
 import { commerceBackfill } from './scenarios/commerceBackfill';
+import { commerceBacklog } from './scenarios/commerceBacklog';
 import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { costs } from './scenarios/costs';
@@ -25,6 +26,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'job-start': jobStart,
   'content-list': contentList,
   'commerce-webhook': commerceWebhook,
+  'commerce-backlog': commerceBacklog,
   'commerce-backfill': commerceBackfill,
   'research-run': researchRun,
   'email-send': emailSend,

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
+import type { DrainPassResult, HandOver } from '../../workflows/outboxDrain.contract';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -102,4 +103,102 @@ export async function listExecutions(client: Client, query?: string): Promise<Ex
 /** JSON payloads of a history event's input (signal or activity arguments). */
 export function decodePayloads(payloads: temporal.api.common.v1.IPayloads | null | undefined): unknown[] {
   return (payloads?.payloads ?? []).map((p) => (p.data ? JSON.parse(Buffer.from(p.data).toString('utf8')) : undefined));
+}
+
+/**
+ * The histories of every run in the chain of the workflow's latest run, first to last: from the chain's first run
+ * (the latest run's `firstRunId`), following each run's continued-as-new `newExecutionRunId`.
+ */
+export async function chainHistories(client: Client, workflowId: string): Promise<HistoryEvent[][]> {
+  const described = await client.workflow.getHandle(workflowId).describe();
+  const runs: HistoryEvent[][] = [];
+  let runId: string | undefined = described.raw.workflowExecutionInfo?.firstRunId || described.runId;
+  while (runId) {
+    const events = await historyOf(client, workflowId, runId);
+    runs.push(events);
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId || undefined;
+  }
+  return runs;
+}
+
+/** What the chain of runs of an entity workflow draining an outbox (workflows/outboxDrain.ts) says. */
+export interface DrainChainFacts {
+  runs: number;
+  /** History events of each run, first to last. */
+  lengths: number[];
+  signals: number;
+  /** Rows the first hand-over signals said were handed over (`count`), and the signals that handed rows over again. */
+  handedOver: number;
+  againSignals: number;
+  /** Passes (activities of type `activity`) scheduled, and the rows their completed attempts say they handled. */
+  passes: number;
+  handled: number;
+  /** Pass attempts beyond the first. */
+  retries: number;
+  /** Rows handed over (first hand-overs) per client identity (pid@host of the relay's process that signalled). */
+  byRelay: Map<string, number>;
+  /** Rows handled per worker identity (completed pass attempts, by the identity that started them). */
+  byWorker: Map<string, number>;
+  actions: Actions;
+}
+
+export const noDrainChainFacts = (): DrainChainFacts => ({
+  runs: 0,
+  lengths: [],
+  signals: 0,
+  handedOver: 0,
+  againSignals: 0,
+  passes: 0,
+  handled: 0,
+  retries: 0,
+  byRelay: new Map(),
+  byWorker: new Map(),
+  actions: zero(),
+});
+
+const addTo = (m: Map<string, number>, who: string, n: number) => m.set(who, (m.get(who) ?? 0) + n);
+
+/** Reads the chain of the workflow's latest run: its hand-over signals (`HandOver`) and its passes' results (`DrainPassResult`). */
+export async function drainChainFacts(client: Client, workflowId: string, activity: string): Promise<DrainChainFacts> {
+  const runs = await chainHistories(client, workflowId);
+  const facts: DrainChainFacts = { ...noDrainChainFacts(), runs: runs.length, lengths: runs.map((events) => events.length) };
+  for (const events of runs) {
+    addActions(facts.actions, actionsOf(events));
+    const startedBy = new Map<number, string>();
+    for (const e of events) {
+      const signal = e.workflowExecutionSignaledEventAttributes;
+      if (signal) {
+        const [handOver] = decodePayloads(signal.input) as [HandOver];
+        facts.signals++;
+        if (handOver.again) facts.againSignals++;
+        else {
+          facts.handedOver += handOver.count;
+          addTo(facts.byRelay, signal.identity ?? '?', handOver.count);
+        }
+      }
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === activity) facts.passes++;
+      const started = e.activityTaskStartedEventAttributes;
+      if (started) {
+        startedBy.set(Number(e.eventId), started.identity ?? '?');
+        facts.retries += Math.max(0, (started.attempt ?? 1) - 1);
+      }
+      const completed = e.activityTaskCompletedEventAttributes;
+      if (completed) {
+        const [result] = decodePayloads(completed.result) as [DrainPassResult | undefined];
+        facts.handled += result?.handled ?? 0;
+        addTo(facts.byWorker, startedBy.get(Number(completed.startedEventId)) ?? completed.identity ?? '?', result?.handled ?? 0);
+      }
+    }
+  }
+  return facts;
+}
+
+/** Sums the facts of several chains (`lengths` concatenated). */
+export function addDrainChainFacts(into: DrainChainFacts, f: DrainChainFacts): DrainChainFacts {
+  for (const key of ['runs', 'signals', 'handedOver', 'againSignals', 'passes', 'handled', 'retries'] as const) into[key] += f[key];
+  into.lengths.push(...f.lengths);
+  f.byRelay.forEach((n, who) => addTo(into.byRelay, who, n));
+  f.byWorker.forEach((n, who) => addTo(into.byWorker, who, n));
+  addActions(into.actions, f.actions);
+  return into;
 }

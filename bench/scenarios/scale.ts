@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SITE_PLATFORM_TRIGGERS } from '../../src/triggers/outbox';
 import { sitePlatformEventsWorkflowId } from '../../workflows/sitePlatformEvents.contract';
 import type { BenchEnv } from '../lib/env';
 import { sampleLoad, type Samples } from '../lib/load';
@@ -9,12 +10,13 @@ import {
   intakeClient,
   itemChangedBody,
   seedSiteIntake,
+  TRIGGER,
   type Answer,
   type IntakeClient,
   type SiteIntakeSeed,
 } from '../lib/siteIntake';
 import { summarize, type Summary } from '../lib/stats';
-import { actionsOf, addActions, decodePayloads, historyOf, noActions, type Actions } from '../lib/temporalActions';
+import { addDrainChainFacts, drainChainFacts, noDrainChainFacts, type DrainChainFacts } from '../lib/temporalActions';
 import { startBenchWorker, type BenchWorker } from '../lib/worker';
 
 const ROUNDS = 2;
@@ -44,64 +46,38 @@ interface RoundResult {
   recorded: number;
   fannedOut: number;
   latency: { p50Ms: number; p95Ms: number; p99Ms: number };
-  histories: HistoryFacts;
+  histories: DrainChainFacts;
+  triggers: { triggers: number; duplicated: number };
 }
 
-interface HistoryFacts {
-  signalledSeqs: number;
-  distinctSignalled: number;
-  seqsInActivities: number;
-  distinctInActivities: number;
-  /** Events signalled per client identity (pid@host of the API replica whose relay sent the signal). */
-  byRelay: Map<string, number>;
-  /** Events fanned out per worker identity (activity attempts that completed). */
-  byWorker: Map<string, number>;
-  actions: Actions;
-}
-
-/** What the fan-out workflows' histories say: who relayed which event, who fanned it out, and how often. */
-async function historyFacts(env: BenchEnv, seed: SiteIntakeSeed, siteIds: string[]): Promise<HistoryFacts> {
-  const facts: HistoryFacts = {
-    signalledSeqs: 0,
-    distinctSignalled: 0,
-    seqsInActivities: 0,
-    distinctInActivities: 0,
-    byRelay: new Map(),
-    byWorker: new Map(),
-    actions: noActions(),
-  };
-  const signalled = new Set<number>();
-  const inActivities = new Set<number>();
+/** What the round's sites' fan-out workflow chains say, summed: who handed over how many events, who fanned out how many. */
+async function historyFacts(env: BenchEnv, seed: SiteIntakeSeed, siteIds: string[]): Promise<DrainChainFacts> {
+  const facts = noDrainChainFacts();
   for (const siteId of siteIds) {
-    const events = await historyOf(env.client, sitePlatformEventsWorkflowId(seed.accountId, siteId));
-    addActions(facts.actions, actionsOf(events));
-    const scheduled = new Map<number, number[]>();
-    for (const e of events) {
-      const signal = e.workflowExecutionSignaledEventAttributes;
-      if (signal) {
-        const [{ seqs }] = decodePayloads(signal.input) as [{ seqs: number[] }];
-        facts.signalledSeqs += seqs.length;
-        seqs.forEach((s) => signalled.add(s));
-        const who = signal.identity ?? '?';
-        facts.byRelay.set(who, (facts.byRelay.get(who) ?? 0) + seqs.length);
-      }
-      const activity = e.activityTaskScheduledEventAttributes;
-      if (activity && activity.activityType?.name === 'fanOutSitePlatformEvents') {
-        const [{ seqs }] = decodePayloads(activity.input) as [{ seqs: number[] }];
-        scheduled.set(Number(e.eventId), seqs);
-        facts.seqsInActivities += seqs.length;
-        seqs.forEach((s) => inActivities.add(s));
-      }
-      const started = e.activityTaskStartedEventAttributes;
-      if (started && scheduled.has(Number(started.scheduledEventId))) {
-        const who = started.identity ?? '?';
-        facts.byWorker.set(who, (facts.byWorker.get(who) ?? 0) + scheduled.get(Number(started.scheduledEventId))!.length);
-      }
-    }
+    addDrainChainFacts(
+      facts,
+      await drainChainFacts(env.client, sitePlatformEventsWorkflowId(seed.accountId, siteId), 'drainSitePlatformEvents'),
+    );
   }
-  facts.distinctSignalled = signalled.size;
-  facts.distinctInActivities = inActivities.size;
   return facts;
+}
+
+/**
+ * The workflow triggers of the round's events (one per fanned-out event, keyed by the event), and the events with
+ * more than one.
+ */
+async function triggerCounts(env: BenchEnv, seed: SiteIntakeSeed, siteIds: string[]): Promise<{ triggers: number; duplicated: number }> {
+  const { rows } = await env.db.raw(
+    `select coalesce(sum(n), 0)::int as triggers, count(*) filter (where n > 1)::int as duplicated
+       from (select count(t.id) as n
+               from site_platform_inbound_events e
+               left join workflow_trigger_outbox t
+                 on t.account_id = e.account_id and t.trigger = ? and t.dedup_key = 'site:' || e.site_id || ':' || e.event_id
+              where e.account_id = ? and e.site_id = any(?) and e.verified
+              group by e.seq) per_event`,
+    [SITE_PLATFORM_TRIGGERS[TRIGGER], seed.accountId, siteIds],
+  );
+  return rows[0];
 }
 
 /** One round of one setup: DELIVERIES distinct events over this round's sites, round-robin over the replicas. */
@@ -136,6 +112,7 @@ async function round(env: BenchEnv, seed: SiteIntakeSeed, replicas: Replica[], s
     fannedOut: drained.fannedOut,
     latency: drained,
     histories: await historyFacts(env, seed, siteIds),
+    triggers: await triggerCounts(env, seed, siteIds),
   };
 }
 
@@ -178,24 +155,19 @@ function correctness(setup: Setup, rounds: RoundResult[], names: Map<string, str
   const accepted = sum((r) => r.accepted);
   const recorded = sum((r) => r.recorded);
   const fanned = sum((r) => r.fannedOut);
-  // Accepted but never recorded, or recorded but never fanned out.
+  // Accepted but never recorded, or recorded (verified) but never fanned out (no `fanned_out_at`).
   const lost = Math.max(0, accepted - recorded) + (recorded - fanned);
+  // Let through twice at intake (two answers `new`, or more rows than new answers), fanned out twice (the completed
+  // passes handled more events than rows were stamped: the stamp is written once), or an event with two triggers.
+  const fannedTwice = sum((r) => Math.max(0, r.histories.handled - r.fannedOut));
   const duplicated =
-    sum((r) => r.doubleNew) +
-    sum((r) => r.recorded - r.answersNew) +
-    sum((r) => r.histories.signalledSeqs - r.histories.distinctSignalled) +
-    sum((r) => r.histories.seqsInActivities - r.histories.distinctInActivities);
-  const relays = new Map<string, number>();
-  const workers = new Map<string, number>();
-  const actions = noActions();
-  for (const r of rounds) {
-    r.histories.byRelay.forEach((n, who) => relays.set(who, (relays.get(who) ?? 0) + n));
-    r.histories.byWorker.forEach((n, who) => workers.set(who, (workers.get(who) ?? 0) + n));
-    addActions(actions, r.histories.actions);
-  }
+    sum((r) => r.doubleNew) + sum((r) => Math.max(0, r.recorded - r.answersNew)) + fannedTwice + sum((r) => r.triggers.duplicated);
+  const chains = rounds.reduce((all, r) => addDrainChainFacts(all, r.histories), noDrainChainFacts());
+  const actions = chains.actions;
   return [
-    `${setup}: lost=${lost} duplicated=${duplicated} (accepted ${accepted} distinct deliveries + ${sum((r) => r.duplicatesSent)} duplicates sent ${setup === '2x2' ? 'to the other replica' : 'again'} at the same moment; event rows ${recorded}, fanned out ${fanned}; answered new twice ${sum((r) => r.doubleNew)}; seqs signalled ${sum((r) => r.histories.signalledSeqs)} (distinct ${sum((r) => r.histories.distinctSignalled)}), seqs in fan-out activities ${sum((r) => r.histories.seqsInActivities)} (distinct ${sum((r) => r.histories.distinctInActivities)}))`,
-    `${setup}: events relayed by ${share(relays, names)}; fanned out by ${share(workers, names)}`,
+    `${setup}: lost=${lost} duplicated=${duplicated} (accepted ${accepted} distinct deliveries + ${sum((r) => r.duplicatesSent)} duplicates sent ${setup === '2x2' ? 'to the other replica' : 'again'} at the same moment; event rows ${recorded}, fanned out ${fanned}, workflow triggers ${sum((r) => r.triggers.triggers)} (events with two: ${sum((r) => r.triggers.duplicated)}); answered new twice ${sum((r) => r.doubleNew)}; fan-out passes ${chains.passes} handled ${chains.handled} events (beyond one per event: ${fannedTwice}))`,
+    `${setup}: hand-over signals ${chains.signals} saying ${chains.handedOver} events handed over (again: ${chains.againSignals} signals), in ${chains.runs} workflow runs over ${rounds.length * SITES} sites`,
+    `${setup}: events handed over by ${share(chains.byRelay, names)}; fanned out by ${share(chains.byWorker, names)}`,
     `${setup}: Temporal actions ${actions.total} = ${(actions.total / accepted).toFixed(3)} per delivery (starts ${actions.start}, signals ${actions.signals}, activities ${actions.activities}, retries ${actions.activityRetries}, local-activity tasks ${actions.localActivityTasks}, timers ${actions.timers})`,
   ];
 }
@@ -206,8 +178,9 @@ function correctness(setup: Setup, rounds: RoundResult[], names: Map<string, str
  * (two processes on one task queue), against one replica and one worker, alternating rounds of the same offered load
  * (16 requests in flight in all; deliveries round-robin over the replicas). Every tenth delivery is sent at the same
  * moment to the other replica too: the durable dedup must answer one of the pair `replay`. After each round every
- * accepted delivery must be recorded once, handed to its site's fan-out workflow once and fanned out once — read from
- * the event rows and from the fan-out workflows' histories (signal payloads, activity inputs, who sent and ran them).
+ * accepted delivery must be recorded once and fanned out once: read from the event rows (`fanned_out_at`, stamped
+ * once by the store), their workflow triggers (one per event) and the fan-out workflows' chains of runs (the
+ * hand-over signals' `count` and who sent them, the passes' results — events handled — and which worker ran them).
  */
 export async function scale(env: BenchEnv): Promise<ScenarioResult[]> {
   const seed = await seedSiteIntake(env, 1 + ROUNDS * (2 * SITES + 2));
