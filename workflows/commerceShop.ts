@@ -14,7 +14,7 @@ import { drainOutbox } from './outboxDrain';
 const { drainCommerceDeliveries } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // The pass heartbeats after every transaction; a worker that died mid-pass is noticed within this.
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   // From ISOLATE_FROM_ATTEMPT on, a pass isolates the delivery at fault and records it as failed; what still throws
   // then is the database, and the loop tries again after a pause.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },

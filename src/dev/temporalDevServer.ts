@@ -19,7 +19,7 @@ export interface DevServerOptions {
   log?: (msg: string) => void;
 }
 
-const DYNAMIC_CONFIG = [
+export const DYNAMIC_CONFIG = [
   'system.enableActivityEagerExecution=true',
   'matching.useNewMatcher=true',
   'matching.enableFairness=true',

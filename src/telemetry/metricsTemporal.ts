@@ -19,6 +19,9 @@ export async function installRuntimeWithMetrics(options: Omit<RuntimeOptions, 't
     ...options,
     telemetryOptions: {
       metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, useSecondsForDurations: true } },
+      // The native core's lines (a server that stopped answering, retried calls) go to the runtime's logger, not to
+      // the console: ours in production, one that keeps only errors in tests.
+      logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} },
     },
   });
   scrapeUrl = `http://127.0.0.1:${port}/metrics`;

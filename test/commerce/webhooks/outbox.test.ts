@@ -8,17 +8,7 @@ import { GROUP_COMMIT_MAX_ROWS } from '../../../src/commerce/webhooks/groupCommi
 import { commerceShopContract, commerceShopWorkflowId, deliveriesSignal } from '../../../workflows/commerceShop.contract';
 import { progressQuery } from '../../../workflows/progress.contract';
 import { harness } from '../../helpers/harness';
-import { deliver, deliveryRecords, eventually, newShop, processed, type TestShop } from './receiverKit';
-
-/** Runs `fn` with the harness's relay stopped, so the test decides who dispatches; restarts it after. */
-async function withoutRelay<T>(fn: () => Promise<T>): Promise<T> {
-  await harness().dispatcher.stop();
-  try {
-    return await fn();
-  } finally {
-    harness().dispatcher.start();
-  }
-}
+import { deliver, deliveryRecords, eventually, newShop, processed, withoutRelay, type TestShop } from './receiverKit';
 
 const undispatched = async (shop: TestShop) =>
   (await harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).whereNull('dispatched_at')).length;

@@ -175,3 +175,13 @@ export async function outbox(accountId: string, triggerPrefix = 'commerce.') {
     .whereLike('trigger', `${triggerPrefix}%`)
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }
+
+/** Runs `fn` with the harness's relay stopped, so the test decides who dispatches; restarts it after. */
+export async function withoutRelay<T>(fn: () => Promise<T>): Promise<T> {
+  await harness().dispatcher.stop();
+  try {
+    return await fn();
+  } finally {
+    harness().dispatcher.start();
+  }
+}
