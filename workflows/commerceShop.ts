@@ -9,16 +9,9 @@ import {
   type CommerceShopResult,
 } from './commerceShop.contract';
 import { startPrivacyFulfilmentOf } from './commercePrivacyRequest';
-import { drainOutbox } from './outboxDrain';
+import { DRAIN_PASS_OPTIONS, drainOutbox } from './outboxDrain';
 
-const { drainCommerceDeliveries } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  // The pass heartbeats after every transaction; a worker that died mid-pass is noticed within this.
-  heartbeatTimeout: '20 seconds',
-  // From ISOLATE_FROM_ATTEMPT on, a pass isolates the delivery at fault and records it as failed; what still throws
-  // then is the database, and the loop tries again after a pause.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },
-});
+const { drainCommerceDeliveries } = proxyActivities<Activities>(DRAIN_PASS_OPTIONS);
 
 /**
  * The entity workflow of one connected shop (`commerce-shop:<connectionId>`). The relay signals (signal-with-start)

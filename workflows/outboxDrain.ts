@@ -6,10 +6,22 @@ import {
   setHandler,
   sleep,
   workflowInfo,
+  type ActivityOptions,
   type SignalDefinition,
 } from '@temporalio/workflow';
 import { HISTORY_EVENTS_PER_RUN, type DrainCarry, type DrainPassResult, type HandOver } from './outboxDrain.contract';
 import { trackProgress } from './progress';
+
+/** The activity options of a drain pass. */
+export const DRAIN_PASS_OPTIONS: ActivityOptions = {
+  // A pass ends at the first row past its budget (10 s); a row is bounded by its own work (a site re-index, a platform call).
+  startToCloseTimeout: '10 minutes',
+  // The pass heartbeats while it works; a worker that died mid-pass is noticed within this.
+  heartbeatTimeout: '20 seconds',
+  // From ISOLATE_FROM_ATTEMPT on, a pass isolates the row at fault and records it as failed; what still throws then is
+  // the database, and the loop tries again after a pause.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },
+};
 
 /** An entity silent this long closes its run; the relay's next signal-with-start opens a new one. */
 const IDLE_CLOSE = '10 minutes';

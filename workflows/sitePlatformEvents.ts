@@ -7,16 +7,9 @@ import {
   type SitePlatformEventsInput,
   type SitePlatformEventsResult,
 } from './sitePlatformEvents.contract';
-import { drainOutbox } from './outboxDrain';
+import { DRAIN_PASS_OPTIONS, drainOutbox } from './outboxDrain';
 
-const { drainSitePlatformEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  // The pass heartbeats while it works; a worker that died mid-pass is noticed within this.
-  heartbeatTimeout: '20 seconds',
-  // From ISOLATE_FROM_ATTEMPT on, a pass isolates the event at fault and records it as failed; what still throws
-  // then is the database, and the loop tries again after a pause.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },
-});
+const { drainSitePlatformEvents } = proxyActivities<Activities>(DRAIN_PASS_OPTIONS);
 
 /**
  * The fan-out entity workflow of one (account, site) (`site-platform-events:<accountId>:<siteId>`). The relay signals

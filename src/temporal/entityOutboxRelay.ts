@@ -1,12 +1,16 @@
+import type { Client } from '@temporalio/client';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../logger';
 import type { HandOver } from '../../workflows/outboxDrain.contract';
 import { OutboxRelay, type PassResult, type RelayTiming, type RelayWakeups } from './outboxRelay';
+import { withTemporal } from './rpc';
 
 /** Entities signalled at once within a pass. */
 const SIGNALS_IN_PARALLEL = 8;
 /** Most entities one second hand-over signals (the most stranded first; the next run takes the rest). */
 const AGAIN_ENTITIES = 200;
+/** Deadline of one signal-with-start. */
+export const SIGNAL_DEADLINE_MS = 5_000;
 
 /** An outbox whose rows each belong to one entity workflow (a shop, a site) that drains them from the table. */
 export interface EntityOutbox<Row extends { seq: number }, Entity> {
@@ -17,8 +21,8 @@ export interface EntityOutbox<Row extends { seq: number }, Entity> {
   markDispatched(trx: Knex.Transaction, seqs: number[]): Promise<void>;
   entityOf(row: Row): Entity;
   keyOf(entity: Entity): string;
-  /** Signal-with-start of the entity's workflow. */
-  signal(entity: Entity, handOver: HandOver): Promise<void>;
+  /** Signal-with-start of the entity's workflow (the relay bounds it by SIGNAL_DEADLINE_MS). */
+  signal(entity: Entity, handOver: HandOver): Promise<unknown>;
   /** Entities with rows handed over more than `olderThanMs` ago and still unprocessed, most stranded first. */
   findStale(olderThanMs: number, limit: number): Promise<Array<{ entity: Entity; fromSeq: number; count: number }>>;
 }
@@ -27,6 +31,9 @@ export interface EntityRelayTiming extends RelayTiming {
   /** A row handed over this long ago and still not processed is handed over again. */
   againAfterMs: number;
 }
+
+/** What a caller may set over a relay's own timing (tests shorten the second hand-over). */
+export type EntityRelayOptions = Partial<Pick<EntityRelayTiming, 'batch' | 'againAfterMs' | 'againEveryMs'>>;
 
 /**
  * The relay of an entity outbox (transactional outbox, loop in outboxRelay.ts). A pass claims undispatched rows
@@ -40,13 +47,18 @@ export interface EntityRelayTiming extends RelayTiming {
  * was terminated, timed out or failed — which drains every row the old run left.
  */
 export class EntityOutboxRelay<Row extends { seq: number }, Entity> extends OutboxRelay {
+  private readonly entityTiming: EntityRelayTiming;
+
   constructor(
-    private readonly deps: { db: Knex; logger: Logger },
+    private readonly deps: { db: Knex; logger: Logger; temporal: { client: Client } },
     wakeups: RelayWakeups,
-    private readonly entityTiming: EntityRelayTiming,
+    timing: EntityRelayTiming,
     private readonly outbox: EntityOutbox<Row, Entity>,
+    options: EntityRelayOptions = {},
   ) {
+    const entityTiming = { ...timing, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
     super(deps.logger, wakeups, entityTiming, outbox.label);
+    this.entityTiming = entityTiming;
   }
 
   /** One pass: claim, signal per entity, mark what was handed over. */
@@ -91,7 +103,11 @@ export class EntityOutboxRelay<Row extends { seq: number }, Entity> extends Outb
     const sent: boolean[] = [];
     for (let at = 0; at < items.length; at += SIGNALS_IN_PARALLEL) {
       const slice = items.slice(at, at + SIGNALS_IN_PARALLEL);
-      const results = await Promise.allSettled(slice.map((item) => this.outbox.signal(item.entity, item.handOver)));
+      const results = await Promise.allSettled(
+        slice.map((item) =>
+          withTemporal(this.deps.temporal.client, () => this.outbox.signal(item.entity, item.handOver), SIGNAL_DEADLINE_MS),
+        ),
+      );
       results.forEach((result, i) => {
         sent.push(result.status === 'fulfilled');
         if (result.status === 'rejected') {

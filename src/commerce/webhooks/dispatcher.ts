@@ -1,8 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
-import { EntityOutboxRelay, type EntityOutbox } from '../../temporal/entityOutboxRelay';
+import { EntityOutboxRelay, type EntityOutbox, type EntityRelayOptions } from '../../temporal/entityOutboxRelay';
 import { RelayWakeups, type PassResult } from '../../temporal/outboxRelay';
-import { withTemporal } from '../../temporal/rpc';
 import { commerceShopContract, commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
 import { findStaleShops } from './drainStore';
 import { claimUndispatched, markDispatched, type ClaimedDelivery } from './store';
@@ -20,11 +19,19 @@ export const DISPATCH_BURST_ROWS = 20;
 export const DISPATCH_IDLE_MS = 200;
 /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
 export const DISPATCH_RETRY_MS = 1_000;
-/** Deadline of one signal-with-start. */
-export const SIGNAL_DEADLINE_MS = 5_000;
 /** A delivery handed over this long ago and still unprocessed is handed over again; checked this often. */
 export const HAND_OVER_AGAIN_AFTER_MS = 60_000;
 export const HAND_OVER_AGAIN_EVERY_MS = 30_000;
+
+const TIMING = {
+  batch: DISPATCH_BATCH,
+  busyMs: DISPATCH_BUSY_MS,
+  burstRows: DISPATCH_BURST_ROWS,
+  idleMs: DISPATCH_IDLE_MS,
+  retryMs: DISPATCH_RETRY_MS,
+  againAfterMs: HAND_OVER_AGAIN_AFTER_MS,
+  againEveryMs: HAND_OVER_AGAIN_EVERY_MS,
+};
 
 type DispatcherDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
 
@@ -52,7 +59,7 @@ export type { PassResult };
  * still unprocessed HAND_OVER_AGAIN_AFTER_MS after its hand-over is handed over again.
  */
 export class DeliveryDispatcher extends EntityOutboxRelay<ClaimedDelivery, Shop> {
-  constructor(deps: DispatcherDeps, options: { batch?: number; againAfterMs?: number; againEveryMs?: number } = {}) {
+  constructor(deps: DispatcherDeps, options: EntityRelayOptions = {}) {
     const outbox: EntityOutbox<ClaimedDelivery, Shop> = {
       label: 'commerce delivery',
       claim: claimUndispatched,
@@ -60,35 +67,16 @@ export class DeliveryDispatcher extends EntityOutboxRelay<ClaimedDelivery, Shop>
       entityOf: (d) => ({ accountId: d.accountId, connectionId: d.connectionId }),
       keyOf: (shop) => shop.connectionId,
       signal: (shop, handOver) =>
-        withTemporal(
-          deps.temporal.client,
-          () =>
-            signalWithStartJob(deps.temporal, commerceShopContract, {
-              workflowId: commerceShopWorkflowId(shop.connectionId),
-              accountId: shop.accountId,
-              args: [shop],
-              signal: 'deliveries',
-              payload: handOver,
-              searchAttributes: { ConnectionId: shop.connectionId },
-            }),
-          SIGNAL_DEADLINE_MS,
-        ).then(() => undefined),
-      findStale: async (olderThanMs, limit) =>
-        (await findStaleShops(deps.db, olderThanMs, limit)).map(({ fromSeq, count, ...shop }) => ({ entity: shop, fromSeq, count })),
+        signalWithStartJob(deps.temporal, commerceShopContract, {
+          workflowId: commerceShopWorkflowId(shop.connectionId),
+          accountId: shop.accountId,
+          args: [shop],
+          signal: 'deliveries',
+          payload: handOver,
+          searchAttributes: { ConnectionId: shop.connectionId },
+        }),
+      findStale: (olderThanMs, limit) => findStaleShops(deps.db, olderThanMs, limit),
     };
-    super(
-      deps,
-      wakeups,
-      {
-        batch: options.batch ?? DISPATCH_BATCH,
-        busyMs: DISPATCH_BUSY_MS,
-        burstRows: DISPATCH_BURST_ROWS,
-        idleMs: DISPATCH_IDLE_MS,
-        retryMs: DISPATCH_RETRY_MS,
-        againAfterMs: options.againAfterMs ?? HAND_OVER_AGAIN_AFTER_MS,
-        againEveryMs: options.againEveryMs ?? HAND_OVER_AGAIN_EVERY_MS,
-      },
-      outbox,
-    );
+    super(deps, wakeups, TIMING, outbox, options);
   }
 }

@@ -1,19 +1,20 @@
 import type { Knex } from '../../db/knex';
+import { staleHandOvers } from '../../db/outboxStore';
 import { parsePlatformJson } from '../../platforms/commerce/json';
 import type { DeliveryContext } from '../topics/types';
 
 /**
- * The shop's next `limit` deliveries that were handed over and are not processed yet, oldest first, with their
- * payloads. With `lock` (in a transaction) they stay locked until it ends: a delivery another pass holds is waited
- * for and, once that pass has committed its outcome, left out — so a delivery is processed by one transaction only,
- * however many passes race.
+ * The shop's next `limit` recorded deliveries not processed yet, oldest first, with their payloads — whether or not
+ * the relay has stamped them handed over: its signal may wake the workflow before its own commit. With `lock` (in a
+ * transaction) they stay locked until it ends: a delivery another transaction holds (a racing pass, or the relay
+ * stamping it) is waited for and, once a pass has committed its outcome, left out — so a delivery is processed by
+ * one transaction only, however many passes race.
  */
 export async function nextDeliveries(trx: Knex, accountId: string, connectionId: string, limit: number, lock: boolean) {
   const query = trx('commerce_webhook_deliveries as d')
     .join('commerce_connections as c', 'c.id', 'd.connection_id')
     .where({ 'd.connection_id': connectionId, 'd.account_id': accountId })
     .whereNull('d.processed_at')
-    .whereNotNull('d.dispatched_at')
     .orderBy('d.seq')
     .limit(limit)
     // As text: pg's own jsonb parsing would round the platform's 64-bit ids beyond 2^53.
@@ -39,23 +40,18 @@ export async function lockUnprocessed(trx: Knex.Transaction, accountId: string, 
     .first('webhook_id');
 }
 
-/** A shop whose deliveries were handed over more than a while ago and are still not processed. */
-export interface StaleShop {
-  accountId: string;
-  connectionId: string;
-  /** The oldest such delivery's seq, and how many there are. */
-  fromSeq: number;
-  count: number;
-}
-
 /** Shops with deliveries handed over before `olderThanMs` ago and still unprocessed, at most `limit`, most stranded first. */
-export async function findStaleShops(db: Knex, olderThanMs: number, limit: number): Promise<StaleShop[]> {
-  const rows = await db('commerce_webhook_deliveries')
-    .whereNull('processed_at')
-    .where('dispatched_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanMs / 1000]))
-    .groupBy('account_id', 'connection_id')
-    .orderByRaw('min(seq)')
-    .limit(limit)
-    .select('account_id', 'connection_id', db.raw('min(seq) as from_seq'), db.raw('count(*)::int as count'));
-  return rows.map((r) => ({ accountId: r.account_id, connectionId: r.connection_id, fromSeq: Number(r.from_seq), count: r.count }));
+export async function findStaleShops(db: Knex, olderThanMs: number, limit: number) {
+  const stale = await staleHandOvers(
+    db,
+    db('commerce_webhook_deliveries').whereNull('processed_at'),
+    ['account_id', 'connection_id'],
+    olderThanMs,
+    limit,
+  );
+  return stale.map(({ entity, fromSeq, count }) => ({
+    entity: { accountId: entity.account_id, connectionId: entity.connection_id },
+    fromSeq,
+    count,
+  }));
 }

@@ -110,7 +110,10 @@ export async function recordFinishedDelivery(
   return inserted.length > 0;
 }
 
-/** Writes a delivery's outcome; its payload is dropped then (the order log keeps what the handler kept). */
+/**
+ * Writes a delivery's outcome; its payload is dropped then (the order log keeps what the handler kept). A delivery
+ * processed before the relay handed it over counts as handed over: the relay has nothing left to do for it.
+ */
 export async function markDelivery(
   db: Knex,
   accountId: string,
@@ -118,7 +121,13 @@ export async function markDelivery(
 ): Promise<void> {
   await db('commerce_webhook_deliveries')
     .where({ account_id: accountId, connection_id: delivery.connectionId, webhook_id: delivery.webhookId })
-    .update({ outcome: delivery.outcome, error_code: delivery.errorCode, processed_at: db.fn.now(), payload: null });
+    .update({
+      outcome: delivery.outcome,
+      error_code: delivery.errorCode,
+      processed_at: db.fn.now(),
+      payload: null,
+      dispatched_at: db.raw('coalesce(dispatched_at, now())'),
+    });
 }
 
 /** `markDelivery` for many deliveries of one shop in ONE statement. */
@@ -129,17 +138,24 @@ export async function markDeliveries(
   deliveries: Array<{ webhookId: string; outcome: DeliveryOutcome; errorCode: string | null }>,
 ): Promise<void> {
   if (deliveries.length === 0) return;
+  const ids = deliveries.map((d) => d.webhookId);
+  // The rows are found by the primary key (`= any`), each one's values by its place in the arrays: a join with
+  // `unnest` would be planned by the table's statistics, and stale ones (a backlog that arrived since the last
+  // analyze) make it a nested loop over every row of the shop for every delivery.
   await db.raw(
     `update commerce_webhook_deliveries d
-        set outcome = v.outcome, error_code = v.error_code, processed_at = now(), payload = null
-       from unnest(?::text[], ?::text[], ?::text[]) as v(webhook_id, outcome, error_code)
-      where d.account_id = ? and d.connection_id = ? and d.webhook_id = v.webhook_id`,
+        set outcome = (?::text[])[array_position(?::text[], d.webhook_id)],
+            error_code = (?::text[])[array_position(?::text[], d.webhook_id)],
+            processed_at = now(), payload = null, dispatched_at = coalesce(d.dispatched_at, now())
+      where d.account_id = ? and d.connection_id = ? and d.webhook_id = any(?::text[])`,
     [
-      deliveries.map((d) => d.webhookId),
       deliveries.map((d) => d.outcome),
+      ids,
       /* pg sends nulls inside arrays; knex's types do not say so */ deliveries.map((d) => d.errorCode) as string[],
+      ids,
       accountId,
       connectionId,
+      ids,
     ],
   );
 }

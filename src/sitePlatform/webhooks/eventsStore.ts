@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '../../db/knex';
+import { staleHandOvers } from '../../db/outboxStore';
 
 /** Inbound event verification modes (the table's check). */
 export type Verification = 'hmac' | 'url_token' | 'failed';
@@ -178,14 +179,14 @@ export interface StoredEvent {
 }
 
 /**
- * The (account, site)'s next `limit` events to fan out: verified, handed over and not fanned out yet, in seq order
- * (the partial index `site_platform_inbound_events_unfanned` holds just those).
+ * The (account, site)'s next `limit` events to fan out: verified and not fanned out yet, in seq order (the partial
+ * index `site_platform_inbound_events_unfanned` holds just those), whether or not the relay has stamped them handed
+ * over: its signal may wake the workflow before its own commit.
  */
 export async function nextEvents(db: Knex, accountId: string, siteId: string, limit: number): Promise<StoredEvent[]> {
   const rows = await db('site_platform_inbound_events')
     .where({ account_id: accountId, site_id: siteId, verified: true })
     .whereNull('fanned_out_at')
-    .whereNotNull('dispatched_at')
     .orderBy('seq')
     .limit(limit)
     .select('seq', 'connection_id', 'site_id', 'event_id', 'trigger_type', 'payload');
@@ -199,40 +200,36 @@ export async function nextEvents(db: Knex, accountId: string, siteId: string, li
   }));
 }
 
-/** A site whose events were handed over more than a while ago and are still not fanned out. */
-export interface StaleSite {
-  accountId: string;
-  siteId: string;
-  /** The oldest such event's seq, and how many there are. */
-  fromSeq: number;
-  count: number;
-}
-
 /** Sites with verified events handed over before `olderThanMs` ago and not fanned out yet, at most `limit`, most stranded first. */
-export async function findStaleSites(db: Knex, olderThanMs: number, limit: number): Promise<StaleSite[]> {
-  const rows = await db('site_platform_inbound_events')
-    .where('verified', true)
-    .whereNull('fanned_out_at')
-    .where('dispatched_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanMs / 1000]))
-    .groupBy('account_id', 'site_id')
-    .orderByRaw('min(seq)')
-    .limit(limit)
-    .select('account_id', 'site_id', db.raw('min(seq) as from_seq'), db.raw('count(*)::int as count'));
-  return rows.map((r) => ({ accountId: r.account_id, siteId: r.site_id, fromSeq: Number(r.from_seq), count: r.count }));
+export async function findStaleSites(db: Knex, olderThanMs: number, limit: number) {
+  const stale = await staleHandOvers(
+    db,
+    db('site_platform_inbound_events').where('verified', true).whereNull('fanned_out_at'),
+    ['account_id', 'site_id'],
+    olderThanMs,
+    limit,
+  );
+  return stale.map(({ entity, fromSeq, count }) => ({ entity: { accountId: entity.account_id, siteId: entity.site_id }, fromSeq, count }));
 }
 
-/** Stamps events of the account fanned out, each with what its fan-out did, in ONE statement (an event stamped already keeps its stamp). */
+/**
+ * Stamps events of the account fanned out, each with what its fan-out did, in ONE statement (an event stamped already
+ * keeps its stamp; one fanned out before the relay handed it over counts as handed over).
+ */
 export async function markFannedOut(
   db: Knex,
   accountId: string,
   done: Array<{ seq: number; fanOut: Record<string, unknown> }>,
 ): Promise<void> {
   if (done.length === 0) return;
+  const seqs = done.map((d) => d.seq);
+  // By the primary key (`= any`), each row's record by its place in the arrays: a join with `unnest` would be planned
+  // by the table's statistics, and stale ones make it a nested loop over the account's events for every event.
   await db.raw(
     `update site_platform_inbound_events e
-        set fanned_out_at = now(), fan_out = v.fan_out
-       from unnest(?::bigint[], ?::jsonb[]) as v(seq, fan_out)
-      where e.account_id = ? and e.seq = v.seq and e.fanned_out_at is null`,
-    [done.map((d) => d.seq), done.map((d) => JSON.stringify(d.fanOut)), accountId],
+        set fanned_out_at = now(), fan_out = (?::jsonb[])[array_position(?::bigint[], e.seq)],
+            dispatched_at = coalesce(e.dispatched_at, now())
+      where e.seq = any(?::bigint[]) and e.account_id = ? and e.fanned_out_at is null`,
+    [done.map((d) => JSON.stringify(d.fanOut)), seqs, seqs, accountId],
   );
 }

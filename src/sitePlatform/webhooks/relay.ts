@@ -1,8 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { signalWithStartJob } from '../../temporal/jobs';
-import { EntityOutboxRelay, type EntityOutbox } from '../../temporal/entityOutboxRelay';
+import { EntityOutboxRelay, type EntityOutbox, type EntityRelayOptions } from '../../temporal/entityOutboxRelay';
 import { RelayWakeups } from '../../temporal/outboxRelay';
-import { withTemporal } from '../../temporal/rpc';
 import { sitePlatformEventsContract, sitePlatformEventsWorkflowId } from '../../../workflows/sitePlatformEvents.contract';
 import { claimUndispatched, findStaleSites, markDispatched, type ClaimedEvent } from './eventsStore';
 
@@ -16,11 +15,18 @@ export const RELAY_BUSY_MS = 250;
 export const RELAY_IDLE_MS = 200;
 /** Pause after a pass whose hand-overs failed (Temporal down): the rows wait in the table, nothing is lost. */
 export const RELAY_RETRY_MS = 1_000;
-/** Deadline of one signal-with-start. */
-export const SIGNAL_DEADLINE_MS = 5_000;
 /** An event handed over this long ago and still not fanned out is handed over again; checked this often. */
 export const HAND_OVER_AGAIN_AFTER_MS = 60_000;
 export const HAND_OVER_AGAIN_EVERY_MS = 30_000;
+
+const TIMING = {
+  batch: RELAY_BATCH,
+  busyMs: RELAY_BUSY_MS,
+  idleMs: RELAY_IDLE_MS,
+  retryMs: RELAY_RETRY_MS,
+  againAfterMs: HAND_OVER_AGAIN_AFTER_MS,
+  againEveryMs: HAND_OVER_AGAIN_EVERY_MS,
+};
 
 type RelayDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
 
@@ -41,7 +47,7 @@ export function notifySiteEventRelays(): void {
  * verified events to the fan-out workflow of their (account, site), which fans them out from the table.
  */
 export class SiteEventRelay extends EntityOutboxRelay<ClaimedEvent, Site> {
-  constructor(deps: RelayDeps, options: { batch?: number; againAfterMs?: number; againEveryMs?: number } = {}) {
+  constructor(deps: RelayDeps, options: EntityRelayOptions = {}) {
     const outbox: EntityOutbox<ClaimedEvent, Site> = {
       label: 'site platform event',
       claim: claimUndispatched,
@@ -49,33 +55,15 @@ export class SiteEventRelay extends EntityOutboxRelay<ClaimedEvent, Site> {
       entityOf: (e) => ({ accountId: e.accountId, siteId: e.siteId }),
       keyOf: (site) => `${site.accountId}:${site.siteId}`,
       signal: (site, handOver) =>
-        withTemporal(
-          deps.temporal.client,
-          () =>
-            signalWithStartJob(deps.temporal, sitePlatformEventsContract, {
-              workflowId: sitePlatformEventsWorkflowId(site.accountId, site.siteId),
-              accountId: site.accountId,
-              args: [site],
-              signal: 'events',
-              payload: handOver,
-            }),
-          SIGNAL_DEADLINE_MS,
-        ).then(() => undefined),
-      findStale: async (olderThanMs, limit) =>
-        (await findStaleSites(deps.db, olderThanMs, limit)).map(({ fromSeq, count, ...site }) => ({ entity: site, fromSeq, count })),
+        signalWithStartJob(deps.temporal, sitePlatformEventsContract, {
+          workflowId: sitePlatformEventsWorkflowId(site.accountId, site.siteId),
+          accountId: site.accountId,
+          args: [site],
+          signal: 'events',
+          payload: handOver,
+        }),
+      findStale: (olderThanMs, limit) => findStaleSites(deps.db, olderThanMs, limit),
     };
-    super(
-      deps,
-      wakeups,
-      {
-        batch: options.batch ?? RELAY_BATCH,
-        busyMs: RELAY_BUSY_MS,
-        idleMs: RELAY_IDLE_MS,
-        retryMs: RELAY_RETRY_MS,
-        againAfterMs: options.againAfterMs ?? HAND_OVER_AGAIN_AFTER_MS,
-        againEveryMs: options.againEveryMs ?? HAND_OVER_AGAIN_EVERY_MS,
-      },
-      outbox,
-    );
+    super(deps, wakeups, TIMING, outbox, options);
   }
 }

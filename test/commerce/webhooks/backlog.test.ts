@@ -19,16 +19,27 @@ const BACKLOG = 20_000;
 /** A run's history may pass its bound by what one pass adds before the check that ends it. */
 const HISTORY_SLACK = 100;
 
-const undispatched = async (shop: TestShop) =>
-  Number(
-    (
-      await harness()
-        .db('commerce_webhook_deliveries')
-        .where({ connection_id: shop.connectionId })
-        .whereNull('dispatched_at')
-        .count<{ count: string }[]>('* as count')
-    )[0].count,
+/** Waits until the relay has handed every delivery of the shop over. */
+async function handedOver(shop: TestShop): Promise<void> {
+  await eventually(
+    async () =>
+      (await harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).whereNull('dispatched_at').first())
+        ?.webhook_id,
+    (left) => left === undefined,
+    60_000,
+    'every delivery handed over',
   );
+}
+
+/** Starts a worker on `queue`, waits until the shop's deliveries are all processed, and stops it. */
+async function drainWithWorker(queue: string, shop: TestShop): Promise<void> {
+  const worker = await startReplacementWorker(queue, {});
+  try {
+    await drained(shop);
+  } finally {
+    await worker.stop();
+  }
+}
 
 /** The harness's app dependencies with Temporal calls going to `taskQueue` (where no worker polls until a test starts one). */
 const onQueue = (taskQueue: string, temporal: Partial<AppDeps['temporal']> = {}): AppDeps => ({
@@ -47,20 +58,9 @@ describe('no accepted delivery is ever stranded: the shop workflow drains its ou
       const relay = new DeliveryDispatcher(onQueue(queue)).start();
       try {
         const orders = await postOrderBurst(shop, BACKLOG);
-        await eventually(
-          () => undispatched(shop),
-          (n) => n === 0,
-          60_000,
-          'every delivery handed over',
-        );
+        await handedOver(shop);
         assert.equal(await unprocessed(shop), BACKLOG, 'nothing is processed while no worker polls');
-
-        const worker = await startReplacementWorker(queue, {});
-        try {
-          await drained(shop);
-        } finally {
-          await worker.stop();
-        }
+        await drainWithWorker(queue, shop);
         await assertEachOrderOnce(shop, orders);
         const lengths = await runHistoryLengths(harness().client, shop);
         assert.ok(
@@ -131,20 +131,9 @@ describe('no accepted delivery is ever stranded: the shop workflow drains its ou
       const relay = new DeliveryDispatcher(onQueue(queue), { againAfterMs: 1_000, againEveryMs: 500 }).start();
       try {
         const orders = await postOrderBurst(shop, 2_000);
-        await eventually(
-          () => undispatched(shop),
-          (n) => n === 0,
-          60_000,
-          'every delivery handed over',
-        );
+        await handedOver(shop);
         await harness().client.workflow.getHandle(commerceShopWorkflowId(shop.connectionId)).terminate('an operator ended it');
-
-        const worker = await startReplacementWorker(queue, {});
-        try {
-          await drained(shop);
-        } finally {
-          await worker.stop();
-        }
+        await drainWithWorker(queue, shop);
         await assertEachOrderOnce(shop, orders);
         const runs = await runHistoryLengths(harness().client, shop);
         assert.ok(runs.length >= 2, `the terminated run and the one that replaced it (${runs.length} runs)`);

@@ -100,7 +100,7 @@ describe('commerce webhook outbox: group commit and relay', () => {
     }
   });
 
-  it('after a relay crash the rows left undispatched are handed over by a fresh relay, and a signal sent twice processes each once', async function () {
+  it('a relay that crashed after its signal, before its commit: the woken workflow processes the rows once, and a fresh relay finds each already done', async function () {
     this.timeout(30_000);
     const shop = await newShop();
     const { client, taskQueue } = harness();
@@ -108,34 +108,29 @@ describe('commerce webhook outbox: group commit and relay', () => {
       const ids = [];
       for (let i = 0; i < 4; i++) ids.push((await deliver(shop, 'products/update', { id: i })).webhookId);
       assert.equal(await undispatched(shop), 4);
-      // The crashed relay had signalled but its commit never happened: the workflow's pass finds nothing handed over.
+      // The crashed relay had signalled but its commit never happened: the rows are not stamped handed over.
       const handle = await client.workflow.signalWithStart(commerceShopContract.workflowType, {
         workflowId: commerceShopWorkflowId(shop.connectionId),
         taskQueue,
         args: [{ accountId: shop.accountId, connectionId: shop.connectionId }],
         signal: deliveriesSignal,
-        signalArgs: [{ fromSeq: 1, count: 2 }],
+        signalArgs: [{ fromSeq: 1, count: 4 }],
       });
-      await eventually(
-        async () => (await handle.fetchHistory()).events?.filter((e) => e.activityTaskCompletedEventAttributes).length ?? 0,
-        (passes) => passes >= 1,
-        10_000,
-        'a pass of the woken workflow',
-      );
-      assert.equal(await invalidations(shop), 0, 'nothing processed before the rows are handed over');
-      assert.equal(await undispatched(shop), 4, 'still undispatched: the crashed relay did not commit');
+      for (const id of ids) await processed(shop, id);
+      assert.equal(await undispatched(shop), 0, 'a processed delivery counts as handed over');
 
       const fresh = new DeliveryDispatcher(harness().deps);
       const pass = await fresh.dispatchOnce();
-      assert.ok(pass.dispatched >= 4, JSON.stringify(pass));
-      for (const id of ids) await processed(shop, id);
-      const progress = await eventually(
-        () => handle.query(progressQuery),
-        (p) => p.done === 4,
+      assert.equal(pass.claimed, 0, `nothing left to hand over (${JSON.stringify(pass)})`);
+      // The signal sent again (as by a relay retrying its pass) wakes a pass that finds each delivery done.
+      await handle.signal(deliveriesSignal, { fromSeq: 1, count: 4 });
+      await eventually(
+        async () => (await handle.fetchHistory()).events?.filter((e) => e.activityTaskCompletedEventAttributes).length ?? 0,
+        (passes) => passes >= 2,
         10_000,
-        'four deliveries processed',
+        'a second pass',
       );
-      assert.equal(progress.done, 4, 'each delivery processed once');
+      assert.equal((await handle.query(progressQuery)).done, 4, 'each delivery processed once');
       assert.equal(await invalidations(shop), 4, 'each delivery handled once');
     });
   });
