@@ -11,12 +11,22 @@ import type { DeliveryContext } from '../topics/types';
  * one transaction only, however many passes race.
  */
 export async function nextDeliveries(trx: Knex, accountId: string, connectionId: string, limit: number, lock: boolean) {
+  // The seqs first, then their rows by (connection_id, seq): one statement ordering whole rows would be planned by the
+  // table's statistics, and stale ones (a backlog that arrived since the last analyze) make it read and sort every
+  // unprocessed row of the shop, payloads and all, for each batch.
+  const next = await trx('commerce_webhook_deliveries')
+    .where({ connection_id: connectionId })
+    .whereNull('processed_at')
+    .orderBy('seq')
+    .limit(limit)
+    .pluck('seq');
+  if (next.length === 0) return [];
   const query = trx('commerce_webhook_deliveries as d')
     .join('commerce_connections as c', 'c.id', 'd.connection_id')
     .where({ 'd.connection_id': connectionId, 'd.account_id': accountId })
     .whereNull('d.processed_at')
+    .where('d.seq', '=', trx.raw('any(?::bigint[])', [next]))
     .orderBy('d.seq')
-    .limit(limit)
     // As text: pg's own jsonb parsing would round the platform's 64-bit ids beyond 2^53.
     .select('d.webhook_id', 'd.topic', 'd.received_at', trx.raw('d.payload::text as payload_text'), 'c.shop_domain');
   const rows = await (lock ? query.forUpdate('d') : query);

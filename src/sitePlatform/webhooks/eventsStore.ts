@@ -184,11 +184,20 @@ export interface StoredEvent {
  * over: its signal may wake the workflow before its own commit.
  */
 export async function nextEvents(db: Knex, accountId: string, siteId: string, limit: number): Promise<StoredEvent[]> {
-  const rows = await db('site_platform_inbound_events')
+  // The seqs first, then their rows by primary key: one statement ordering whole rows would be planned by the table's
+  // statistics, and stale ones (a burst since the last analyze) make it read and sort every waiting event, payloads
+  // and all, for each batch.
+  const seqs = await db('site_platform_inbound_events')
     .where({ account_id: accountId, site_id: siteId, verified: true })
     .whereNull('fanned_out_at')
     .orderBy('seq')
     .limit(limit)
+    .pluck('seq');
+  if (seqs.length === 0) return [];
+  const rows = await db('site_platform_inbound_events')
+    .where({ account_id: accountId, site_id: siteId })
+    .whereIn('seq', seqs)
+    .orderBy('seq')
     .select('seq', 'connection_id', 'site_id', 'event_id', 'trigger_type', 'payload');
   return rows.map((r) => ({
     seq: Number(r.seq),
