@@ -20,7 +20,7 @@ export interface HandOver {
 export interface DrainCarry {
   /** Rows processed by earlier runs of the chain (the `progress` query counts across runs). */
   processed?: number;
-  /** Continue as new once the run's history has this many events (default HISTORY_EVENTS_PER_RUN; more than one pass adds). */
+  /** Continue as new once the run's history has this many events (default HISTORY_EVENTS_PER_RUN), after its second pass at the earliest. */
   historyEventsPerRun?: number;
   /** Rows one pass takes per transaction (default: the workflow's own). */
   batch?: number;

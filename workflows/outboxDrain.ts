@@ -47,8 +47,8 @@ export interface DrainLoop<P extends DrainPassResult> {
  * oldest rows handed over and not yet processed, straight from the table, in full batches however long the run has
  * been going. A signal only wakes the loop; a new run always makes one pass first, so a run that replaced a
  * terminated or failed one picks up every row it left. A pass that failed every retry is tried again after a pause
- * (its rows stay in the table). Past HISTORY_EVENTS_PER_RUN events (checked after every pass) or when Temporal
- * suggests it, the run continues as new, carrying only a count.
+ * (its rows stay in the table). Past HISTORY_EVENTS_PER_RUN events (checked after every pass but a run's first) or
+ * when Temporal suggests it, the run continues as new, carrying only a count.
  */
 export async function drainOutbox<P extends DrainPassResult>(loop: DrainLoop<P>): Promise<{ processed: number }> {
   let wanted = true;
@@ -58,6 +58,7 @@ export async function drainOutbox<P extends DrainPassResult>(loop: DrainLoop<P>)
   const progress = trackProgress('idle');
   progress.advance(loop.carry.processed ?? 0);
   const historyLimit = loop.carry.historyEventsPerRun ?? HISTORY_EVENTS_PER_RUN;
+  let passes = 0;
 
   for (;;) {
     if (!wanted) {
@@ -80,8 +81,10 @@ export async function drainOutbox<P extends DrainPassResult>(loop: DrainLoop<P>)
       wanted = true;
     }
     if (!wanted) progress.current.phase = 'idle';
+    passes++;
     const info = workflowInfo();
-    if (info.historyLength >= historyLimit || info.continueAsNewSuggested) {
+    // Never on a run's first pass: a new run always makes one, so a bound one pass can reach would chain runs forever.
+    if (passes > 1 && (info.historyLength >= historyLimit || info.continueAsNewSuggested)) {
       return loop.continueAsNew({ ...loop.carry, processed: progress.current.done });
     }
   }
