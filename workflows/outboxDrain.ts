@@ -44,8 +44,8 @@ export interface DrainLoop<P extends DrainPassResult> {
 
 /**
  * The loop of an entity workflow that drains an outbox table. The workflow holds no row ids: each pass takes the
- * oldest rows handed over and not yet processed, straight from the table, in full batches however long the run has
- * been going. A signal only wakes the loop; a new run always makes one pass first, so a run that replaced a
+ * entity's oldest rows not yet processed, straight from the table, in full batches however long the run has been
+ * going. A signal only wakes the loop; a new run always makes one pass first, so a run that replaced a
  * terminated or failed one picks up every row it left. A pass that failed every retry is tried again after a pause
  * (its rows stay in the table). Past HISTORY_EVENTS_PER_RUN events (checked after every pass but a run's first) or
  * when Temporal suggests it, the run continues as new, carrying only a count.
