@@ -165,7 +165,6 @@ export interface ClaimedDelivery {
   seq: number;
   accountId: string;
   connectionId: string;
-  webhookId: string;
 }
 
 /**
@@ -179,8 +178,8 @@ export async function claimUndispatched(trx: Knex.Transaction, limit: number): P
     .limit(limit)
     .forUpdate()
     .skipLocked()
-    .select('seq', 'account_id', 'connection_id', 'webhook_id');
-  return rows.map((r) => ({ seq: Number(r.seq), accountId: r.account_id, connectionId: r.connection_id, webhookId: r.webhook_id }));
+    .select('seq', 'account_id', 'connection_id');
+  return rows.map((r) => ({ seq: Number(r.seq), accountId: r.account_id, connectionId: r.connection_id }));
 }
 
 export async function markDispatched(trx: Knex.Transaction, seqs: number[]): Promise<void> {
