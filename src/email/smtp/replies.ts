@@ -11,7 +11,8 @@ export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
 
 /**
  * The reply of each API error code. Temporary conditions (limits, the relay, our own failures) are 4xx, so a
- * client queues the message and retries; everything a retry cannot fix is 5xx. Documented in readme-S.md.
+ * client queues the message and retries; everything a retry cannot fix is 5xx. Documented in the README (SMTP
+ * submission).
  */
 const REPLIES: Record<string, SmtpReply> = {
   invalid_api_key: { code: 535, enhanced: '5.7.8' },
@@ -40,6 +41,9 @@ const REPLIES: Record<string, SmtpReply> = {
   recipient_suppressed: { code: 550, enhanced: '5.7.1' },
 };
 
+/** The API error codes with a reply of their own (the others map by status in `replyFor`). */
+export const SMTP_REPLY_CODES = Object.keys(REPLIES);
+
 /** The relay refused the message: its own 4xx stays temporary, a 5xx is permanent. */
 function relayRefusal(err: ApiError): SmtpReply {
   const relayCode = Number(err.extra.details?.smtp_code);
@@ -49,6 +53,8 @@ function relayRefusal(err: ApiError): SmtpReply {
 export function replyFor(err: ApiError, stage: SmtpStage): SmtpReply {
   // AUTH answers only its own codes: a key that exists but may not submit is still "credentials refused" there.
   if (stage === 'auth' && (err.code === 'invalid_api_key' || err.code === 'api_key_revoked')) return { code: 535, enhanced: '5.7.8' };
+  // Outside AUTH, a command that needs TLS first is RFC 3207's 530 (538 is AUTH's own, RFC 4954).
+  if (stage !== 'auth' && err.code === 'encryption_required') return { code: 530, enhanced: '5.7.0' };
   if (err.code === 'smtp_rejected') return relayRefusal(err);
   const known = REPLIES[err.code];
   if (known) return known;
@@ -59,13 +65,38 @@ export function replyFor(err: ApiError, stage: SmtpStage): SmtpReply {
 /**
  * The error an smtp-server handler calls back with: `responseCode` is the reply code and the text starts with the
  * enhanced code, then the API error code and its message (never the key: no message carries it). A retry time
- * (Retry-After of REST) is said in the text.
+ * (Retry-After of REST) is said in the text, which is printable ASCII whatever the message holds (`asciiReplyText`).
  */
 export function smtpRefusal(raw: unknown, stage: SmtpStage): Error & { responseCode: number } {
   const err = raw instanceof ApiError ? raw : new ApiError(500, 'internal', 'internal error; try again later');
   const { code, enhanced } = replyFor(err, stage);
   const retry = err.extra.retryAfterSeconds !== undefined ? `; retry in ${err.extra.retryAfterSeconds} s` : '';
-  return Object.assign(new Error(`${enhanced} ${err.code}: ${err.message}${retry}`), { responseCode: code });
+  return Object.assign(new Error(asciiReplyText(`${enhanced} ${err.code}: ${err.message}${retry}`)), { responseCode: code });
+}
+
+/** Typographic characters REST messages may use, as ASCII (NFKD already spells an ellipsis as three dots). */
+const ASCII_SPELLING: Record<string, string> = {
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2192': '->',
+};
+
+/**
+ * An SMTP reply's text is US-ASCII (RFC 5321 4.2), while messages shared with REST or echoing a client's address
+ * may hold more. Accents are dropped, typographic characters spelled in ASCII, line breaks and control characters
+ * become spaces, anything else `?`.
+ */
+export function asciiReplyText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[\u2013\u2014\u2018\u2019\u201c\u201d\u2192]/g, (c) => ASCII_SPELLING[c])
+    .replace(/[\x00-\x1f\x7f]/g, ' ')
+    .replace(/[^\x20-\x7e]/gu, '?');
 }
 
 /** An SMTP-only refusal as an ApiError, so it maps through the same table. */

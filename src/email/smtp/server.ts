@@ -5,7 +5,7 @@ import { isDomainVerified } from '../domains/service';
 import { assertKeyActive, senderDomainAllowed, type EmailKeyAuth } from '../keys/authenticate';
 import { parseMailbox } from '../send/addresses';
 import { MAX_RECIPIENTS } from '../send/schema';
-import { authenticateSubmission } from './auth';
+import { authenticateSubmission, insecureAuthAllowed } from './auth';
 import { listenSmtp, type ListeningSmtp } from './listen';
 import { smtpError, smtpRefusal, type SmtpStage } from './replies';
 import { submitMessage } from './submit';
@@ -65,8 +65,10 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
   };
   const keyOf = (session: SMTPServerSession) => {
     const auth = keys.get(session.id);
-    if (!auth) throw new ApiError(401, 'invalid_api_key', 'authenticate first');
-    return auth;
+    if (auth) return auth;
+    // Before TLS AUTH is not offered (so smtp-server's own "authentication required" does not apply): say why.
+    if (!session.secure) throw smtpError('encryption_required', 'issue STARTTLS first (or use port 465); AUTH is offered after it');
+    throw new ApiError(401, 'invalid_api_key', 'authenticate first');
   };
 
   const server = new SMTPServer({
@@ -77,10 +79,21 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
     size: config.SMTP_SUBMISSION_MAX_BYTES,
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: false,
+    // smtp-server alone would list AUTH in the EHLO answer before STARTTLS (and answer 538 only once a client has
+    // sent its credentials in clear): onConnect withdraws AUTH from a connection until TLS is up, except for the
+    // loopback development override, which also needs smtp-server to accept AUTH without TLS.
     allowInsecureAuth: config.SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK,
     disableReverseLookup: true,
     closeTimeout: listen.closeTimeoutMs ?? 5_000,
     logger: false,
+    onConnect(session, callback) {
+      if (!session.secure && !insecureAuthAllowed(config, session.remoteAddress)) session.disabledCommands = ['AUTH'];
+      callback();
+    },
+    onSecure(_socket, session, callback) {
+      session.disabledCommands = undefined; // back to the server-wide list: AUTH is offered over TLS
+      callback();
+    },
     onAuth(auth, session, callback) {
       authenticateSubmission(deps, auth, session).then(
         (key) => {
@@ -91,7 +104,9 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
       );
     },
     onMailFrom(address, session, callback) {
-      checkSender(deps, keyOf(session), address.address).then(() => callback(), refuse(callback, 'mail'));
+      Promise.resolve()
+        .then(() => checkSender(deps, keyOf(session), address.address))
+        .then(() => callback(), refuse(callback, 'mail'));
     },
     onRcptTo(address, session, callback) {
       try {

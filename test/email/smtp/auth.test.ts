@@ -67,22 +67,6 @@ describe('SMTP submission: authentication', () => {
     assertRefused(await submit(world, token, mail()), 535, '5.7.8', 'api_key_revoked');
   });
 
-  it('AUTH before TLS is refused (538) unless loopback insecure mode is on', async () => {
-    const account = await senderAccount();
-    const { token } = await emailKey(account.accountId, { environment: 'test' });
-    const plain = await submit(world, token, mail(), { ignoreTLS: true, requireTLS: false });
-    assert.equal(plain.ok, false);
-    if (!plain.ok) assert.equal(plain.code, 538, plain.response);
-
-    const insecure = await startSmtpWorld({ SMTP_SUBMISSION_ALLOW_INSECURE_LOOPBACK: true });
-    try {
-      const ok = await submit(insecure, token, mail(), { ignoreTLS: true, requireTLS: false });
-      assert.ok(ok.ok, ok.response);
-    } finally {
-      await insecure.close();
-    }
-  });
-
   it('STARTTLS (587) and implicit TLS (465) both serve the self-signed certificate', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test' });
