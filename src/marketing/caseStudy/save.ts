@@ -2,6 +2,7 @@ import type { Knex } from '../../db/knex';
 import { ensureResearchKnowledgeBase, upsertArtifact } from '../../knowledge/service';
 import type { SaveRequest } from '../../../workflows/caseStudy.contract';
 import { createServiceDraft, getContent, type ContentItem } from '../content/service';
+import { caseStudySlug } from './slug';
 import { itemIdOfRun } from './store';
 
 /** The item a run wrote, found by the run id it records (a retried save answers it instead of writing another). */
@@ -12,19 +13,21 @@ async function itemOfRun(db: Knex, accountId: string, workflowId: string): Promi
 
 /**
  * The run's last step: the draft as a content item of type `case_study`, status `draft`, at the Decision stage, with
- * the deal, grid, testimonial and avatar it is grounded in (version 1 by the run), and the `case_study` knowledge
- * artifact of the deal recording the sources used (keyed by the deal: a re-run refreshes it, never duplicates it).
+ * a slug of its own (slug.ts), the deal, grid, testimonial and avatar it is grounded in (version 1 by the run), and the
+ * `case_study` knowledge artifact of the deal recording the sources used (keyed by the deal: a re-run refreshes it,
+ * never duplicates it).
  */
 export async function saveCaseStudy(db: Knex, req: SaveRequest): Promise<ContentItem> {
   const { accountId, sources, draft, input } = req;
   const item =
     (await itemOfRun(db, accountId, req.workflowId)) ??
-    (await db.transaction((trx) =>
+    (await db.transaction(async (trx) =>
       createServiceDraft(
         trx,
         accountId,
         {
           title: draft.title,
+          slug: await caseStudySlug(trx, accountId, draft.title),
           excerpt: draft.excerpt,
           body: draft.body,
           content_type: 'case_study',

@@ -25,3 +25,16 @@ export async function itemIdOfRun(db: Knex, accountId: string, workflowId: strin
     .first('id');
   return row?.id;
 }
+
+/**
+ * The account's content slugs that start with `prefix` (letters, digits and hyphens only: no LIKE wildcards), read
+ * under a transaction lock of the account's slugs so two saves do not pick the same free one.
+ */
+export async function slugsStartingWith(trx: Knex.Transaction, accountId: string, prefix: string): Promise<Set<string>> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`content-slugs:${accountId}`]);
+  const rows: Array<{ slug: string }> = await trx('content_items')
+    .where({ account_id: accountId })
+    .where('slug', 'like', `${prefix}%`)
+    .select('slug');
+  return new Set(rows.map((r) => r.slug));
+}

@@ -8,10 +8,10 @@ const LATIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø
 
 /**
  * The slug a name gives: accents dropped (`Café` → `cafe`, `Straße` → `strasse`), every run of anything else than
- * a-z and 0-9 one hyphen, at most 100 characters cut at a hyphen where one is near. Empty when nothing is left
- * (`日本語`, `!!!`): the caller then needs an explicit slug.
+ * a-z and 0-9 one hyphen, at most `max` (100) characters cut at a hyphen where one is near. Empty when nothing is
+ * left (`日本語`, `!!!`): the caller then needs an explicit slug.
  */
-export function slugify(name: string): string {
+export function slugify(name: string, max = MAX_SLUG): string {
   const words = name
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -19,8 +19,8 @@ export function slugify(name: string): string {
     .replace(/[ßæœøđłþðı]/g, (c) => LATIN_LETTERS[c])
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  if (words.length <= MAX_SLUG) return words;
-  const cut = words.slice(0, MAX_SLUG);
+  if (words.length <= max) return words;
+  const cut = words.slice(0, max);
   const lastHyphen = cut.lastIndexOf('-');
-  return (lastHyphen >= MAX_SLUG / 2 ? cut.slice(0, lastHyphen) : cut).replace(/-+$/, '');
+  return (lastHyphen >= max / 2 ? cut.slice(0, lastHyphen) : cut).replace(/-+$/, '');
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { newAccount, newAgentKey, type TestAccount } from '../../helpers/accounts';
+import { slugify } from '../../../src/marketing/categories/slug';
+import { SEO } from '../../../src/marketing/seo/thresholds';
 import { harness } from '../../helpers/harness';
 import { eventually } from '../../jobs/jobTestKit';
 import {
@@ -123,6 +125,34 @@ describe('case-study drafts (POST /api/marketing/content/case-study), template w
     );
     assert.equal(other.status, 409, other.text);
     assert.equal(other.body.code, 'idempotency_key_reused');
+  });
+
+  it('a fresh case-study draft has a slug and its SEO check has no slug_missing', async () => {
+    const fresh = await newAccount('Slug Co');
+    const deal = await newDeal(world.app, fresh.ownerToken);
+    const grid = await newGrid(world.app, fresh.ownerToken);
+    const first = await draft(world.app, fresh.ownerToken, { deal_id: deal.id, grid_id: grid.id });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.body.slug, slugify(first.body.title, SEO.slugMax));
+    const check = await world.app.call('GET', `/api/marketing/content/${first.body.id}/seo-check`, { token: fresh.ownerToken });
+    assert.equal(check.status, 200, check.text);
+    const codes = check.body.findings.map((f: { code: string }) => f.code);
+    assert.ok(!codes.includes('slug_missing'), codes.join(', '));
+    assert.ok(!codes.includes('slug_format'), codes.join(', '));
+    assert.ok(!codes.includes('slug_too_long'), codes.join(', '));
+
+    // Unique in the account: a second draft of the same title, and one whose next slug another item already has.
+    const second = await draft(world.app, fresh.ownerToken, { deal_id: deal.id, grid_id: grid.id });
+    assert.equal(second.body.title, first.body.title);
+    assert.match(second.body.slug, /^[a-z0-9-]+-2$/);
+    assert.ok(first.body.slug.startsWith(second.body.slug.slice(0, -2)), second.body.slug);
+    const post = await world.app.call('POST', '/api/marketing/content', {
+      token: fresh.ownerToken,
+      body: { title: 'Another post', slug: second.body.slug.replace(/-2$/, '-3') },
+    });
+    assert.equal(post.status, 201, post.text);
+    const third = await draft(world.app, fresh.ownerToken, { deal_id: deal.id, grid_id: grid.id });
+    assert.equal(third.body.slug, second.body.slug.replace(/-2$/, '-4'));
   });
 
   it('a deal that is not won is 409 deal_not_won and nothing is written', async () => {
