@@ -2,10 +2,10 @@ import type { Knex } from '../../db/knex';
 import type { Logger } from '../../logger';
 import type { Config } from '../../config';
 import { findOwnProjects } from '../../projects/service';
-import { createAnalyticsClient, type AnalyticsClient } from '../../providers/analytics';
-import { ProviderError } from '../../providers/errors';
+import { createAnalyticsClient } from '../../providers/analytics';
 import type { LedgerPathStats } from './ledgerStats';
 import { leadsByProjectPath } from './ledgerStore';
+import { collectorSubmits, type ProjectDegradedReason, type SiteQuery } from './viewsCollector';
 import { rangesOf, type AnalyticsWindow } from './window';
 
 export interface ViewsPair {
@@ -20,13 +20,16 @@ export interface PathStats extends ViewsPair {
   contacts: number;
 }
 
-export type DegradedReason = 'collector_not_configured' | 'collector_unreachable';
+/** The batch's reason: the one every degraded project shares, or `mixed` when they differ. */
+export type DegradedReason = ProjectDegradedReason | 'mixed';
 
 export interface ViewsAnswer {
   stats: PathStats[];
   degraded: boolean;
   degraded_reason: DegradedReason | null;
-  /** With the collector degraded: the ledger's figures, which stand alone (leads, contacts); else empty. */
+  /** Each project whose collector figures are missing, and why. */
+  degraded_projects: Array<{ project_id: string; reason: ProjectDegradedReason }>;
+  /** Ledger figures (leads, contacts) of the pairs not in `stats`: degraded projects and projects without a site. */
   ledger: Array<ViewsPair & LedgerPathStats>;
   /** Projects asked for that have no collector site id: their form submits are unknown (their pairs are in `ledger`). */
   projects_without_site: string[];
@@ -34,26 +37,12 @@ export interface ViewsAnswer {
 
 type Deps = { db: Knex; config: Config; logger: Logger };
 
-/** Form submits per path of one project's site, or the collector's failure. */
-async function collectorSubmits(
-  client: AnalyticsClient,
-  siteId: string,
-  paths: string[],
-  range: ReturnType<typeof rangesOf>['collector'],
-): Promise<Map<string, number> | 'unreachable'> {
-  try {
-    return await client.pageFormSubmits(siteId, paths, range);
-  } catch (err) {
-    if (err instanceof ProviderError) return 'unreachable';
-    throw err;
-  }
-}
-
 /**
  * Page and lead stats for up to 200 (project, path) pairs; writes nothing. Pairs of projects the account does not own
  * are omitted. One collector query per project (form submits of its site's pages) and one ledger query for the batch
- * (leads and contacts). A pair with no data on either side is absent, not zero. The collector unreachable, or not configured:
- * `stats` is empty, `degraded` true, and the ledger's own figures are answered in `ledger`.
+ * (leads and contacts). A pair with no data on either side is absent, not zero. A project whose collector query fails
+ * (or with no collector configured) is named in `degraded_projects` and its pairs are answered from the ledger alone;
+ * the other projects keep their stats, so with the collector unreachable for all of them `stats` is empty.
  */
 export async function viewsBatch(
   deps: Deps,
@@ -74,56 +63,59 @@ export async function viewsBatch(
     if (!paths.includes(p.path)) paths.push(p.path);
     byProject.set(p.project_id, paths);
   }
+  const queries: SiteQuery[] = [...byProject].flatMap(([projectId, paths]) => {
+    const siteId = projects.get(projectId)!.analytics_site_id;
+    return siteId ? [{ projectId, siteId, paths }] : [];
+  });
   const ranges = rangesOf(window, now);
   const client = createAnalyticsClient(deps.config);
-  let unreachable = false;
-  const [ledgerRows, submitsByProject] = await Promise.all([
+  const [ledgerRows, outcomes] = await Promise.all([
     leadsByProjectPath(
       deps.db,
       accountId,
       [...byProject].flatMap(([projectId, paths]) => paths.map((path) => ({ projectId, path }))),
       ranges.ledger,
     ),
-    Promise.all(
-      [...byProject].map(async ([projectId, paths]) => {
-        const siteId = projects.get(projectId)!.analytics_site_id;
-        const submits = client && siteId ? await collectorSubmits(client, siteId, paths, ranges.collector) : null;
-        if (submits === 'unreachable') unreachable = true;
-        return { projectId, paths, siteId, submits: submits === 'unreachable' ? null : submits };
-      }),
-    ),
+    collectorSubmits(client, queries, ranges.collector),
   ]);
   const ledgerOf = new Map<string, LedgerPathStats>();
   for (const r of ledgerRows) ledgerOf.set(`${r.project_id}|${r.page_path}`, { leads: r.leads, contacts: r.contacts });
-  const perProject = submitsByProject.map((p) => ({
-    ...p,
-    ledger: new Map(
-      p.paths.flatMap((path) => (ledgerOf.has(`${p.projectId}|${path}`) ? [[path, ledgerOf.get(`${p.projectId}|${path}`)!]] : [])),
-    ),
-  }));
 
-  const degradedReason: DegradedReason | null = !client ? 'collector_not_configured' : unreachable ? 'collector_unreachable' : null;
-  const ledgerOnly = perProject.flatMap(({ projectId, paths, ledger }) =>
-    paths.flatMap((path) => {
-      const l = ledger.get(path);
-      return l ? [{ project_id: projectId, path, ...l }] : [];
-    }),
-  );
-  if (degradedReason) {
-    return { stats: [], degraded: true, degraded_reason: degradedReason, ledger: ledgerOnly, projects_without_site: [] };
-  }
-  const stats: PathStats[] = [];
-  const withoutSite: string[] = [];
-  for (const { projectId, paths, ledger, submits, siteId } of perProject) {
-    if (!siteId) withoutSite.push(projectId);
+  const answer: ViewsAnswer = {
+    stats: [],
+    degraded: false,
+    degraded_reason: null,
+    degraded_projects: [],
+    ledger: [],
+    projects_without_site: [],
+  };
+  for (const [projectId, paths] of byProject) {
+    const outcome = outcomes.get(projectId);
+    if (!outcome) answer.projects_without_site.push(projectId);
+    else if ('reason' in outcome) answer.degraded_projects.push({ project_id: projectId, reason: outcome.reason });
     for (const path of paths) {
-      const l = ledger.get(path);
-      const formSubmits = submits?.get(path);
-      if (!l && formSubmits === undefined) continue;
-      if (!siteId) continue;
-      stats.push({ project_id: projectId, path, form_submits: formSubmits ?? 0, leads: l?.leads ?? 0, contacts: l?.contacts ?? 0 });
+      const ledger = ledgerOf.get(`${projectId}|${path}`);
+      if (outcome && 'submits' in outcome) {
+        const formSubmits = outcome.submits.get(path);
+        if (!ledger && formSubmits === undefined) continue;
+        answer.stats.push({
+          project_id: projectId,
+          path,
+          form_submits: formSubmits ?? 0,
+          leads: ledger?.leads ?? 0,
+          contacts: ledger?.contacts ?? 0,
+        });
+      } else if (ledger) {
+        answer.ledger.push({ project_id: projectId, path, ...ledger });
+      }
     }
   }
-  const ledgerOfSiteless = ledgerOnly.filter((e) => withoutSite.includes(e.project_id));
-  return { stats, degraded: false, degraded_reason: null, ledger: ledgerOfSiteless, projects_without_site: withoutSite };
+  answer.degraded_reason = client ? batchReason(answer.degraded_projects.map((p) => p.reason)) : 'collector_not_configured';
+  answer.degraded = answer.degraded_reason !== null;
+  return answer;
+}
+
+function batchReason(reasons: ProjectDegradedReason[]): DegradedReason | null {
+  if (reasons.length === 0) return null;
+  return reasons.every((r) => r === reasons[0]) ? reasons[0] : 'mixed';
 }

@@ -5,6 +5,7 @@ import type { RouteDef } from '../../http/route';
 import { twinRoutes } from '../twins';
 import { normalizePath } from './paths';
 import { viewsBatch } from './views';
+import { PROJECT_DEGRADED_REASONS } from './viewsCollector';
 import * as docs from './viewsDocs';
 import { WINDOWS } from './window';
 
@@ -39,10 +40,17 @@ const body = z.strictObject({
 });
 
 const figures = { project_id: z.string(), path: z.string() };
+const projectReason = z.enum(PROJECT_DEGRADED_REASONS);
 const answer = z.object({
   stats: z.array(z.object({ ...figures, form_submits: z.int(), leads: z.int(), contacts: z.int() })),
-  degraded: z.boolean(),
-  degraded_reason: z.enum(['collector_not_configured', 'collector_unreachable']).nullable(),
+  degraded: z.boolean().describe('True when some collector figures are missing: no collector, or a project whose query failed.'),
+  degraded_reason: z
+    .enum([...PROJECT_DEGRADED_REASONS, 'mixed'])
+    .nullable()
+    .describe('The reason every degraded project shares, `mixed` when they differ, null when not degraded.'),
+  degraded_projects: z
+    .array(z.object({ project_id: z.string(), reason: projectReason }))
+    .describe('Each project whose collector figures are missing, with its own reason; its pairs are in `ledger`.'),
   ledger: z.array(z.object({ ...figures, leads: z.int(), contacts: z.int() })).describe('Ledger-only figures (see the description).'),
   projects_without_site: z.array(z.string()),
 });

@@ -32,19 +32,31 @@ describe('views batch (POST /api/marketing/content/views)', function () {
   });
   afterEach(() => sim.reachable());
 
-  /** A project of the account bound to a platform site (its ledger rows) with a collector site id (its traffic). */
-  async function siteProject(account: TestAccount = owner): Promise<SiteProject> {
+  /** A project of the account bound to a platform site (its ledger rows) without a collector site id. */
+  async function boundProject(account: TestAccount = owner): Promise<SiteProject> {
     const projectId = await newProjectId(account.accountId);
     const siteId = `site_${randomBytes(4).toString('hex')}`;
     await bind(account.accountId, projectId, siteId);
-    const collectorSite = `${siteId}.example.test`;
-    const patched = await app.call('PATCH', `/api/projects/${projectId}`, {
+    return { projectId, siteId };
+  }
+
+  /**
+   * A bound project with a collector site id (its traffic); `known: false` names a site the collector does not have.
+   * `collector` is the simulator that learns the site (the shared one unless given).
+   */
+  async function siteProject(
+    account: TestAccount = owner,
+    { known = true, collector = sim }: { known?: boolean; collector?: AnalyticsSimulator } = {},
+  ): Promise<SiteProject> {
+    const p = await boundProject(account);
+    const collectorSite = `${p.siteId}.example.test`;
+    const patched = await app.call('PATCH', `/api/projects/${p.projectId}`, {
       token: account.ownerToken,
       body: { analytics_site_id: collectorSite },
     });
     assert.equal(patched.status, 200, patched.text);
-    sim.addSite(collectorSite);
-    return { projectId, siteId };
+    if (known) collector.addSite(collectorSite);
+    return p;
   }
   const collectorSiteOf = (p: SiteProject) => `${p.siteId}.example.test`;
 
@@ -135,7 +147,80 @@ describe('views batch (POST /api/marketing/content/views)', function () {
     assert.deepEqual(res.body.stats, []);
     assert.equal(res.body.degraded, true);
     assert.equal(res.body.degraded_reason, 'collector_unreachable');
+    assert.deepEqual(res.body.degraded_projects, [{ project_id: p.projectId, reason: 'collector_unreachable' }]);
     assert.deepEqual(res.body.ledger, [{ project_id: p.projectId, path: '/down', leads: 1, contacts: 1 }]);
+  });
+
+  it("a views batch keeps each healthy project's stats when another project's collector query fails", async () => {
+    const healthy = await siteProject();
+    sim.seed(collectorSiteOf(healthy), '/pricing', [{ date: yesterday(), pageviews: 9, visitors: 7, form_submits: 2 }]);
+    await lead(owner.accountId, healthy, '/pricing');
+    const unknownSite = await siteProject(owner, { known: false });
+    await lead(owner.accountId, unknownSite, '/pricing');
+    const siteless = await boundProject();
+    await lead(owner.accountId, siteless, '/pricing');
+
+    const res = await views({
+      items: [siteless, unknownSite, healthy].map((p) => ({ project_id: p.projectId, path: '/pricing' })),
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.stats, [{ project_id: healthy.projectId, path: '/pricing', form_submits: 2, leads: 1, contacts: 1 }]);
+    assert.equal(res.body.degraded, true);
+    // The collector answers 401 for a site the key cannot see; the same key answered for the healthy project.
+    assert.equal(res.body.degraded_reason, 'site_not_found');
+    assert.deepEqual(res.body.degraded_projects, [{ project_id: unknownSite.projectId, reason: 'site_not_found' }]);
+    assert.deepEqual(res.body.projects_without_site, [siteless.projectId]);
+    assert.deepEqual(res.body.ledger, [
+      { project_id: siteless.projectId, path: '/pricing', leads: 1, contacts: 1 },
+      { project_id: unknownSite.projectId, path: '/pricing', leads: 1, contacts: 1 },
+    ]);
+  });
+
+  it('each failing project of a views batch is named with its own reason; different reasons make the batch reason mixed', async () => {
+    // A key the collector refuses for every site: nothing in the batch was answered, so it is the key.
+    const wrongKey = await startPrivateApp([], { config: { ANALYTICS_API_URL: sim.url, ANALYTICS_API_KEY: 'not-the-key' } });
+    const proxied = await startAnalyticsSimulator({ unknownSiteStatus: 404 });
+    const behindProxy = await startPrivateApp([], { config: { ANALYTICS_API_URL: proxied.url, ANALYTICS_API_KEY: proxied.apiKey } });
+    try {
+      const p = await siteProject();
+      const item = { items: [{ project_id: p.projectId, path: '/' }] };
+      const refused = await wrongKey.call('POST', '/api/marketing/content/views', { token: owner.ownerToken, body: item });
+      assert.equal(refused.status, 200, refused.text);
+      assert.equal(refused.body.degraded_reason, 'collector_auth');
+      assert.deepEqual(refused.body.degraded_projects, [{ project_id: p.projectId, reason: 'collector_auth' }]);
+
+      // A collector that says 404 for a site it does not have.
+      const notFound = await behindProxy.call('POST', '/api/marketing/content/views', { token: owner.ownerToken, body: item });
+      assert.deepEqual(notFound.body.degraded_projects, [{ project_id: p.projectId, reason: 'site_not_found' }]);
+
+      // Two projects failing differently: the batch reason is mixed, each project keeps its own.
+      const unknownThere = await siteProject(owner, { known: false, collector: proxied });
+      const garbled = await siteProject(owner, { collector: proxied });
+      proxied.malformedNext(1);
+      const mixed = await behindProxy.call('POST', '/api/marketing/content/views', {
+        token: owner.ownerToken,
+        body: { items: [unknownThere, garbled].map((x) => ({ project_id: x.projectId, path: '/' })) },
+      });
+      assert.equal(mixed.body.degraded_reason, 'mixed');
+      assert.deepEqual(mixed.body.degraded_projects, [
+        { project_id: unknownThere.projectId, reason: 'site_not_found' },
+        { project_id: garbled.projectId, reason: 'collector_bad_response' },
+      ]);
+
+      sim.unreachable('503');
+      const down = await views(item);
+      assert.deepEqual(down.body.degraded_projects, [{ project_id: p.projectId, reason: 'collector_unreachable' }]);
+      sim.reachable();
+
+      sim.failNext(1, 429);
+      const limited = await views(item);
+      assert.equal(limited.body.degraded_reason, 'collector_rate_limited');
+      assert.deepEqual(limited.body.degraded_projects, [{ project_id: p.projectId, reason: 'collector_rate_limited' }]);
+    } finally {
+      await wrongKey.close();
+      await behindProxy.close();
+      await proxied.stop();
+    }
   });
 
   it('no collector configured: degraded with its own reason', async () => {
@@ -148,6 +233,13 @@ describe('views batch (POST /api/marketing/content/views)', function () {
       });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.degraded_reason, 'collector_not_configured');
+      assert.deepEqual(res.body.degraded_projects, [{ project_id: p.projectId, reason: 'collector_not_configured' }]);
+      const siteless = await boundProject();
+      const both = await bare.call('POST', '/api/marketing/content/views', {
+        token: owner.ownerToken,
+        body: { items: [p, siteless].map((x) => ({ project_id: x.projectId, path: '/' })) },
+      });
+      assert.deepEqual(both.body.projects_without_site, [siteless.projectId]);
     } finally {
       await bare.close();
     }
