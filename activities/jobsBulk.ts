@@ -16,7 +16,7 @@ export function createJobsBulkActivities(_deps: ActivityDeps) {
   // Replays count in `workyard_job_starts_total` of the worker's registry.
   const metrics = createMetrics(false);
   return {
-    async bulkCancelStart(input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; batchJobId: string }) {
+    async bulkCancelStart(input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; asOf?: string; batchJobId: string }) {
       return startBulkCancel(temporalOf(), input);
     },
 
@@ -24,7 +24,7 @@ export function createJobsBulkActivities(_deps: ActivityDeps) {
       return batchProgress(temporalOf(), input.batchJobId);
     },
 
-    async bulkReplayTargets(input: { accountId: string; filter?: BulkFilter; jobIds?: string[] }) {
+    async bulkReplayTargets(input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; asOf?: string }) {
       return replayTargets(temporalOf(), input);
     },
 

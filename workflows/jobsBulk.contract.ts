@@ -20,6 +20,8 @@ export interface JobsBulkInput {
   action: BulkAction;
   filter?: BulkFilter;
   jobIds?: string[];
+  /** The request's instant (ISO 8601): a filter covers the jobs that matched then, not those started or closed later. */
+  asOf?: string;
   requestId: string;
 }
 

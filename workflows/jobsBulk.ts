@@ -36,7 +36,13 @@ export async function jobsBulk(input: JobsBulkInput): Promise<BulkCounts> {
 
   if (input.action === 'cancel') {
     const batchJobId = uuid4();
-    const started = await bulkCancelStart({ accountId: input.accountId, filter: input.filter, jobIds: input.jobIds, batchJobId });
+    const started = await bulkCancelStart({
+      accountId: input.accountId,
+      filter: input.filter,
+      jobIds: input.jobIds,
+      asOf: input.asOf,
+      batchJobId,
+    });
     Object.assign(counts, { total: started.refused, failed: started.refused });
     show();
     for (let waitMs = 500; started.started; waitMs = Math.min(waitMs * 2, MAX_POLL_MS)) {
@@ -56,7 +62,7 @@ export async function jobsBulk(input: JobsBulkInput): Promise<BulkCounts> {
     return counts;
   }
 
-  const targets = await bulkReplayTargets({ accountId: input.accountId, filter: input.filter, jobIds: input.jobIds });
+  const targets = await bulkReplayTargets({ accountId: input.accountId, filter: input.filter, jobIds: input.jobIds, asOf: input.asOf });
   const ids = targets.ids.slice(0, MAX_BULK_REPLAY);
   counts.total = ids.length;
   show();

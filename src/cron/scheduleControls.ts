@@ -13,6 +13,8 @@ export interface ScheduleView {
   description: string;
   workflow_type: string;
   overlap: string;
+  /** What `POST /api/cron/<name>` takes in its body (none for most sweeps). */
+  run_now_options: string[];
   /** False when the table names it but Temporal has no such schedule (not synced yet: `npm start` or `schedules sync`). */
   synced: boolean;
   paused: boolean;
@@ -25,7 +27,8 @@ export interface ScheduleView {
 
 const notFound = (name: string) => new ApiError(404, 'schedule_not_found', `no schedule named ${JSON.stringify(name.slice(0, 100))}`);
 
-function entryOf(deps: Deps, name: string) {
+/** The table's entry of that name, or 404 `schedule_not_found`. */
+export function entryOf(deps: Pick<AppDeps, 'schedules'>, name: string) {
   const entry = deps.schedules.find((e) => e.name === name);
   if (!entry) throw notFound(name);
   return entry;
@@ -38,6 +41,7 @@ async function viewOf(deps: Deps, entry: Deps['schedules'][number]): Promise<Sch
     description: entry.description,
     workflow_type: entry.workflowType,
     overlap: entry.overlap ?? 'SKIP',
+    run_now_options: entry.runNowOptions ?? [],
   };
   const { client } = deps.temporal;
   let described;

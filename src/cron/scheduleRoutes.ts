@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route';
+import { scheduleRunRoutes } from './runRoutes';
 import { listSchedules, pauseSchedule, triggerSchedule, unpauseSchedule } from './scheduleControls';
 
 const tags = ['Cron'];
@@ -14,6 +15,9 @@ const scheduleSchema = z.object({
   description: z.string(),
   workflow_type: z.string(),
   overlap: z.string(),
+  run_now_options: z
+    .array(z.string())
+    .describe('The body members `POST /api/cron/{name}` takes for this sweep (`account_id`, `disconnect_cap`); [] when it takes none.'),
   synced: z.boolean().describe('False when Temporal has no such schedule yet (`npm start` or `schedules sync` creates it).'),
   paused: z.boolean(),
   note: z.string().nullable(),
@@ -33,7 +37,7 @@ const errors = [
 const DESCRIPTION =
   "Operator route: the schedules are the service's own (every account's sweeps), so they take the operators' `Authorization: Bearer <CRON_SECRET>`, not an account role — an account owner must not pause another account's sweeps.";
 
-/** Schedule controls for operators: list, pause, unpause and trigger the service's Temporal Schedules. */
+/** Schedule controls for operators: list, pause, unpause and trigger the service's Temporal Schedules, and read their runs. */
 export function scheduleRoutes(): RouteDef[] {
   const action = (verb: 'pause' | 'unpause', summary: string) =>
     route(
@@ -86,5 +90,6 @@ export function scheduleRoutes(): RouteDef[] {
       },
       async ({ deps, params: { name } }) => ({ status: 202, body: await triggerSchedule(deps, name) }),
     ),
+    ...scheduleRunRoutes(),
   ];
 }

@@ -41,7 +41,7 @@ export interface BulkCancelStart {
  */
 export async function startBulkCancel(
   temporal: TemporalDeps,
-  input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; batchJobId: string },
+  input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; asOf?: string; batchJobId: string },
 ): Promise<BulkCancelStart> {
   const { client, namespace } = temporal;
   let refused = 0;
@@ -52,7 +52,7 @@ export async function startBulkCancel(
     if (owned.length === 0) return { started: false, refused };
     target = { executions: owned.map((workflowId) => ({ workflowId })) };
   } else {
-    target = { visibilityQuery: bulkCancelQuery(input.accountId, input.filter ?? {}) };
+    target = { visibilityQuery: bulkCancelQuery(input.accountId, input.filter ?? {}, input.asOf) };
   }
   try {
     await withTemporal(client, () =>
@@ -96,10 +96,10 @@ export async function batchProgress(temporal: TemporalDeps, batchJobId: string):
 /** The jobs a bulk replay acts on: the listed ids as given (each replay checks its own), or the filter's first MAX_BULK_REPLAY. */
 export async function replayTargets(
   temporal: TemporalDeps,
-  input: { accountId: string; filter?: BulkFilter; jobIds?: string[] },
+  input: { accountId: string; filter?: BulkFilter; jobIds?: string[]; asOf?: string },
 ): Promise<{ ids: string[] }> {
   if (input.jobIds) return { ids: input.jobIds.slice(0, MAX_BULK_REPLAY) };
-  const query = bulkReplayQuery(input.accountId, input.filter ?? {});
+  const query = bulkReplayQuery(input.accountId, input.filter ?? {}, input.asOf);
   const ids: string[] = [];
   let token: Buffer | undefined;
   do {

@@ -40,7 +40,8 @@ async function countMatching(deps: BulkDeps, query: string): Promise<number> {
 }
 
 /**
- * Starts a bulk operation as a `jobs-bulk` job of the account. A filter is counted first: a replay acts on at most
+ * Starts a bulk operation as a `jobs-bulk` job of the account. A filter covers the jobs that match it now (`asOf`, the
+ * request's instant, bounds the query its workflow runs later) and is counted first: a replay acts on at most
  * MAX_BULK_REPLAY jobs, a cancel on at most MAX_BULK_CANCEL (422 `bulk_too_many_jobs` above). A replay filtered on a
  * kind that cannot be replayed is 409 `job_not_replayable` up front.
  */
@@ -57,10 +58,12 @@ export async function startBulk(deps: BulkDeps, accountId: string, body: BulkReq
       if (!policy.replayable) throw jobNotReplayable(filter.kind, policy.reason);
     }
     const cancel = body.action === 'cancel';
-    total = await countMatching(deps, cancel ? bulkCancelQuery(accountId, filter) : bulkReplayQuery(accountId, filter));
+    const asOf = new Date().toISOString();
+    total = await countMatching(deps, cancel ? bulkCancelQuery(accountId, filter, asOf) : bulkReplayQuery(accountId, filter, asOf));
     const max = cancel ? MAX_BULK_CANCEL : MAX_BULK_REPLAY;
     if (total > max) throw tooMany(total, max, body.action);
     input.filter = filter;
+    input.asOf = asOf;
   }
   const started = await startJob(deps.temporal, deps.metrics, jobsBulkContract, {
     accountId,

@@ -42,7 +42,7 @@ export function accountOfRun(info: Pick<WorkflowExecutionInfo, 'typedSearchAttri
   return info.typedSearchAttributes.get(AccountIdKey);
 }
 
-type RunInfo = Pick<
+export type RunInfo = Pick<
   WorkflowExecutionInfo,
   'workflowId' | 'runId' | 'type' | 'status' | 'startTime' | 'closeTime' | 'typedSearchAttributes' | 'memo'
 >;
@@ -108,15 +108,22 @@ export async function describeRun(temporal: TemporalDeps, workflowId: string): P
   }
 }
 
+export type RunOutcome = Pick<Job, 'progress' | 'result' | 'error'>;
+
+/** What a run shows beyond visibility: live progress while running, result or coded error once closed. */
+export async function runOutcomeOf(temporal: TemporalDeps, run: Pick<RunInfo, 'workflowId' | 'runId' | 'status'>): Promise<RunOutcome> {
+  const outcome: RunOutcome = { progress: null, result: null, error: null };
+  const status = jobStatusOf(run);
+  if (status === 'running') outcome.progress = await progressOf(temporal.client, run.workflowId, run.runId);
+  else if (status === 'completed' || status === 'failed')
+    Object.assign(outcome, await outcomeOf(temporal.client, run.workflowId, run.runId));
+  return outcome;
+}
+
 /** A run as the API shows it: live progress while running, result or coded error once closed. */
 export async function jobFromRun(temporal: TemporalDeps, run: RunDescription): Promise<Job> {
-  const summary = jobSummaryOf(temporal, run);
   const cancelRequested = Boolean(run.raw.workflowExtendedInfo?.cancelRequested);
-  const job: Job = { ...summary, cancel_requested: cancelRequested, progress: null, result: null, error: null };
-  if (summary.status === 'running') job.progress = await progressOf(temporal.client, run.workflowId, run.runId);
-  else if (summary.status === 'completed' || summary.status === 'failed')
-    Object.assign(job, await outcomeOf(temporal.client, run.workflowId, run.runId));
-  return job;
+  return { ...jobSummaryOf(temporal, run), cancel_requested: cancelRequested, ...(await runOutcomeOf(temporal, run)) };
 }
 
 export interface DescribedJob {

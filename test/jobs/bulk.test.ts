@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { newAccount, newAgentKey, type TestAccount } from '../helpers/accounts';
 import { call, type CallResult } from '../helpers/http';
 import { eventually, getJob, jobUrl, settled, startTestJob } from './jobTestKit';
-import { failedResearch, startOfKind } from './replayKit';
+import { failedResearch, idleTaskQueue, startOfKind } from './replayKit';
 import { failingJobContract } from '../workflows/failingJob.contract';
 import { harness } from '../helpers/harness';
+import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
+import { createActivities } from '../../src/app/activities';
+import { createWorker } from '../../src/temporal/worker';
 
 const startBulk = (token: string, body: unknown, base = '/api/jobs') => call('POST', `${base}/bulk`, { token, body });
 const getBulk = (token: string, id: string, base = '/api/jobs') => call('GET', jobUrl(id, `${base}/bulk`), { token });
@@ -40,6 +43,39 @@ async function listed(token: string, query: string, count: number): Promise<void
 
 const cancelAll = (account: TestAccount, ids: string[]) =>
   Promise.all(ids.map((id) => call('POST', `${jobUrl(id)}/cancel`, { token: account.ownerToken })));
+
+/**
+ * An app whose bulk operations wait on a task queue no worker polls until `runBulks()` starts one: the bulk's visibility
+ * query then runs observably later than its request, as it does on a busy worker.
+ */
+async function laterBulks(): Promise<{ app: PrivateApp; runBulks(): Promise<void>; close(): Promise<void> }> {
+  const taskQueue = idleTaskQueue();
+  const app = await startPrivateApp([], { taskQueue });
+  let stop = async () => undefined;
+  return {
+    app,
+    async runBulks() {
+      const { deps, db, temporalAddress, bundle } = harness();
+      const { worker, connection } = await createWorker({
+        address: temporalAddress,
+        namespace: deps.temporal.namespace,
+        taskQueue,
+        bundle,
+        activities: createActivities({ config: deps.config, db, logger: deps.logger }),
+      });
+      const running = worker.run();
+      stop = async () => {
+        worker.shutdown();
+        await running;
+        await connection.close();
+      };
+    },
+    async close() {
+      await stop();
+      await app.close();
+    },
+  };
+}
 
 describe('jobs API: POST /api/jobs/bulk and GET /api/jobs/bulk/{id}', () => {
   let owner: TestAccount;
@@ -133,6 +169,64 @@ describe('jobs API: POST /api/jobs/bulk and GET /api/jobs/bulk/{id}', () => {
     assert.equal(res.status, 202, res.text);
     const done = await finished(owner.ownerToken, res.body.id);
     assert.deepEqual([done.body.status, done.body.total, done.body.succeeded, done.body.failed], ['completed', 3, 1, 2]);
+  });
+
+  it('a bulk cancel by filter covers the jobs that matched when it was requested: a job started just after keeps running', async () => {
+    const account = await newAccount('Bulk Cutoff Co');
+    const later = await laterBulks();
+    const jobs: string[] = [];
+    try {
+      jobs.push(...(await runningSteppedJobs(account, 1)));
+      await listed(account.ownerToken, 'kind=test_stepped&status=running', 1);
+      const res = await later.app.call('POST', '/api/jobs/bulk', {
+        token: account.ownerToken,
+        body: { action: 'cancel', filter: { kind: 'test_stepped', status: 'running' } },
+      });
+      assert.equal(res.status, 202, res.text);
+      assert.equal(res.body.total, 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      jobs.push(...(await runningSteppedJobs(account, 1)));
+      // The second job is visible, so a filter read without a time bound would take it too.
+      await listed(account.ownerToken, 'kind=test_stepped&status=running', 2);
+      await later.runBulks();
+      const done = await finished(account.ownerToken, res.body.id);
+      assert.deepEqual([done.body.status, done.body.total, done.body.succeeded, done.body.failed], ['completed', 1, 1, 0], done.text);
+      assert.equal((await settled(account.ownerToken, jobs[0])).body.status, 'canceled');
+      assert.equal((await getJob(account.ownerToken, jobs[1])).body.status, 'running');
+    } finally {
+      await cancelAll(account, jobs);
+      await later.close();
+    }
+  });
+
+  it('a bulk replay by filter covers the jobs that matched when it was requested: a job failed just after is not replayed', async () => {
+    const account = await newAccount('Replay Cutoff Co');
+    const later = await laterBulks();
+    try {
+      const before = await failedResearch(account.accountId, account.ownerToken);
+      await listed(account.ownerToken, 'kind=research&status=failed', 1);
+      const res = await later.app.call('POST', '/api/jobs/bulk', {
+        token: account.ownerToken,
+        body: { action: 'replay', filter: { kind: 'research', status: 'failed' } },
+      });
+      assert.equal(res.status, 202, res.text);
+      assert.equal(res.body.total, 1);
+      await failedResearch(account.accountId, account.ownerToken);
+      await listed(account.ownerToken, 'kind=research&status=failed', 2);
+      await later.runBulks();
+      const done = await finished(account.ownerToken, res.body.id);
+      assert.deepEqual([done.body.status, done.body.total, done.body.succeeded, done.body.failed], ['completed', 1, 1, 0], done.text);
+      const list = await eventually(
+        () => call('GET', '/api/jobs?kind=research&limit=100', { token: account.ownerToken }),
+        (r) => r.body.data.length === 3,
+        10_000,
+        'the replay listed',
+      );
+      const replayed = list.body.data.map((j: { replay_of: string | null }) => j.replay_of).filter(Boolean);
+      assert.deepEqual(replayed, [before.id]);
+    } finally {
+      await later.close();
+    }
   });
 
   it('a bulk replay whose filter matches more than 500 jobs answers 422 bulk_too_many_jobs and starts nothing', async () => {

@@ -43,7 +43,9 @@ export interface SweepWorld {
   keys: { current: string; previous: string };
   run<T = any, C extends WorkflowContract = WorkflowContract>(contract: C, input?: ArgsOf<C>[0], timeoutMs?: number): Promise<T>;
   /** POST /api/cron/<name> on the real app with the product's schedule table, its runs on this world's worker. */
-  cron(name: string, token?: string): Promise<CallResult>;
+  cron(name: string, token?: string, body?: unknown): Promise<CallResult>;
+  /** Any call to that app (e.g. the operators' schedule runs routes). */
+  callApp(method: string, path: string, token?: string): Promise<CallResult>;
   close(): Promise<void>;
 }
 
@@ -96,7 +98,8 @@ export async function startSweepWorld(): Promise<SweepWorld> {
       });
       return client.withDeadline(Date.now() + timeoutMs, () => handle.result()) as Promise<any>;
     },
-    cron: (name, token = config.CRON_SECRET!) => callAt(cronUrl, 'POST', `/api/cron/${name}`, { token }),
+    cron: (name, token = config.CRON_SECRET!, body?: unknown) => callAt(cronUrl, 'POST', `/api/cron/${name}`, { token, body }),
+    callApp: (method, path, token = config.CRON_SECRET!) => callAt(cronUrl, method, path, { token }),
     async close() {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
