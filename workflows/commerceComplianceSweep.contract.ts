@@ -8,10 +8,14 @@ export interface ComplianceSweepSummary {
   partial: boolean;
   /** Requests past 30 days alerted by this run (each is alerted once). */
   alerted: number;
-  /** Unfulfilled requests seen, and what happened to their workflow `commerce-privacy:<id>`. */
+  /**
+   * Unfulfilled requests with fulfilment rules seen, and what happened to their workflow `commerce-privacy:<id>`
+   * (requests of other topics stay unfulfilled and are only alerted).
+   */
   unfulfilled: number;
+  /** A new run started: none had run, or the last run closed with the request still unfulfilled. */
   started: number;
-  /** A run was already open (or had completed): nothing new started. */
+  /** A run was open: nothing new started. */
   already_running: number;
   by_topic: Record<string, number>;
 }

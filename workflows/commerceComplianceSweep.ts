@@ -12,8 +12,9 @@ const { alertOverdueCommercePrivacyRequests, listUnfulfilledCommercePrivacyReque
 
 /**
  * The `commerce-compliance-sweep` (hourly at :30): first an urgent inbox alert for every request unfulfilled after
- * 30 days (once per request, `alerted_at` stamped), then the fulfilment workflow of every unfulfilled request is
- * started again — an open or completed run of the same id is left alone, so this is safe however often it runs.
+ * 30 days (once per request, `alerted_at` stamped), then the fulfilment workflow of every unfulfilled request with
+ * fulfilment rules is started again: an open run of the same id is left alone (`already_running`), a closed one is
+ * followed by a new run (`started`). Fulfilment is idempotent per request, so this is safe however often it runs.
  */
 export async function commerceComplianceSweep(input: ComplianceSweepInput = {}): Promise<ComplianceSweepSummary> {
   const budget = startSweepBudget(input);

@@ -28,9 +28,11 @@ export async function commercePrivacyRequest(input: PrivacyRequestInput): Promis
 
 /**
  * Starts a request's workflow as an abandoned child (it outlives the caller: the shop's entity workflow, or a
- * sweep). Child workflows cannot attach to a running execution the way a client start with USE_EXISTING does, so
- * the id does the deduplication: a run already open — or one that completed (reuse policy: failed runs only) —
- * answers `existing` instead of starting a second fulfilment.
+ * sweep). The id does the deduplication: while a run of it is open, a start answers `existing` (a child start always
+ * fails on an open run), so two sweeps racing never run one request twice at once. A closed run — completed, failed,
+ * terminated or timed out — never blocks a new one (reuse policy ALLOW_DUPLICATE): the sweep only starts requests
+ * still unfulfilled, and the fulfilment is idempotent per request (row lock, `fulfilled_at`, one data package per
+ * request), so a new run does what is left and nothing twice.
  */
 export async function startPrivacyRequestWorkflow(input: PrivacyRequestInput): Promise<'started' | 'existing'> {
   const attributes = [
@@ -43,7 +45,7 @@ export async function startPrivacyRequestWorkflow(input: PrivacyRequestInput): P
       workflowId: commercePrivacyWorkflowId(input.requestId),
       args: [input],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       typedSearchAttributes: attributes,
     });
     return 'started';

@@ -64,6 +64,13 @@ export async function resolveInboxItem(db: Knex, accountId: string, id: string):
 export const emptyRequestItems = (db: Knex, accountId: string, kind: string, requestIds: string[], hint: string) =>
   store.emptyRequestItems(db, accountId, kind, requestIds, hint);
 
+/** Privacy: the items naming one customer lose the customer id, and failures of the customer's orders their error text. */
+export const scrubCustomerItems = (db: Knex, accountId: string, customer: store.CustomerItems) =>
+  store.scrubCustomerItems(db, accountId, customer);
+
+/** The newest item raised with this dedup key, resolved or not: for effects that must happen once, not once per open item. */
+export const findInboxItemByDedupKey = (db: Knex, accountId: string, dedupKey: string) => store.findItemByDedupKey(db, accountId, dedupKey);
+
 /** Privacy: the connection's items lose the customer id they name and, for items of `errorKind`, their error text. */
 export const scrubConnectionItems = (db: Knex, accountId: string, connectionId: string, errorKind: string) =>
   store.scrubConnectionItems(db, accountId, connectionId, errorKind);

@@ -37,6 +37,11 @@ export async function insertItem(db: Knex, accountId: string, item: NewInboxItem
   return result.rows[0];
 }
 
+/** The newest item with this dedup key, open or resolved. */
+export async function findItemByDedupKey(db: Knex, accountId: string, dedupKey: string): Promise<InboxItemRow | undefined> {
+  return db('inbox_items').where({ account_id: accountId, dedup_key: dedupKey }).orderBy('created_at', 'desc').first();
+}
+
 export async function findOpenItemByDedupKey(db: Knex, accountId: string, dedupKey: string): Promise<InboxItemRow | undefined> {
   return db('inbox_items').where({ account_id: accountId, dedup_key: dedupKey }).whereNull('resolved_at').first();
 }
@@ -98,5 +103,30 @@ export async function scrubConnectionItems(db: Knex, accountId: string, connecti
      where account_id = ? and body->>'connection_id' = ?
        and (body->>'customer_id' is not null or (kind = ? and body->>'error' is not null))`,
     [errorKind, accountId, connectionId, errorKind],
+  );
+}
+
+export interface CustomerItems {
+  connectionId: string | null;
+  /** The platform's customer id: the connection's items naming it lose it. */
+  customerId: string | null;
+  /** Items raised about these privacy requests (`body.compliance_request_id`) lose the customer id they name. */
+  requestIds: string[];
+  /** Items of `errorKind` about these orders (`body.order_id`) of the connection lose their error text. */
+  orderIds: string[];
+  errorKind: string;
+}
+
+/** Nulls what the account's items hold of one customer: `customer_id` where they name it, the `error` of its orders' failures. */
+export async function scrubCustomerItems(db: Knex, accountId: string, c: CustomerItems): Promise<void> {
+  await db.raw(
+    `update inbox_items set body = body
+       || case when jsonb_exists(body, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
+       || case when kind = ? and body->>'order_id' = any(?::text[]) then '{"error": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and (
+       (body->>'connection_id' = ? and body->>'customer_id' = ?)
+       or (body->>'compliance_request_id' = any(?::text[]) and body->>'customer_id' is not null)
+       or (kind = ? and body->>'connection_id' = ? and body->>'order_id' = any(?::text[]) and body->>'error' is not null))`,
+    [c.errorKind, c.orderIds, accountId, c.connectionId, c.customerId, c.requestIds, c.errorKind, c.connectionId, c.orderIds],
   );
 }

@@ -1,5 +1,11 @@
 import type { Knex } from '../db/knex';
-import { insertTriggerOnce, insertTriggersOnce, nullConnectionTriggerCustomers, nullOrderTriggerEmails } from './outboxStore';
+import {
+  insertTriggerOnce,
+  insertTriggersOnce,
+  nullConnectionTriggerCustomers,
+  nullCustomerTriggerIds,
+  nullOrderTriggerEmails,
+} from './outboxStore';
 
 /**
  * Workflow triggers the service emits (doc3 "Emitted workflow triggers"), written to `workflow_trigger_outbox`
@@ -53,10 +59,14 @@ export async function writeTriggers(
   return (await insertTriggersOnce(db, accountId, inputs)) as Array<{ trigger: TriggerName; dedupKey: string }>;
 }
 
-/** Privacy: the connection's order triggers (all, or those of `orderIds`) no longer carry the customer email. */
+/** Privacy: the connection's order triggers (all, or those of `orderIds`) no longer carry the customer email or contact link. */
 export const scrubOrderTriggers = (db: Knex, accountId: string, connectionId: string, orderIds?: string[]) =>
   nullOrderTriggerEmails(db, accountId, connectionId, orderIds);
 
-/** Privacy: the connection's triggers no longer carry a customer email or id; what the event was stays. */
+/** Privacy: the connection's triggers naming this platform customer (subscription events) no longer carry the id. */
+export const scrubCustomerTriggers = (db: Knex, accountId: string, connectionId: string, customerId: string) =>
+  nullCustomerTriggerIds(db, accountId, connectionId, customerId);
+
+/** Privacy: the connection's triggers no longer carry a customer email or id, nor a contact link; what the event was stays. */
 export const scrubConnectionTriggers = (db: Knex, accountId: string, connectionId: string) =>
   nullConnectionTriggerCustomers(db, accountId, connectionId);

@@ -35,25 +35,38 @@ export async function insertTriggersOnce(
   return (result.rows as Array<{ trigger: string; dedup_key: string }>).map((r) => ({ trigger: r.trigger, dedupKey: r.dedup_key }));
 }
 
-/** Nulls `customer_email` in the connection's order triggers (all, or those of `orderIds`). */
+/** Nulls `customer_email` and the `contact_id` link in the connection's order triggers (all, or those of `orderIds`). */
 export async function nullOrderTriggerEmails(db: Knex, accountId: string, connectionId: string, orderIds?: string[]): Promise<void> {
   if (orderIds?.length === 0) return;
   await db.raw(
     `update workflow_trigger_outbox set payload = payload || '{"customer_email": null}'::jsonb
-     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_email' is not null
+       || case when jsonb_exists(payload, 'contact_id') then '{"contact_id": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and payload->>'connection_id' = ?
+       and (payload->>'customer_email' is not null or payload->>'contact_id' is not null)
        and (?::text[] is null or payload->>'order_id' = any(?::text[]))`,
     [accountId, connectionId, orderIds ?? null, orderIds ?? null],
   );
 }
 
-/** Nulls `customer_email` and `customer_id` in every trigger of the connection that carries one. */
+/** Nulls `customer_id` (and any `customer_email`) in the connection's triggers that name this platform customer. */
+export async function nullCustomerTriggerIds(db: Knex, accountId: string, connectionId: string, customerId: string): Promise<void> {
+  await db.raw(
+    `update workflow_trigger_outbox set payload = payload || '{"customer_id": null}'::jsonb
+       || case when jsonb_exists(payload, 'customer_email') then '{"customer_email": null}'::jsonb else '{}'::jsonb end
+     where account_id = ? and payload->>'connection_id' = ? and payload->>'customer_id' = ?`,
+    [accountId, connectionId, customerId],
+  );
+}
+
+/** Nulls `customer_email`, `customer_id` and the `contact_id` link in every trigger of the connection that carries one. */
 export async function nullConnectionTriggerCustomers(db: Knex, accountId: string, connectionId: string): Promise<void> {
   await db.raw(
     `update workflow_trigger_outbox set payload = payload
        || case when jsonb_exists(payload, 'customer_email') then '{"customer_email": null}'::jsonb else '{}'::jsonb end
        || case when jsonb_exists(payload, 'customer_id') then '{"customer_id": null}'::jsonb else '{}'::jsonb end
+       || case when jsonb_exists(payload, 'contact_id') then '{"contact_id": null}'::jsonb else '{}'::jsonb end
      where account_id = ? and payload->>'connection_id' = ?
-       and (payload->>'customer_email' is not null or payload->>'customer_id' is not null)`,
+       and (payload->>'customer_email' is not null or payload->>'customer_id' is not null or payload->>'contact_id' is not null)`,
     [accountId, connectionId],
   );
 }

@@ -1,6 +1,6 @@
 import { findContactsByIdsOrEmail, type ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
-import { raiseInboxItem } from '../../inbox/service';
+import { findInboxItemByDedupKey, raiseInboxItem, type InboxItemRow } from '../../inbox/service';
 import { isObject } from '../topics/types';
 import { customerMatchOf } from './request';
 import { withoutSecrets } from './scrub';
@@ -50,15 +50,28 @@ export interface DataPackageResult {
   contacts: number;
 }
 
+/** The counts an already raised package reports (zero once a redaction emptied it). */
+function packageResultOf(item: InboxItemRow): DataPackageResult {
+  const { orders_total: orders, contacts } = item.body;
+  return {
+    inbox_item_id: item.id,
+    orders: typeof orders === 'number' ? orders : 0,
+    contacts: Array.isArray(contacts) ? contacts.length : 0,
+  };
+}
+
 /**
  * customers/data_request: gathers what the service stores about the customer — the shop's logged orders of the
  * customer (columns and payload; order tokens and the status-page URL removed) and the CRM contacts they point at
  * or that hold the customer's email — into one urgent inbox item `commerce_privacy_data_request` for the account to
- * send on. No credential of any kind is in it. One item per request (dedup key), so a retried fulfilment never
- * sends the package twice.
+ * send on. No credential of any kind is in it. One item per request, ever: a fulfilment that runs again (a new run
+ * after a closed one, a retried activity) answers the item already raised for the request, even a resolved one,
+ * so the package is never sent twice.
  */
 export async function packageCustomerData(db: Knex, request: PrivacyRequestRow): Promise<DataPackageResult> {
   const accountId = request.account_id;
+  const raised = await findInboxItemByDedupKey(db, accountId, privacyDataRequestDedupKey(request.id));
+  if (raised) return packageResultOf(raised);
   const match = customerMatchOf(request);
   const [orders, total] = request.connection_id
     ? await Promise.all([

@@ -5,6 +5,7 @@ import { scrubConnectionTriggers, scrubOrderTriggers } from '../../triggers/outb
 import { deactivateSubscriptions, findConnection, updateConnection } from '../connections/store';
 import { lockAccountOrders, rollupOfContact } from '../ingestion/store';
 import { PRIVACY_DATA_REQUEST_KIND } from './dataPackage';
+import { BRIDGE_FAILED_KIND, scrubCustomerTraces } from './customerTraces';
 import { customerMatchOf } from './request';
 import { scrubOrderPayload } from './scrub';
 import * as store from './store';
@@ -12,9 +13,6 @@ import type { PrivacyRequestRow } from './store';
 
 /** What an emptied data package says instead of the customer data it held. */
 const PACKAGE_REDACTED_HINT = 'The shop was redacted (shop/redact): the packaged customer data was removed.';
-
-/** The inbox item kind of a failed CRM bridge: its error may quote a contact. */
-const BRIDGE_FAILED_KIND = 'commerce_order_bridge_failed';
 
 /** Scrubs the order notes (`commerce:order:<orderId>`) of these orders: body replaced, metadata reduced to the order id. */
 function scrubOrderNotes(trx: Knex, accountId: string, orderIds: string[]): Promise<number> {
@@ -41,7 +39,8 @@ export interface CustomerRedaction {
  * - the customer's orders in the shop: `customer_email` nulled, the payload scrubbed of personal data (customer,
  *   addresses, contact details, notes — order id, number and totals stay), the backlink to the CRM contact dropped;
  * - the order notes `commerce:order:<orderId>` of those orders: body replaced, metadata reduced to the order id;
- * - the order triggers of those orders in the workflow outbox: `customer_email` nulled;
+ * - the order triggers of those orders in the workflow outbox: `customer_email` and the `contact_id` link nulled;
+ * - the customer's privacy requests, data packages, inbox items and subscription triggers (customerTraces.ts);
  * - each CRM contact the orders pointed at or that holds the email: rollups recomputed from the orders still linked
  *   to it (zero when these were all). A contact the commerce bridge created (`source = commerce`) with no order left
  *   is deleted: it exists only because of the shop's data. A contact the account created itself, or one that still
@@ -50,9 +49,8 @@ export interface CustomerRedaction {
 export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Promise<CustomerRedaction> {
   const accountId = request.account_id;
   await lockAccountOrders(trx, accountId);
-  const orders = request.connection_id
-    ? await store.findCustomerOrders(trx, accountId, request.connection_id, customerMatchOf(request))
-    : [];
+  const match = customerMatchOf(request);
+  const orders = request.connection_id ? await store.findCustomerOrders(trx, accountId, request.connection_id, match) : [];
   const linked = [...new Set(orders.map((o) => o.crm_contact_id).filter((id): id is string => Boolean(id)))];
   const contacts = await findContactsByIdsOrEmail(trx, accountId, linked, request.customer_email, true);
 
@@ -69,6 +67,12 @@ export async function redactCustomer(trx: Knex, request: PrivacyRequestRow): Pro
       request.connection_id,
       orders.map((o) => o.order_id),
     );
+  await scrubCustomerTraces(
+    trx,
+    request,
+    match,
+    orders.map((o) => o.order_id),
+  );
 
   return { orders_scrubbed: orders.length, notes_scrubbed: notes, ...(await settleContacts(trx, accountId, contacts)) };
 }
@@ -127,8 +131,8 @@ export const SHOP_SCRUB_BATCH = 500;
  * - every order row the shop logged is scrubbed like a customers/redact (email nulled, payload scrubbed, backlink
  *   dropped), its order note scrubbed, and the contacts it pointed at settled as customers/redact settles them;
  * - the shop's earlier privacy requests lose the customer they name, the data packages of its data requests are
- *   emptied, its triggers and inbox items lose the customer (email, platform id), and deliveries still holding a
- *   body lose it.
+ *   emptied, its triggers and inbox items lose the customer (email, platform id; triggers also the contact link),
+ *   and deliveries still holding a body lose it.
  * Works in batches of 500 orders, each its own transaction; `onProgress` is called after each (the activity
  * heartbeats). Safe to run again: scrubbing a scrubbed row changes nothing.
  */

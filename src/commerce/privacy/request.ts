@@ -5,6 +5,8 @@ import type { CustomerMatch, PrivacyRequestRow } from './store';
 export const DATA_REQUEST_TOPIC = 'customers/data_request';
 export const CUSTOMER_REDACT_TOPIC = 'customers/redact';
 export const SHOP_REDACT_TOPIC = 'shop/redact';
+/** The topics with fulfilment rules (service.ts); a request of another topic stays unfulfilled and is only alerted. */
+export const FULFILLABLE_TOPICS = [DATA_REQUEST_TOPIC, CUSTOMER_REDACT_TOPIC, SHOP_REDACT_TOPIC];
 
 /**
  * The customer a request is about: the logged `customer.email` and `customer.id`, plus the orders the payload lists

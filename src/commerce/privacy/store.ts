@@ -128,6 +128,27 @@ export async function shopPrivacyRequests(
     .select('id', 'raw_payload');
 }
 
+/**
+ * The shop's privacy requests that name this customer (by platform id or email), plus `requestId` itself: what a
+ * customers/redact scrubs of the customer's earlier requests and of its own row.
+ */
+export async function customerPrivacyRequests(
+  db: Knex,
+  accountId: string,
+  shopDomain: string,
+  requestId: string,
+  m: CustomerMatch,
+): Promise<Array<Pick<PrivacyRequestRow, 'id' | 'topic' | 'raw_payload'>>> {
+  return requests(db, accountId)
+    .where({ shop_domain: shopDomain })
+    .where((q) => {
+      q.where({ id: requestId });
+      if (m.customerId) q.orWhere({ customer_id: m.customerId });
+      if (m.email) q.orWhereRaw('lower(customer_email) = lower(?)', [m.email]);
+    })
+    .select('id', 'topic', 'raw_payload');
+}
+
 /** A privacy request without the customer it names; the order ids and the shop stay as the record of what was asked. */
 export async function scrubPrivacyRequest(db: Knex, accountId: string, id: string, scrubbedPayload: unknown): Promise<void> {
   await requests(db, accountId)

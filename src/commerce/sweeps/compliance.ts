@@ -1,6 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { recordAlert } from '../../alerts/service';
 import { raiseInboxItem } from '../../inbox/service';
+import { FULFILLABLE_TOPICS } from '../privacy/request';
 import * as store from './store';
 import type { PageRequest } from './store';
 
@@ -18,12 +19,15 @@ export interface PendingPrivacyRequest {
   topic: string;
 }
 
-/** One page of unfulfilled privacy requests, for the sweep to start (or attach to) each one's fulfilment workflow. */
+/**
+ * One page of unfulfilled privacy requests with fulfilment rules, for the sweep to start each one's fulfilment
+ * workflow. A request of another topic is left out: no run could fulfil it, and the 30-day alert reaches someone.
+ */
 export async function listUnfulfilledPrivacyRequests(
   db: Knex,
   page: PageRequest,
 ): Promise<{ requests: PendingPrivacyRequest[]; next: string | null }> {
-  const rows = await store.unfulfilledRequestsPage(db, page);
+  const rows = await store.unfulfilledRequestsPage(db, page, FULFILLABLE_TOPICS);
   return {
     requests: rows.map((r) => ({ requestId: r.id, accountId: r.account_id, connectionId: r.connection_id, topic: r.topic })),
     next: rows.length === page.limit ? rows[rows.length - 1].id : null,
@@ -54,7 +58,7 @@ export async function alertOverduePrivacyRequests(db: Knex, limit: number): Prom
           customer_id: row.customer_id,
           requested_at: row.created_at,
           deadline_days: PRIVACY_DEADLINE_DAYS,
-          hint: 'The platform requires privacy requests to be fulfilled within 30 days. The hourly compliance sweep keeps retrying; its workflow is commerce-privacy:<compliance_request_id> in the Temporal UI.',
+          hint: 'The platform requires privacy requests to be fulfilled within 30 days. The hourly compliance sweep keeps retrying customers/data_request, customers/redact and shop/redact; its workflow is commerce-privacy:<compliance_request_id> in the Temporal UI. A request of another topic needs a person.',
         },
       });
       const privacyRequest = {

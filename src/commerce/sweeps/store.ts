@@ -105,10 +105,11 @@ export interface PendingRequestRow {
   created_at: Date;
 }
 
-/** Privacy requests not fulfilled yet. */
-export async function unfulfilledRequestsPage(db: Knex, page: PageRequest): Promise<PendingRequestRow[]> {
+/** Privacy requests of these topics not fulfilled yet. */
+export async function unfulfilledRequestsPage(db: Knex, page: PageRequest, topics: string[]): Promise<PendingRequestRow[]> {
   const q = db('commerce_compliance_requests')
     .whereNull('fulfilled_at')
+    .whereIn('topic', topics)
     .select('id', 'account_id', 'connection_id', 'topic', 'created_at')
     .orderBy('id')
     .limit(page.limit);

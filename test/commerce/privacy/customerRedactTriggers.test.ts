@@ -5,7 +5,7 @@ import { fulfilled, pii, requestPrivacy } from './privacyKit';
 
 /** Rule: customers/redact anonymises the customer's stored data — the order triggers in the workflow outbox included. */
 describe('privacy: customers/redact and the order triggers', () => {
-  it("the customer's order triggers lose the email; another customer's keep theirs", async () => {
+  it("the customer's order triggers lose the email and the contact link; another customer's keep theirs", async () => {
     const shop = await newShop();
     const mine = pii('trig@example.test', 9901);
     const theirs = pii('other-trig@example.test', 9902);
@@ -28,6 +28,11 @@ describe('privacy: customers/redact and the order triggers', () => {
     const other = after.find((t) => t.payload.order_id === String(theirs.id));
     assert.equal(other.payload.customer_email, 'other-trig@example.test');
     const redacted = after.find((t) => t.payload.order_id === String(mine.id));
-    assert.deepEqual([redacted.payload.customer_email, redacted.payload.order_id], [null, String(mine.id)]);
+    assert.deepEqual(
+      [redacted.payload.customer_email, redacted.payload.contact_id, redacted.payload.order_id],
+      [null, null, String(mine.id)],
+      'the trigger keeps the order and loses the customer and the link to their contact',
+    );
+    assert.ok(other.payload.contact_id, "another customer's trigger keeps its contact");
   });
 });

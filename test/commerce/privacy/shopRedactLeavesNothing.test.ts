@@ -113,6 +113,15 @@ describe("privacy: shop/redact leaves nothing of the shop's customers", () => {
       .whereLike('trigger', 'commerce.subscription.%');
     assert.equal(subscriptionTriggers.length, 1);
     assert.equal(subscriptionTriggers[0].payload.customer_id, null, 'subscription triggers lose the customer id');
+    const orderTriggers = await harness()
+      .db('workflow_trigger_outbox')
+      .where({ account_id: shop.accountId })
+      .whereLike('trigger', 'commerce.order.%');
+    assert.ok(orderTriggers.length >= orders.length);
+    assert.ok(
+      orderTriggers.every((t) => t.payload.customer_email === null && t.payload.contact_id === null),
+      'order triggers lose the customer and the link to their contact',
+    );
     const billingItems = await harness()
       .db('inbox_items')
       .where({ account_id: shop.accountId, kind: 'commerce_subscription_billing_failed' });
