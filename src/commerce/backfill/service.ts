@@ -83,12 +83,20 @@ export async function backfillPage(deps: CommerceDeps, input: BackfillPageInput,
     input.pageInfo ? { pageInfo: input.pageInfo, limit } : { updatedAtMin: windowStart!, limit, order: 'updated_at asc' },
   );
 
-  const counts = await deps.db.transaction((trx) => ingestPage(trx, accountId, connectionId, page.orders, hooks));
+  // The page's answer is when its orders arrived: no order on it is dated later (`readOrder`).
+  const receivedAt = new Date();
+  const counts = await deps.db.transaction((trx) => ingestPage(trx, { accountId, connectionId, receivedAt }, page.orders, hooks));
   return { ...counts, nextPageInfo: page.nextPageInfo, windowStart: windowStart?.toISOString() ?? null };
 }
 
-async function ingestPage(trx: Knex, accountId: string, connectionId: string, orders: unknown[], hooks: PageHooks) {
-  const readings = orders.map((order) => ({ order, reading: readOrder(order) }));
+interface PageSource {
+  accountId: string;
+  connectionId: string;
+  receivedAt: Date;
+}
+
+async function ingestPage(trx: Knex, { accountId, connectionId, receivedAt }: PageSource, orders: unknown[], hooks: PageHooks) {
+  const readings = orders.map((order) => ({ order, reading: readOrder(order, receivedAt) }));
   const ids = readings.flatMap(({ reading }) => (reading.ok ? [reading.order.orderId] : []));
   const logged = await store.loggedVersions(trx, accountId, connectionId, ids);
   const counts = { fetched: orders.length, ingested: 0, unchanged: 0, invalid: 0, bridgeErrors: 0 };
@@ -96,12 +104,12 @@ async function ingestPage(trx: Knex, accountId: string, connectionId: string, or
 
   const toIngest: unknown[] = [];
   for (const { order, reading } of readings) {
-    if (reading.ok && reading.order.updatedAt && (!newest || reading.order.updatedAt > newest)) newest = reading.order.updatedAt;
-    if (reading.ok && isCurrent(logged.get(reading.order.orderId), reading.order.updatedAt)) counts.unchanged++;
+    if (reading.ok && (!newest || reading.order.updatedAt > newest)) newest = reading.order.updatedAt;
+    if (reading.ok && isCurrent(logged.get(reading.order.orderId), reading.order.updatedAt, order)) counts.unchanged++;
     else toIngest.push(order);
   }
   hooks.signal?.throwIfAborted();
-  const results = await ingestOrders(trx, { accountId, connectionId, orders: toIngest, topic: 'orders/updated' });
+  const results = await ingestOrders(trx, { accountId, connectionId, orders: toIngest, topic: 'orders/updated', receivedAt });
   for (const result of results) {
     if (result.outcome === 'invalid') counts.invalid++;
     else if (result.outcome === 'stale') counts.unchanged++;
@@ -115,9 +123,13 @@ async function ingestPage(trx: Knex, accountId: string, connectionId: string, or
   return { ...counts, newestUpdatedAt: newest?.toISOString() ?? null };
 }
 
-/** The log holds this version or a newer one, and its CRM bridge went through: ingesting again would change nothing. */
-function isCurrent(logged: store.LoggedVersion | undefined, updatedAt: Date | null): boolean {
-  if (!logged || logged.bridgeError !== null || !logged.updatedAt || !updatedAt) return false;
+/**
+ * The log holds this version (the same platform stamp, however it was clamped) or a newer one, and its CRM bridge
+ * went through: ingesting again would change nothing.
+ */
+function isCurrent(logged: store.LoggedVersion | undefined, updatedAt: Date, payload: unknown): boolean {
+  if (!logged || logged.bridgeError !== null || !logged.updatedAt) return false;
+  if (logged.stamp !== null && logged.stamp === (payload as { updated_at?: unknown }).updated_at) return true;
   return logged.updatedAt.getTime() >= updatedAt.getTime();
 }
 

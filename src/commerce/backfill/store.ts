@@ -32,6 +32,8 @@ export async function newestLoggedUpdate(db: Knex, accountId: string, connection
 
 export interface LoggedVersion {
   updatedAt: Date | null;
+  /** The platform's own `updated_at` text of the logged state (`updatedAt` may be clamped to its receipt). */
+  stamp: string | null;
   bridgeError: string | null;
 }
 
@@ -43,9 +45,11 @@ export async function loggedVersions(
   orderIds: string[],
 ): Promise<Map<string, LoggedVersion>> {
   if (orderIds.length === 0) return new Map();
-  const rows: Array<{ order_id: string; order_updated_at: Date | null; bridge_error: string | null }> = await db('commerce_orders_log')
+  const rows: Array<{ order_id: string; order_updated_at: Date | null; stamp: string | null; bridge_error: string | null }> = await db(
+    'commerce_orders_log',
+  )
     .where({ account_id: accountId, connection_id: connectionId })
     .whereIn('order_id', orderIds)
-    .select('order_id', 'order_updated_at', 'bridge_error');
-  return new Map(rows.map((r) => [r.order_id, { updatedAt: r.order_updated_at, bridgeError: r.bridge_error }]));
+    .select('order_id', 'order_updated_at', db.raw("raw_payload->>'updated_at' as stamp"), 'bridge_error');
+  return new Map(rows.map((r) => [r.order_id, { updatedAt: r.order_updated_at, stamp: r.stamp, bridgeError: r.bridge_error }]));
 }

@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
-import { requireOwnProject } from '../../projects/service';
+import { projectNotFound, requireOwnProject } from '../../projects/service';
 import { findActiveDefault, findConnection, type ConnectionRow } from '../connections/store';
 import { findSettings, saveSettings, type OverrideMode, type ProjectSettingsRow, type SettingsFields } from './store';
 
@@ -27,7 +27,9 @@ export async function putProjectSettings(
       details: { field: 'connection_id' },
     });
   }
-  return saveSettings(db, accountId, projectId, fields);
+  const row = await saveSettings(db, accountId, projectId, fields);
+  if (!row) throw projectNotFound();
+  return row;
 }
 
 export type ResolutionReason = 'disabled' | 'no_default_connection' | 'connection_disconnected' | null;

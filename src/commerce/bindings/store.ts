@@ -19,12 +19,22 @@ export async function findSettings(db: Knex, accountId: string, projectId: strin
 
 export type SettingsFields = Pick<ProjectSettingsRow, 'override_mode' | 'connection_id' | 'storefront_api_version'>;
 
-/** Writes the settings of the account's project (the caller has checked the account owns it). */
-export async function saveSettings(db: Knex, accountId: string, projectId: string, fields: SettingsFields): Promise<ProjectSettingsRow> {
+/**
+ * Writes the settings of the account's project (the caller has checked the account owns it). The upsert's arbiter
+ * is the table's one unique key, project_id, so concurrent first writes end as one row with the last one's fields.
+ * Undefined only if the project's row belongs to another account, which the project's ownership rules out.
+ */
+export async function saveSettings(
+  db: Knex,
+  accountId: string,
+  projectId: string,
+  fields: SettingsFields,
+): Promise<ProjectSettingsRow | undefined> {
   const [row] = await db('project_commerce_settings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })
-    .onConflict(['account_id', 'project_id'])
+    .onConflict('project_id')
     .merge({ ...fields, updated_at: db.fn.now() })
+    .where('project_commerce_settings.account_id', accountId)
     .returning('*');
   return row;
 }

@@ -1,22 +1,32 @@
 /**
  * Reads the platform's order JSON (Admin API 2025-04 shape, as sent by orders/* webhooks and the orders listing)
- * into the fields the order log keeps. Pure: no I/O.
+ * into the fields the order log keeps. Pure: no I/O. The webhook handler and the backfill both read orders here.
+ *
+ * What an order needs (anything less is refused as invalid, and nothing of it is written):
+ * - `id`: a positive integer, or an id string of letters, digits and `_:/.-`;
+ * - `currency`: the shop currency, a three-letter ISO 4217 code;
+ * - `created_at` and `updated_at`: ISO 8601 date-times with an offset;
+ * - `total_price` (and `current_total_price` when present): decimal amounts.
  *
  * Amount rule (refunds stay right): the order's total NET of refunds, in the shop currency.
  * 1. `current_total_price` when present — the platform keeps it current through edits, refunds and returns;
  * 2. otherwise `total_price` minus the successful refund transactions in `refunds[].transactions[]`;
  * 3. never below zero.
+ *
+ * Time rule: an order is never later than its arrival. `created_at` and `updated_at` are clamped to the time the
+ * order was received (the delivery's receipt, the listing page's answer), so an order stamped in the future cannot
+ * move the backfill window past real orders, outrank their later updates, or date the CRM rollups ahead.
  */
 export interface NormalizedOrder {
   orderId: string;
   orderNumber: string | null;
   totalCents: number;
-  currency: string | null;
+  currency: string;
   email: string | null;
   customerName: string | null;
-  createdAt: Date | null;
-  /** The platform's `updated_at`: the version of this order state (an older version never overwrites a newer one). */
-  updatedAt: Date | null;
+  createdAt: Date;
+  /** The platform's `updated_at` (clamped): the version of this order state (an older version never overwrites a newer one). */
+  updatedAt: Date;
 }
 
 export type OrderReading = { ok: true; order: NormalizedOrder } | { ok: false; reason: string };
@@ -45,11 +55,16 @@ function orderIdOf(payload: Json): string | null {
   return null;
 }
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+const CURRENCY = /^[A-Z]{3}$/;
+
 function dateOf(value: unknown): Date | null {
-  if (typeof value !== 'string') return null;
-  const date = new Date(value);
+  if (typeof value !== 'string' || !ISO_DATE_TIME.test(value.trim())) return null;
+  const date = new Date(value.trim());
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+const notAfter = (date: Date, limit: Date | undefined): Date => (limit && date.getTime() > limit.getTime() ? new Date(limit) : date);
 
 function refundedCents(payload: Json): number {
   if (!Array.isArray(payload.refunds)) return 0;
@@ -65,11 +80,11 @@ function refundedCents(payload: Json): number {
 }
 
 function netTotalCents(payload: Json): number | null {
-  const current = toCents(payload.current_total_price);
-  if (current !== null) return Math.max(0, current);
-  const total = payload.total_price === undefined ? 0 : toCents(payload.total_price);
+  const total = toCents(payload.total_price);
   if (total === null) return null;
-  return Math.max(0, total - refundedCents(payload));
+  if (payload.current_total_price === undefined || payload.current_total_price === null) return Math.max(0, total - refundedCents(payload));
+  const current = toCents(payload.current_total_price);
+  return current === null ? null : Math.max(0, current);
 }
 
 function customerNameOf(payload: Json): string | null {
@@ -79,12 +94,21 @@ function customerNameOf(payload: Json): string | null {
   return isObject(payload.billing_address) ? text(payload.billing_address.name) : null;
 }
 
-export function readOrder(payload: unknown): OrderReading {
+/**
+ * The order in `payload`, or why it is not one. `receivedAt`: when it arrived (its dates are clamped to it); without
+ * it the dates are taken as stamped.
+ */
+export function readOrder(payload: unknown, receivedAt?: Date): OrderReading {
   if (!isObject(payload)) return { ok: false, reason: 'the order payload is not a JSON object' };
   const orderId = orderIdOf(payload);
   if (!orderId) return { ok: false, reason: 'the order payload has no usable id' };
+  const currency = typeof payload.currency === 'string' && CURRENCY.test(payload.currency) ? payload.currency : null;
+  if (!currency) return { ok: false, reason: 'the order has no currency (a three-letter ISO 4217 code)' };
+  const createdAt = dateOf(payload.created_at);
+  const updatedAt = dateOf(payload.updated_at);
+  if (!createdAt || !updatedAt) return { ok: false, reason: 'the order has no created_at and updated_at (ISO 8601 date-times)' };
   const totalCents = netTotalCents(payload);
-  if (totalCents === null) return { ok: false, reason: 'the order total is not a decimal amount' };
+  if (totalCents === null) return { ok: false, reason: 'the order total (total_price, current_total_price) is not a decimal amount' };
   const customer = isObject(payload.customer) ? payload.customer : {};
   const number = payload.order_number;
   return {
@@ -93,11 +117,11 @@ export function readOrder(payload: unknown): OrderReading {
       orderId,
       orderNumber: typeof number === 'number' || typeof number === 'string' ? String(number) : text(payload.name),
       totalCents,
-      currency: text(payload.currency),
+      currency,
       email: text(payload.email) ?? text(payload.contact_email) ?? text(customer.email),
       customerName: customerNameOf(payload),
-      createdAt: dateOf(payload.created_at),
-      updatedAt: dateOf(payload.updated_at) ?? dateOf(payload.created_at),
+      createdAt: notAfter(createdAt, receivedAt),
+      updatedAt: notAfter(updatedAt, receivedAt),
     },
   };
 }

@@ -15,6 +15,8 @@ export interface IngestOrderInput {
   order: unknown;
   /** The backfill always passes `orders/updated`, so recovery never fires `commerce.order.created`. */
   topic: OrderTopic;
+  /** When the order arrived (the delivery's receipt); its dates are clamped to it. Default: now. */
+  receivedAt?: Date;
 }
 
 export type IngestOrderResult =
@@ -40,6 +42,11 @@ export interface IngestOrdersInput {
   orders: unknown[];
   /** One topic for every order, or each order's own (a shop's webhook deliveries of both order topics, in arrival order). */
   topic: OrderTopic | readonly OrderTopic[];
+  /**
+   * When the orders arrived — one time for all (a listing page's answer) or each order's own (each delivery's
+   * receipt); their dates are clamped to it (`readOrder`). Default: now.
+   */
+  receivedAt?: Date | readonly Date[];
 }
 
 /**
@@ -54,7 +61,8 @@ export interface IngestOrdersInput {
  * order (each in its own savepoint, in placement order), so one bad order is rolled back, its error recorded on
  * its log row and raised as a deduplicated inbox item, while the others still bridge; log rows and triggers commit.
  * A redacted order (`redacted_at`) is never bridged again — that would recreate the contact the redaction removed.
- * An unusable payload (no id, no decimal total) answers `invalid` without writing. Only infrastructure failures
+ * A payload that is not an order (`readOrder`: no id, currency, dates or decimal total) answers `invalid` without
+ * writing, and the other orders of the batch go on. Only infrastructure failures
  * (the database unreachable) throw, for the caller to retry. Answers one result per input order, in input order.
  */
 export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<IngestOrderResult[]> {
@@ -62,8 +70,11 @@ export async function ingestOrders(db: Knex, input: IngestOrdersInput): Promise<
   const rounds: LogItem[][] = [];
   const occurrences = new Map<string, number>();
   const topicOf = (index: number): OrderTopic => (typeof input.topic === 'string' ? input.topic : input.topic[index]);
+  const now = new Date();
+  const receivedAtOf = (index: number): Date =>
+    input.receivedAt === undefined ? now : input.receivedAt instanceof Date ? input.receivedAt : input.receivedAt[index];
   input.orders.forEach((payload, index) => {
-    const reading = readOrder(payload);
+    const reading = readOrder(payload, receivedAtOf(index));
     if (!reading.ok) {
       results[index] = { outcome: 'invalid', reason: reading.reason };
       return;
@@ -88,6 +99,7 @@ export async function ingestOrder(db: Knex, input: IngestOrderInput): Promise<In
     connectionId: input.connectionId,
     orders: [input.order],
     topic: input.topic,
+    receivedAt: input.receivedAt,
   });
   return result;
 }

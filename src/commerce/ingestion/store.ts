@@ -76,8 +76,8 @@ export interface OrderToLog {
 }
 
 /**
- * `upsertOrder` for many orders of one connection in one statement (order ids distinct), same rules: order-safe
- * by `order_updated_at`, a redacted row never takes personal data back. Answers the rows written; an order whose
+ * Upserts the log rows of many orders of one connection in one statement (order ids distinct): order-safe by
+ * `order_updated_at`, a redacted row never takes personal data back. Answers the rows written; an order whose
  * stored state is newer is not among them.
  */
 export async function upsertOrders(db: Knex, accountId: string, connectionId: string, orders: OrderToLog[]): Promise<OrderLogRow[]> {
@@ -105,8 +105,12 @@ export async function upsertOrders(db: Knex, accountId: string, connectionId: st
        -- A redacted order keeps its scrubbed email and payload: a late delivery must not write personal data back.
        customer_email = case when log.redacted_at is null then excluded.customer_email end,
        raw_payload = case when log.redacted_at is null then excluded.raw_payload else log.raw_payload end,
-       order_created_at = coalesce(excluded.order_created_at, log.order_created_at),
-       order_updated_at = excluded.order_updated_at, last_topic = excluded.last_topic, updated_at = now()
+       -- Dates arrive clamped to their receipt: an order seen again under the same platform stamp is the same
+       -- version, and keeps the earliest time it was clamped to (a later receipt would clamp it later).
+       order_created_at = least(excluded.order_created_at, log.order_created_at),
+       order_updated_at = case when log.raw_payload->>'updated_at' = excluded.raw_payload->>'updated_at'
+         then least(excluded.order_updated_at, log.order_updated_at) else excluded.order_updated_at end,
+       last_topic = excluded.last_topic, updated_at = now()
      where log.account_id = excluded.account_id
        and (log.order_updated_at is null or excluded.order_updated_at >= log.order_updated_at)
      returning *`,

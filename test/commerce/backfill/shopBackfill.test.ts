@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { harness } from '../../helpers/harness';
-import { contactByEmail, outbox } from '../webhooks/receiverKit';
+import { contactByEmail, deliverAndProcess, orderLog, outbox, type TestShop } from '../webhooks/receiverKit';
 import {
   ago,
   HOUR,
@@ -99,6 +99,65 @@ describe('commerce order backfill of one shop', () => {
     assert.equal(await loggedCount(shop.connectionId), 3);
     assert.equal((await outbox(shop.accountId)).length, outboxBefore, 'a run that finds nothing new fires nothing');
     assert.ok((await outbox(shop.accountId)).every((t) => t.trigger !== 'commerce.order.created'));
+  });
+
+  it('an order stamped in the future moves the window no further than its receipt: a real order updated since is still fetched', async () => {
+    const shop = await newConnectedShop(world);
+    const app = await harness().db('app_registrations').where({ account_id: shop.accountId, provider: 'commerce' }).first();
+    const receiving: TestShop = { ...shop, clientSecret: app.client_secret };
+    const tomorrow = new Date(Math.floor((Date.now() + 24 * HOUR) / 1000) * 1000).toISOString();
+    const [future] = world.sim.addOrders(shop.shopDomain, [orderAt(tomorrow)]);
+    const record = await deliverAndProcess(receiving, 'orders/create', future);
+    assert.equal(record.outcome, 'processed');
+    const receivedAt: Date = (record as unknown as { received_at: Date }).received_at;
+    const [logged] = await orderLog(receiving, future.id);
+    assert.ok(
+      logged.order_updated_at <= receivedAt,
+      `the order's version ${logged.order_updated_at.toISOString()} is not after its receipt`,
+    );
+    assert.ok(logged.order_created_at <= receivedAt, 'nor is its creation');
+
+    // A real order, updated after that delivery arrived (and long before the future stamp), on the platform only.
+    const between = Math.ceil(receivedAt.getTime() / 1000) * 1000 + 1000;
+    while (Date.now() <= between) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [real] = world.sim.addOrders(shop.shopDomain, [orderAt(new Date(between).toISOString())]);
+
+    const { result } = await runShopBackfill(taskQueue, shop);
+    const listing = orderListings(world, shop.shopDomain).at(-1)!;
+    assert.ok(
+      Date.parse(listing.get('updated_at_min')!) <= receivedAt.getTime(),
+      `the window starts at ${listing.get('updated_at_min')}, not after the receipt ${receivedAt.toISOString()}`,
+    );
+    assert.equal((await orderLog(receiving, real.id)).length, 1, 'the real order is fetched and logged');
+    assert.deepEqual(
+      [result.fetched, result.ingested, result.unchanged],
+      [2, 1, 1],
+      'the future order comes back as the version already logged',
+    );
+    const [again] = await orderLog(receiving, future.id);
+    assert.equal(again.order_updated_at.getTime(), logged.order_updated_at.getTime(), 'fetching it again keeps its version');
+    assert.deepEqual(
+      (await outbox(shop.accountId)).map((t) => `${t.trigger} ${t.payload.order_id}`),
+      [`commerce.order.created ${future.id}`, `commerce.order.updated ${real.id}`],
+    );
+
+    await runShopBackfill(taskQueue, shop);
+    const next = orderListings(world, shop.shopDomain).at(-1)!;
+    assert.equal(next.get('updated_at_min'), new Date(between).toISOString(), 'the next window starts at the newest real order');
+  });
+
+  it('a listed order without a currency is counted invalid and logs nothing; the rest of its page is ingested', async () => {
+    const shop = await newConnectedShop(world);
+    const [good, bad, other] = world.sim.addOrders(shop.shopDomain, [
+      orderAt(ago(3 * HOUR)),
+      orderAt(ago(2 * HOUR), { currency: undefined }),
+      orderAt(ago(HOUR)),
+    ]);
+    const { result } = await runShopBackfill(taskQueue, shop);
+    assert.deepEqual([result.status, result.fetched, result.ingested, result.invalid], ['done', 3, 2, 1]);
+    const ids = (await harness().db('commerce_orders_log').where({ connection_id: shop.connectionId })).map((r) => r.order_id).sort();
+    assert.deepEqual(ids, [good.id, other.id].map(String).sort());
+    assert.ok(!ids.includes(String(bad.id)));
   });
 
   it('pages through the listing and continues as new every pagesPerRun pages, carrying the cursor', async () => {

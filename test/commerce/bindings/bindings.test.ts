@@ -64,6 +64,38 @@ describe('commerce project bindings', () => {
     assert.equal(res.body.storefront_api_version, null);
   });
 
+  it('concurrent settings PUTs of one project all answer 200 and leave one row holding one of the bodies', async () => {
+    const projectId = await newProjectId(account.accountId);
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0
+        ? { override_mode: 'override', connection_id: overrideId, storefront_api_version: `2025-${String((i % 12) + 1).padStart(2, '0')}` }
+        : { override_mode: i % 3 === 0 ? 'disabled' : 'inherit', storefront_api_version: `2024-${String((i % 12) + 1).padStart(2, '0')}` },
+    );
+    const answers = await Promise.all(bodies.map((body) => put(projectId, body)));
+    assert.deepEqual(
+      answers.map((res) => [res.status, res.body.code]),
+      bodies.map(() => [200, undefined]),
+      answers.find((res) => res.status !== 200)?.text,
+    );
+    const rows = await harness().db('project_commerce_settings').where({ project_id: projectId });
+    assert.equal(rows.length, 1);
+    const [row] = rows;
+    const stored = {
+      override_mode: row.override_mode,
+      connection_id: row.connection_id,
+      storefront_api_version: row.storefront_api_version,
+    };
+    assert.ok(
+      bodies.some(
+        (b) =>
+          b.override_mode === stored.override_mode &&
+          (b.connection_id ?? null) === stored.connection_id &&
+          b.storefront_api_version === stored.storefront_api_version,
+      ),
+      `the stored settings ${JSON.stringify(stored)} are one of the bodies`,
+    );
+  });
+
   it('an override to a disconnected connection resolves to none with a reason', async () => {
     const { connection } = await connectShop(world, account);
     const projectId = await newProjectId(account.accountId);

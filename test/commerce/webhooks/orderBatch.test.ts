@@ -87,6 +87,43 @@ async function endState(shop: TestShop, ids: string[]) {
 }
 
 describe('order deliveries batched by topic in the shop workflow', () => {
+  it('an order delivery without currency or dates is recorded failed invalid_order, writes no order and fires nothing, while the valid orders of its batch are ingested', async function () {
+    this.timeout(60_000);
+    const shop = await newShop();
+    const [first, second] = [orderPayload(), orderPayload()];
+    const bad: unknown[] = [
+      { id: 'abc' },
+      { ...orderPayload(), currency: undefined },
+      { ...orderPayload(), created_at: undefined, updated_at: undefined },
+      { ...orderPayload(), updated_at: 'yesterday' },
+      { ...orderPayload(), total_price: undefined, current_total_price: undefined },
+      { ...orderPayload(), id: undefined },
+    ];
+    const ids = await runThroughWorkflow(shop, [
+      ['orders/create', first],
+      ...bad.map((p): [string, unknown] => ['orders/create', p]),
+      ['orders/updated', second],
+    ]);
+    const { db } = harness();
+    const records = await db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).whereIn('webhook_id', ids);
+    const byId = new Map(records.map((r) => [r.webhook_id, [r.outcome, r.error_code]]));
+    assert.deepEqual(
+      ids.map((id) => byId.get(id)),
+      [['processed', null], ...bad.map(() => ['failed', 'invalid_order']), ['processed', null]],
+    );
+    const logged = await db('commerce_orders_log').where({ connection_id: shop.connectionId }).orderBy('order_id');
+    assert.deepEqual(
+      logged.map((r) => r.order_id),
+      [String(first.id), String(second.id)].sort(),
+    );
+    const triggers = await db('workflow_trigger_outbox').where({ account_id: shop.accountId }).whereLike('trigger', 'commerce.order.%');
+    assert.deepEqual(
+      triggers.map((t) => `${t.trigger} ${t.payload.order_id}`).sort(),
+      [`commerce.order.created ${first.id}`, `commerce.order.updated ${second.id}`].sort(),
+      'only the valid orders fire',
+    );
+  });
+
   it('a burst of orders/create and orders/updated deliveries ends exactly as one-by-one processing does', async function () {
     this.timeout(90_000);
     const tag = randomBytes(4).toString('hex');
@@ -124,7 +161,7 @@ describe('order deliveries batched by topic in the shop workflow', () => {
       got.deliveries.map(([, outcome, code, processedAt, cleared]) => [outcome, code, processedAt, cleared]),
       [
         ...Array(7).fill(['processed', null, true, true]),
-        ['failed', 'invalid_order_payload', true, true],
+        ['failed', 'invalid_order', true, true],
         ...Array(2).fill(['processed', null, true, true]),
         ['processed', null, true, true],
         ...Array(2).fill(['processed', null, true, true]),

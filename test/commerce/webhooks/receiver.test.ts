@@ -160,7 +160,7 @@ describe('commerce webhook receiver', () => {
     const res = await deliver(bad, 'orders/create', { note: 'no id' });
     assert.equal(res.status, 200, res.text);
     const record = await processed(bad, res.webhookId);
-    assert.deepEqual([record.outcome, record.error_code], ['failed', 'invalid_order_payload']);
+    assert.deepEqual([record.outcome, record.error_code], ['failed', 'invalid_order']);
     const items = await harness().db('inbox_items').where({ account_id: bad.accountId, kind: 'commerce_webhook_failed' });
     assert.equal(items.length, 1);
     assert.equal(items[0].body.webhook_id, res.webhookId);

@@ -113,6 +113,22 @@ describe('site platform credential resolution, bindings and disconnect', () => {
     assert.equal(row.access_token_enc, null);
   });
 
+  it('concurrent binding PUTs of one project all answer 200 and leave one row holding one of the bodies', async () => {
+    const account = await newAccount();
+    const projectId = await newProjectId(account.accountId);
+    const modes = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'inherit' : 'disabled'));
+    const answers = await Promise.all(modes.map((override_mode) => bind(account.ownerToken, projectId, { override_mode })));
+    assert.deepEqual(
+      answers.map((res) => res.status),
+      modes.map(() => 200),
+      answers.find((res) => res.status !== 200)?.text,
+    );
+    const rows = await harness().db('site_platform_project_bindings').where({ project_id: projectId });
+    assert.equal(rows.length, 1);
+    assert.ok(modes.includes(rows[0].override_mode));
+    assert.deepEqual([rows[0].account_id, rows[0].connection_id, rows[0].site_id], [account.accountId, null, null]);
+  });
+
   it("another account's connection, binding, project and sites behave as missing", async () => {
     const owner = await newAccount();
     const other = await newAccount();
