@@ -12,6 +12,8 @@ export interface WebhookHealthEntry {
   at_other_url: number;
   unrecorded: number;
   stale_rows: number;
+  /** Registrations of this service's receiver on the connection's sites whose connection is gone (deleted by the repair). */
+  orphans: number;
   silent: boolean;
   registration?: { created: number; adopted: number; deleted: number; failed: number };
   inbox_items_created: number;

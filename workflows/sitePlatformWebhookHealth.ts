@@ -24,7 +24,8 @@ const { checkSitePlatformWebhooks } = proxyActivities<Activities>({
 /**
  * The `site-platform-webhook-health` sweep (hourly at minute 40, UTC), one activity per live connection. OAuth: the
  * platform's registrations on every shared site against the 11 wanted triggers at the expected receiver URL and the
- * subscription rows; missing, foreign-URL or unrecorded registrations are re-registered, failures raise an inbox item.
+ * subscription rows; missing, foreign-URL or unrecorded registrations are re-registered (and registrations of this
+ * receiver whose connection is gone deleted), failures raise an inbox item.
  * Silent OAuth connections (7 days) and site-token connections that never received a delivery (72 hours after
  * install) raise one deduplicated inbox item each.
  */
@@ -90,6 +91,7 @@ function entryOf(ref: ConnectionRef, r: WebhookHealthResult): WebhookHealthEntry
     at_other_url: r.foreign,
     unrecorded: r.unrecorded,
     stale_rows: r.staleRows,
+    orphans: r.orphans,
     silent: r.silent,
     inbox_items_created: r.inboxItemsCreated,
   };
@@ -111,6 +113,7 @@ async function checkOne(ref: ConnectionRef): Promise<WebhookHealthResult> {
       foreign: 0,
       unrecorded: 0,
       staleRows: 0,
+      orphans: 0,
       silent: false,
       inboxItemsCreated: 0,
       code: 'webhook_health_check_failed',

@@ -35,7 +35,10 @@ export const SITE_TOKEN =
   'URL are adopted on the next registration run.';
 
 export const DISCONNECT =
-  'Owner or admin. Resolution never returns the connection afterwards. An OAuth token is revoked on the platform ' +
+  'Owner or admin. Resolution never returns the connection afterwards. Its webhook registrations are deleted on every site it ' +
+  'shares, while the token still works (`webhooks.removed`); those the platform does not delete (a token already revoked on the ' +
+  'platform, an outage) stay recorded (`webhooks.remaining`) and are deleted by the next registration run on their site: any ' +
+  'connect or reconnect reaching it, or the hourly webhook-health repair of a connection sharing it. Then an OAuth token is revoked on the platform ' +
   '(`revocation`: revoked, or failed — the disconnect stands either way; not_applicable for a site token, which the site owner ' +
   'revokes in the platform). Projects whose content source was the platform CMS, that resolved to this connection and that no ' +
   'remaining connection reaches fall back to the native CMS (`reverted_project_ids`); a project the account default still ' +

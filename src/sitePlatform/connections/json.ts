@@ -47,7 +47,12 @@ export const siteSchema = z.object({
   short_name: z.string().nullable(),
   custom_domains: z.array(z.object({ id: z.string(), url: z.string() })),
   locales: z.record(z.string(), z.unknown()),
-  last_published_at: z.string().nullable(),
+  last_published_at: z
+    .string()
+    .nullable()
+    .describe(
+      "The site's last successful publish, for this account: the platform's record at connect, a successful site_publish operation's answer, a site_publish delivery. The newest wins; nothing moves it backwards.",
+    ),
   last_publish_requested_at: z.string().nullable(),
 });
 

@@ -78,15 +78,24 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
         operationId: 'disconnectSitePlatformConnection',
         tags,
         auth: { kind: 'session', roles: ['owner', 'admin'] },
-        summary: 'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials, revoke an OAuth token.',
+        summary:
+          'Disconnect: set `disconnected_at`, drop the sealed token, bust cached credentials, delete its webhook registrations, revoke an OAuth token.',
         description: docs.DISCONNECT,
         params: idParams,
         responses: {
           200: {
-            description: 'The disconnected connection, plus `revocation` and `reverted_project_ids`.',
+            description: 'The disconnected connection, plus `revocation`, `reverted_project_ids` and `webhooks`.',
             schema: connectionSchema.extend({
               revocation: z.enum(['revoked', 'failed', 'not_applicable']),
               reverted_project_ids: z.array(z.string()),
+              webhooks: z
+                .object({
+                  removed: z.number().int(),
+                  remaining: z.number().int(),
+                })
+                .describe(
+                  "The connection's webhook registrations deleted on the platform (`removed`) and left there (`remaining`: the platform refused or was unreachable; the next registration run on their site deletes them).",
+                ),
             }),
           },
         },
@@ -99,6 +108,7 @@ export function sitePlatformConnectionRoutes(): RouteDef[] {
             ...toConnectionJson(outcome.connection),
             revocation: outcome.revocation,
             reverted_project_ids: outcome.revertedProjectIds,
+            webhooks: outcome.webhooks,
           },
         };
       },

@@ -7,6 +7,8 @@ import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceF
 import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';
 import { openSealed } from './tokens';
+import { listSubscriptions } from '../webhooks/subscriptionsStore';
+import { unregisterConnectionWebhooks, type Unregistration } from '../webhooks/unregister';
 import {
   findBinding,
   findConnection,
@@ -57,31 +59,53 @@ async function revoke(deps: SitePlatformDeps, accountId: string, row: Connection
 }
 
 export interface DisconnectOptions {
-  /** Revoke an OAuth token on the platform (default true). The token-health sweep skips it: the platform already rejects the token. */
+  /**
+   * Call the platform with the token (default true): delete the connection's webhook registrations, then revoke an
+   * OAuth token. The token-health sweep skips both: the platform already rejects the token.
+   */
   revoke?: boolean;
+}
+
+export interface Disconnected {
+  connection: ConnectionRow;
+  revocation: Revocation;
+  revertedProjectIds: string[];
+  webhooks: Unregistration;
 }
 
 /**
  * Sets disconnected_at and drops the sealed token, so resolution can never return the connection again; busts
- * the account's credential cache; revokes an OAuth token on the platform (unless `revoke: false`); projects that
- * resolved to this connection and that no remaining connection reaches fall back to the native CMS (restored by a
- * later connect). Disconnecting a disconnected connection answers it unchanged.
+ * the account's credential cache; with the token still in memory, deletes the connection's webhook registrations on
+ * every site it shares (best effort: what stays is recorded by its subscription rows, and the next registration run on
+ * the site removes it) and then revokes an OAuth token (both unless `revoke: false`); projects that resolved to this
+ * connection and that no remaining connection reaches fall back to the native CMS (restored by a later connect).
+ * Disconnecting a disconnected connection answers it unchanged.
  */
 export async function disconnect(
   deps: SitePlatformDeps,
   accountId: string,
   id: string,
   options: DisconnectOptions = {},
-): Promise<{ connection: ConnectionRow; revocation: Revocation; revertedProjectIds: string[] }> {
+): Promise<Disconnected> {
   const row = await requireConnection(deps, accountId, id);
-  if (row.disconnected_at) return { connection: row, revocation: 'not_applicable', revertedProjectIds: [] };
+  if (row.disconnected_at) {
+    return { connection: row, revocation: 'not_applicable', revertedProjectIds: [], webhooks: await recordedWebhooks(deps, accountId, id) };
+  }
   const resolvedHere = await projectsResolvingTo(deps, accountId, id);
   const updated = await updateConnection(deps.db, accountId, id, { disconnected_at: new Date(), access_token_enc: null });
   bustCredentials(accountId);
-  const revocation = options.revoke === false ? 'not_applicable' : await revoke(deps, accountId, row);
+  const callPlatform = options.revoke !== false;
+  const webhooks = callPlatform ? await unregisterConnectionWebhooks(deps, accountId, row) : await recordedWebhooks(deps, accountId, id);
+  const revocation = callPlatform ? await revoke(deps, accountId, row) : 'not_applicable';
   const revertedProjectIds = await revertUnreachableProjects(deps, accountId, resolvedHere);
-  return { connection: updated!, revocation, revertedProjectIds };
+  return { connection: updated!, revocation, revertedProjectIds, webhooks };
 }
+
+/** Registrations a disconnected connection leaves on the platform, as its subscription rows record them. */
+const recordedWebhooks = async (deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<Unregistration> => ({
+  removed: 0,
+  remaining: (await listSubscriptions(deps.db, accountId, { connectionId })).length,
+});
 
 /**
  * Replaces a project's binding. `override` needs a live connection of the account; a named site must be one of

@@ -153,15 +153,21 @@ export async function insertConnection(trx: Knex, accountId: string, fields: Con
   return row;
 }
 
+/**
+ * A token stored here is a new credential (a reconnect, or a connect refreshing the account default): its count of
+ * platform rejections (the token-health sweep's disconnect condition) starts over, so the old token's rejections never
+ * count against it. Re-sealing the same token under a new key is rewrapToken, which keeps the count.
+ */
 export async function updateConnection(
   db: Knex,
   accountId: string,
   id: string,
   fields: Partial<ConnectionRow>,
 ): Promise<ConnectionRow | undefined> {
+  const freshCredential = typeof fields.access_token_enc === 'string' ? { token_rejections: 0, token_checked_at: null } : {};
   const [row] = await connections(db, accountId)
     .where({ id })
-    .update({ ...fields, updated_at: db.fn.now() })
+    .update({ ...fields, ...freshCredential, updated_at: db.fn.now() })
     .returning('*');
   return row;
 }
@@ -187,8 +193,19 @@ export async function upsertSites(trx: Knex, accountId: string, connectionId: st
     await trx('site_platform_sites')
       .insert({ account_id: accountId, ...fields })
       .onConflict(['account_id', 'site_id'])
-      .merge({ ...fields, updated_at: trx.fn.now() });
+      .merge({ ...fields, last_published_at: newestPublish(trx), updated_at: trx.fn.now() });
   }
+}
+
+/** last_published_at never moves backwards: a publish stamped since the platform's record was read stays (greatest skips nulls). */
+const newestPublish = (db: Knex) => db.raw('greatest(site_platform_sites.last_published_at, excluded.last_published_at)');
+
+/** Stamps the account's site row with a successful publish, unless it already holds a later one. */
+export async function stampLastPublished(db: Knex, accountId: string, siteId: string, at: Date): Promise<void> {
+  await sites(db, accountId)
+    .where({ site_id: siteId })
+    .where((w) => w.whereNull('last_published_at').orWhere('last_published_at', '<', at))
+    .update({ last_published_at: at, updated_at: db.fn.now() });
 }
 
 /** Records exactly which sites a connection's grant reaches now (a reconnect may drop some). */
@@ -260,11 +277,14 @@ export async function findBinding(db: Knex, accountId: string, projectId: string
 
 export type BindingFields = Pick<BindingRow, 'override_mode' | 'connection_id' | 'site_id'>;
 
-/** Writes the account's binding of its project (one binding per project; the caller checked the project is the account's). */
+/**
+ * Writes the account's binding of its project (the caller checked the project is the account's). The arbiter is the
+ * table's one unique key, project_id, so concurrent first writes end as one row instead of a unique violation.
+ */
 export async function saveBinding(db: Knex, accountId: string, projectId: string, fields: BindingFields): Promise<BindingRow> {
   const [row] = await db('site_platform_project_bindings')
     .insert({ account_id: accountId, project_id: projectId, ...fields })
-    .onConflict(['account_id', 'project_id'])
+    .onConflict('project_id')
     .merge({ ...fields, updated_at: db.fn.now() })
     .returning('*');
   return row;

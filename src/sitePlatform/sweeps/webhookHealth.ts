@@ -4,6 +4,7 @@ import { listSiteWebhooks, type PlatformWebhook } from '../../platforms/sitePlat
 import { nowOf, type SitePlatformDeps } from '../connections/deps';
 import { listSitesOfConnection } from '../connections/store';
 import { connectionClient, desiredWebhooks, expectedReceiverUrl, registerConnectionWebhooks } from '../webhooks/registration';
+import { findOrphans } from '../webhooks/orphans';
 import { findFormRouting, listSubscriptions } from '../webhooks/subscriptionsStore';
 import { isReceiverUrlOf } from '../webhooks/urlToken';
 import { receiverUrlProblem } from './receiverUrl';
@@ -51,6 +52,8 @@ export interface WebhookHealthResult {
   unrecorded: number;
   /** Subscription rows whose registration the platform no longer lists. */
   staleRows: number;
+  /** Registrations of this service's receiver on the connection's sites whose connection is gone (../webhooks/orphans.ts). */
+  orphans: number;
   registration?: { created: number; adopted: number; deleted: number; failed: number };
   /** Silent (OAuth) or never received (site token), per the thresholds above. */
   silent: boolean;
@@ -71,6 +74,7 @@ interface SiteComparison {
   foreign: number;
   unrecorded: number;
   staleRows: number;
+  orphans: number;
 }
 
 /** The platform's registrations on one site against what the connection wants there and what its rows record. */
@@ -102,13 +106,15 @@ async function compareSite(
     foreign: ours.filter((h) => h.url !== url).length,
     unrecorded: atUrl.filter((h) => !rowIds.has(h.id)).length,
     staleRows: listed.complete ? rows.filter((r) => !listedIds.has(r.webhook_id)).length : 0,
+    orphans: (await findOrphans(deps, listed.webhooks)).length,
   };
 }
 
 /**
  * One connection of the webhook-health sweep. OAuth: lists the registrations of every shared site and compares them
  * with the 11 wanted triggers at the expected receiver URL (per-form routing honoured) and with the subscription rows;
- * anything missing, at another URL or unrecorded is repaired by re-registering (create first, delete last), and a
+ * anything missing, at another URL or unrecorded, and any orphan of this receiver (a registration whose connection is
+ * gone), is repaired by re-registering (create first, delete last; the run deletes the orphans), and a
  * repair that leaves failures raises an inbox item. Then the silence check for both kinds. Every inbox item is one
  * open item per connection. Platform failures come back as results; the database throws (the activity retries).
  */
@@ -120,6 +126,7 @@ export async function checkConnectionWebhooks(deps: SitePlatformDeps, ref: Conne
     foreign: 0,
     unrecorded: 0,
     staleRows: 0,
+    orphans: 0,
     silent: false,
     inboxItemsCreated: 0,
   };
@@ -142,13 +149,14 @@ export async function checkConnectionWebhooks(deps: SitePlatformDeps, ref: Conne
         result.foreign += found.foreign;
         result.unrecorded += found.unrecorded;
         result.staleRows += found.staleRows;
+        result.orphans += found.orphans;
       }
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       result.status = 'failed';
       result.code = err.code;
     }
-    if (result.status === 'healthy' && result.missing + result.foreign + result.unrecorded + result.staleRows > 0) {
+    if (result.status === 'healthy' && result.missing + result.foreign + result.unrecorded + result.staleRows + result.orphans > 0) {
       await repair(deps, ref, result);
     }
   } else {

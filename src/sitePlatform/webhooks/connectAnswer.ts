@@ -18,7 +18,12 @@ export const siteRegistrationSchema = z.object({
   site_id: z.string(),
   created: z.number().int(),
   adopted: z.number().int(),
-  deleted: z.number().int(),
+  deleted: z
+    .number()
+    .int()
+    .describe(
+      "This connection's stale registrations deleted once the wanted ones existed, plus orphans: registrations of this service's receiver whose connection is gone (disconnected or no longer existing).",
+    ),
   failed: z.array(z.object({ trigger_type: z.string(), code: z.string() })),
 });
 

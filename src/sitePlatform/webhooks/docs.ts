@@ -9,7 +9,9 @@ export const REREGISTER = [
   'adopted instead of duplicated; missing ones are created (at most 75 per trigger per site, counting every registrant:',
   "beyond that `webhook_limit_reached` is reported for the trigger, nothing is sent); then, last, this connection's stale",
   'registrations (an old URL, a filter the form routing no longer wants, a duplicate) are deleted, but only for triggers whose',
-  'wanted registrations all exist. Subscription rows are written for created and adopted registrations and removed only after',
+  'wanted registrations all exist. Orphans are deleted too: registrations of this receiver whose connection no longer exists',
+  "or is disconnected (counted in `deleted`); other receivers' registrations and live connections' are never touched.",
+  'Subscription rows are written for created and adopted registrations and removed only after',
   'the platform confirmed a delete. form_submission is unfiltered unless the site was switched to per-form routing. Per-site',
   'failures are reported in `failed`, never as an error status. The 404, 409 and 412 answers come before any platform call.',
 ].join('\n');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonNestsDeeperThan } from '../../http/jsonDepth';
 import { unstorablePathOf } from '../../http/validate';
 import { submissionIdOf } from '../../forms/submissionId';
 
@@ -31,10 +32,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * The envelope of a verified body, or undefined when it is unusable (receiver step 5, answered 200 ignored): not JSON,
- * not an object with a registered `triggerType` and an object `payload` naming a `siteId`, or holding a string
- * Postgres cannot store (U+0000, a lone surrogate: the platform would resend the same bytes forever).
+ * nested deeper than MAX_JSON_DEPTH, not an object with a registered `triggerType` and an object `payload` naming a
+ * `siteId`, or holding a string Postgres cannot store (U+0000, a lone surrogate: the platform would resend the same
+ * bytes forever).
  */
 export function parseEnvelope(rawBody: Buffer): Envelope | undefined {
+  if (jsonNestsDeeperThan(rawBody)) return undefined;
   const text = rawBody.toString('utf8');
   let parsed: unknown;
   try {

@@ -5,6 +5,7 @@ import type { Logger } from '../../logger';
 import { processNewSubmission, submissionIdOf } from '../../forms/service';
 import { SITE_PLATFORM_TRIGGERS, writeTriggers, type TriggerInput } from '../../triggers/outbox';
 import { findOwnProject } from '../../projects/service';
+import { publishedAtOfDelivery, recordPublished } from '../connections/lastPublished';
 import { pickConnection, resolveCredentials } from '../connections/resolve';
 import { clientFor } from '../operations/clients';
 import { markSnapshotsStale } from '../operations/cmsSnapshots';
@@ -37,6 +38,8 @@ export interface FanOutRecord {
   snapshots_marked_stale?: boolean;
   pages?: { indexed: number; deleted: number } | { error: string };
   submission?: string;
+  /** site_publish: the publish time the account's site row was stamped with (the newest stamp wins). */
+  last_published_at?: string;
   error?: string;
 }
 
@@ -163,6 +166,10 @@ async function fanOutEvent(
       staleDone.add(key);
     }
     record.snapshots_marked_stale = true;
+  }
+  if (event.triggerType === 'site_publish') {
+    const at = publishedAtOfDelivery(event.payload);
+    if (at) record.last_published_at = (await recordPublished(deps.db, accountId, event.siteId, at)).toISOString();
   }
   const external = bound.projects.some((p) => p.binding === 'external');
   if (external && (event.triggerType === 'site_publish' || PAGE_TRIGGERS.has(event.triggerType))) {

@@ -1,4 +1,5 @@
 import { EVENT_COMMIT_MAX_ROWS, STAMP_INTERVAL_MS, TARGET_CACHE_TTL_MS, UNVERIFIED_ROWS_PER_HOUR } from './receiver';
+import { MAX_JSON_DEPTH } from '../../http/jsonDepth';
 import { MAX_SKEW_MS } from './receiverSignature';
 import { RELAY_BUSY_MS, RELAY_IDLE_MS } from './relay';
 import { FAN_OUT_MAX_PROJECTS } from './fanOut';
@@ -19,8 +20,9 @@ export const RECEIVER_DESCRIPTION = [
   `the signature is checked in constant time and the timestamp must be within ${MAX_SKEW_MS / 60_000} minutes either way; otherwise 401`,
   `and a bounded unverified row (reason, size and SHA-256 of the body — never the body) — at most ${UNVERIFIED_ROWS_PER_HOUR} per connection`,
   'per hour, counted under a per-connection lock. Site-token deliveries are recorded with verification `url_token`;',
-  '(5) a body that is not the envelope of a registered trigger, whose payload names no `siteId`, or whose site the',
-  'connection does not reach: 200 `{ignored: true}`, nothing written; (6) recorded once per (account, site, event id) —',
+  '(5) a body that is not the envelope of a registered trigger, nests arrays and objects deeper than',
+  `${MAX_JSON_DEPTH} levels, whose payload names no \`siteId\`, or whose site the connection does not reach: 200`,
+  '`{ignored: true}`, nothing written; (6) recorded once per (account, site, event id) —',
   'the event id is the submission id for `form_submission` (payload `id`, unless it is the form element id: then the',
   'SHA-256 of the form name and submission time), else the SHA-256 of `<triggerType>:<rawBody>` — a duplicate answers 200',
   '`{received: true, replay: true}` and is not fanned out again; (7) `last_received_at` of the matching subscriptions is',

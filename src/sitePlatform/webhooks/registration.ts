@@ -11,6 +11,7 @@ import type { SitePlatformDeps } from '../connections/deps';
 import { findConnection, listSitesOfConnection, updateConnection, type ConnectionRow } from '../connections/store';
 import { notConfigured, openSealed } from '../connections/tokens';
 import { clientFor } from '../operations/clients';
+import { findOrphans, removeOrphans } from './orphans';
 import { withSiteWebhookLock } from './siteLock';
 import { deleteSubscription, findFormRouting, listSubscriptions, upsertSubscription, type FormRoutingRow } from './subscriptionsStore';
 import { isReceiverUrlOf, receiverUrlOf, urlTokenHash, urlTokenOf } from './urlToken';
@@ -28,7 +29,10 @@ export interface SiteRegistrationReport {
   created: number;
   /** Matching registrations (same trigger, URL and filter) found on the platform and recorded instead of duplicated. */
   adopted: number;
-  /** Stale registrations of this connection deleted after the new ones existed (create first, delete last). */
+  /**
+   * Stale registrations of this connection deleted after the new ones existed (create first, delete last), and
+   * registrations of this service's receiver whose connection is gone (disconnected or no longer existing).
+   */
   deleted: number;
   /** Per trigger, what went wrong (a coded error: webhook_limit_reached, site_token_refused, rate_limited, platform_upstream, …). */
   failed: Array<{ trigger_type: string; code: string }>;
@@ -91,8 +95,9 @@ export interface SiteRegistrationInput {
  * One site, with the per-site lock already held by the caller (withSiteWebhookLock): list first; adopt a registration
  * whose trigger, URL and filter match; create what is missing (at most 75 per trigger per site, counting every
  * registrant); then — last, and only for triggers whose registrations all exist now — delete this connection's stale
- * registrations (an old URL, a filter the routing no longer wants, a duplicate). A subscription row is written for
- * each created or adopted registration and removed only once the platform confirmed the delete (or no longer lists it).
+ * registrations (an old URL, a filter the routing no longer wants, a duplicate). Orphans (./orphans.ts: this receiver's
+ * registrations whose connection is gone) are deleted too. A subscription row is written for each created or adopted
+ * registration and removed only once the platform confirmed the delete (or no longer lists it).
  */
 export async function registerSiteLocked(deps: SitePlatformDeps, input: SiteRegistrationInput): Promise<SiteOutcome> {
   const { accountId, connection, client, siteId, url } = input;
@@ -180,6 +185,8 @@ export async function registerSiteLocked(deps: SitePlatformDeps, input: SiteRegi
       report.deleted++;
     }
   }
+  // Registrations of this receiver whose connection is gone only draw 404s and retries: removed whatever this run's outcome.
+  report.deleted += (await removeOrphans(deps, client, siteId, await findOrphans(deps, listed.webhooks))).removed;
   // A row whose registration the platform no longer lists (deleted in its dashboard) is gone: the listing confirms it.
   if (listed.complete) {
     const listedIds = new Set(listed.webhooks.map((h) => h.id));

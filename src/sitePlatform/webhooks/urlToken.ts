@@ -31,3 +31,30 @@ export function isReceiverUrlOf(url: string, connectionId: string): boolean {
     return false;
   }
 }
+
+/**
+ * The connection id a receiver URL names, whatever its host or base path (an old PUBLIC_APP_URL included); null for
+ * a URL that is not `…/api/webhooks/site-platform/{connectionId}/{urlToken}`.
+ */
+export function receiverConnectionOf(url: string): string | null {
+  try {
+    const path = new URL(url).pathname;
+    const at = path.indexOf(`${RECEIVER_PATH_PREFIX}/`);
+    if (at < 0) return null;
+    const [id, token] = path.slice(at + RECEIVER_PATH_PREFIX.length + 1).split('/');
+    return id && token ? decodeURIComponent(id) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `url` is a receiver URL of this deployment: under `${publicAppUrl}/api/webhooks/site-platform/`. */
+export function isOwnReceiverUrl(url: string, publicAppUrl: string): boolean {
+  try {
+    const base = new URL(`${publicAppUrl.replace(/\/+$/, '')}${RECEIVER_PATH_PREFIX}/`);
+    const at = new URL(url);
+    return at.origin === base.origin && at.pathname.startsWith(base.pathname);
+  } catch {
+    return false;
+  }
+}

@@ -4,7 +4,7 @@ import { disconnect } from '../../../src/sitePlatform/connections/service';
 import { checkConnectionToken } from '../../../src/sitePlatform/sweeps/tokenHealth';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { addSite, newKey } from '../connections/fixtures';
+import { addSite, authorize, newKey, openCallback } from '../connections/fixtures';
 import { sitePlatformTokenHealthContract } from '../../../workflows/sitePlatformTokenHealth.contract';
 import {
   ageLastCheck,
@@ -136,6 +136,48 @@ describe('site-platform-token-health sweep', () => {
     assert.ok(row.scope.split(',').includes('cms:write'), row.scope);
     assert.equal(row.rate_limit_per_minute, 60);
     assert.ok(Date.now() - new Date(row.last_introspected_at).getTime() < 60_000);
+  });
+
+  it('a new credential starts with a clean rejection count: one rejection, a reconnect, one more rejection an hour later leaves the connection connected', async () => {
+    const tenant = await oauthTenant(world);
+    await revokeOnPlatform(world, tenant);
+    const first = entryFor(await sweep(tenant.accountId), tenant.connectionId);
+    assert.deepEqual([first.status, first.rejections], ['rejected', 1]);
+
+    const reconnect = { intent: 'site_reconnect', connection_id: tenant.connectionId };
+    const reconnected = await openCallback(await authorize(world.site, tenant.account, reconnect));
+    assert.equal(reconnected.status, 200, reconnected.text);
+    assert.equal(reconnected.body.connection.id, tenant.connectionId, 'the same row, token refreshed');
+    const fresh = await connectionRow(tenant.connectionId);
+    assert.deepEqual([fresh.token_rejections, fresh.token_checked_at], [0, null]);
+
+    // The next run, an hour later, finds the new token rejected too: that is the new credential's first rejection.
+    await ageLastCheck(tenant.connectionId, 61);
+    await revokeOnPlatform(world, tenant);
+    const second = await sweep(tenant.accountId);
+    const entry = entryFor(second, tenant.connectionId);
+    assert.deepEqual([entry.status, entry.rejections, second.disconnected], ['rejected', 1, 0]);
+    const row = await connectionRow(tenant.connectionId);
+    assert.equal(row.disconnected_at, null);
+    assert.ok(row.access_token_enc);
+  });
+
+  it('a new site token pasted over a rejected one starts with a clean rejection count', async () => {
+    const account = await newAccount();
+    const siteId = addSite(world.site, 'Pasted').id;
+    const connectionId = await siteTokenConnection(world, account, [siteId]);
+    await replaceWithUnknownToken(world, connectionId);
+    const deps = { ...harness().deps, config: world.config };
+    const rejected = await checkConnectionToken(
+      deps,
+      { accountId: account.accountId, connectionId, authKind: 'site_token' },
+      { mayDisconnect: true },
+    );
+    assert.deepEqual([rejected.status, rejected.rejections], ['rejected', 1]);
+
+    assert.equal(await siteTokenConnection(world, account, [siteId]), connectionId, 'the account default is refreshed in place');
+    const row = await connectionRow(connectionId);
+    assert.deepEqual([row.token_rejections, row.token_checked_at], [0, null]);
   });
 
   it('over the disconnect cap, connections at the threshold are reported disconnect_cap and stay connected until the next run', async () => {
