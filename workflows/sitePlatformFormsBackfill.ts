@@ -58,7 +58,13 @@ export async function sitePlatformFormsBackfill(input: FormsBackfillInput): Prom
           type: 'rate_limited',
           message: `the site platform rate limit was reached before the first page; retry after ${page.retryAfterSeconds}s`,
           nonRetryable: true,
-          details: [{ status: 429, retry_after_seconds: page.retryAfterSeconds }],
+          details: [
+            {
+              status: 429,
+              retry_after_seconds: page.retryAfterSeconds,
+              ...(page.upstreamStatus !== undefined ? { upstreamStatus: page.upstreamStatus } : {}),
+            },
+          ],
         });
       }
       progress.warn(`rate limited at offset ${offset}`);

@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   'marketing.reports:read',
   'projects:read',
   'projects:write',
+  'site_platform:read',
+  'site_platform:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

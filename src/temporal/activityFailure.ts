@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../http/errors';
 import { ProviderError } from '../providers/errors';
+import type { CodedFailureDetails } from './codedFailure';
 
 /**
  * Whether another attempt may succeed, by the outcome behind the error: the platform's own status when the error
@@ -34,18 +35,30 @@ function failure(
   });
 }
 
+/** What a coded ApiError carries besides its code and message, as the failure's first detail (failures.ts reads it back). */
+export function codedDetailsOf(err: ApiError): CodedFailureDetails {
+  const { upstreamStatus, retryAfterSeconds, errors, details } = err.extra;
+  return {
+    status: err.status,
+    ...(upstreamStatus !== undefined ? { upstreamStatus } : {}),
+    ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}),
+    ...(errors ? { errors } : {}),
+    ...(details ? { details } : {}),
+  };
+}
+
 /**
  * What an activity throws in place of `err`: a coded ApiError or provider error becomes an ApplicationFailure whose
- * `type` is its code (a coded ApiError's `details[0].status` is its HTTP status), retryable for 5xx, timeouts and
- * rate limits (with the platform's Retry-After as the next delay), non-retryable for other 4xx-like outcomes and
- * for the service's own setup errors.
+ * `type` is its code (a coded ApiError's `details[0]` is its HTTP status and the rest of its coded body:
+ * `codedDetailsOf`), retryable for 5xx, timeouts and rate limits (with the platform's Retry-After as the next
+ * delay), non-retryable for other 4xx-like outcomes and for the service's own setup errors.
  * Anything else comes back unchanged, so Temporal retries it.
  */
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApiError) {
     const outcome = err.extra.upstreamStatus ?? err.status;
     const retryable = !fixedBySetupOnly(err) && retryableOutcome(outcome);
-    return failure(err.code, err.message, retryable, err.extra.retryAfterSeconds, [{ status: err.status }]);
+    return failure(err.code, err.message, retryable, err.extra.retryAfterSeconds, [codedDetailsOf(err)]);
   }
   if (err instanceof ProviderError) return failure(err.code, err.message, err.retryable, err.retryAfterSeconds);
   return err;

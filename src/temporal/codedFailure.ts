@@ -9,9 +9,18 @@ export function isStableCode(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 64 && STABLE_CODE.test(value);
 }
 
-/** First detail of a coded failure: the HTTP status the API answers with (400–599; 422 when absent). */
+/**
+ * First detail of a coded failure: the HTTP status the API answers with (400–599; 422 when absent), and the members
+ * of the coded error a client branches on besides its code, under their names in the error body (an external
+ * platform's status, the wait before a retry, field problems, extra members), so a job's failure answers exactly as
+ * the same error thrown in the request would.
+ */
 export interface CodedFailureDetails {
   status?: number;
+  upstreamStatus?: number;
+  retry_after_seconds?: number;
+  errors?: Array<{ path: string; message: string }>;
+  details?: Record<string, unknown>;
 }
 
 /**

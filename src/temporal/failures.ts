@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
-import { ApiError } from '../http/errors';
-import { isStableCode } from './codedFailure';
+import { ApiError, type ApiErrorExtra } from '../http/errors';
+import { isStableCode, type CodedFailureDetails } from './codedFailure';
 
 /** How a failed job reads to an API client. */
 export interface JobFailure {
@@ -9,6 +9,8 @@ export interface JobFailure {
   message: string;
   /** HTTP status a synchronous route answers with. */
   status: number;
+  /** The rest of the coded error the failure carried (codedFailure.ts), for a synchronous route's answer. */
+  extra?: ApiErrorExtra;
 }
 
 export const CODED_FAILURE_DEFAULT_STATUS = 422;
@@ -27,12 +29,23 @@ export function closedJobFailure(status: keyof typeof CLOSED_WITHOUT_RESULT): Jo
   return CLOSED_WITHOUT_RESULT[status];
 }
 
+const httpStatus = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599;
+
 function statusOf(failure: ApplicationFailure): number {
-  const first = failure.details?.[0] as { status?: unknown } | undefined;
-  const status = first?.status;
-  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599
-    ? (status as number)
-    : CODED_FAILURE_DEFAULT_STATUS;
+  const status = (failure.details?.[0] as CodedFailureDetails | undefined)?.status;
+  return httpStatus(status) && status >= 400 ? status : CODED_FAILURE_DEFAULT_STATUS;
+}
+
+/** The coded error's other members as the failure carried them; what does not have its shape is left out. */
+function extraOf(failure: ApplicationFailure): ApiErrorExtra | undefined {
+  const first = failure.details?.[0] as CodedFailureDetails | undefined;
+  if (!first || typeof first !== 'object') return undefined;
+  const extra: ApiErrorExtra = {};
+  if (httpStatus(first.upstreamStatus)) extra.upstreamStatus = first.upstreamStatus;
+  if (typeof first.retry_after_seconds === 'number' && first.retry_after_seconds > 0) extra.retryAfterSeconds = first.retry_after_seconds;
+  if (Array.isArray(first.errors)) extra.errors = first.errors;
+  if (first.details && typeof first.details === 'object' && !Array.isArray(first.details)) extra.details = first.details;
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }
 
 /**
@@ -54,9 +67,16 @@ export function jobFailureOf(err: unknown): JobFailure {
     if (e instanceof ApplicationFailure && isStableCode(e.type)) coded = e;
   }
   if (!coded) return GENERIC_FAILURE;
-  return { code: coded.type as string, message: coded.message || (coded.type as string).replace(/_/g, ' '), status: statusOf(coded) };
+  const failure: JobFailure = {
+    code: coded.type as string,
+    message: coded.message || (coded.type as string).replace(/_/g, ' '),
+    status: statusOf(coded),
+  };
+  const extra = extraOf(coded);
+  return extra ? { ...failure, extra } : failure;
 }
 
+/** The job's failure as the coded error a synchronous route answers: the same body the error had where it was thrown. */
 export function jobFailureError(failure: JobFailure): ApiError {
-  return new ApiError(failure.status, failure.code, failure.message);
+  return new ApiError(failure.status, failure.code, failure.message, failure.extra);
 }

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure, RetryState, TerminatedFailure } from '@temporalio/common';
+import { errorBody } from '../../src/http/errors';
+import { sitePlatformErrors } from '../../src/platforms/sitePlatform/errors';
+import { toActivityFailure } from '../../src/temporal/activityFailure';
 import { codedFailure } from '../../src/temporal/codedFailure';
-import { jobFailureOf } from '../../src/temporal/failures';
+import { jobFailureError, jobFailureOf } from '../../src/temporal/failures';
 import { jobId, jobPath } from '../../src/temporal/jobIds';
 
 const failed = (cause: Error) => new WorkflowFailedError('Workflow execution failed', cause, RetryState.NON_RETRYABLE_FAILURE);
@@ -36,6 +39,22 @@ describe('job failures', () => {
   it('an out-of-range status detail falls back to 422', () => {
     const failure = ApplicationFailure.create({ type: 'odd_status', message: 'x', details: [{ status: 200 }] });
     assert.equal(jobFailureOf(failed(failure)).status, 422);
+  });
+
+  it("a platform error thrown in an activity answers from the job as it was thrown: upstreamStatus, retry_after_seconds, errors and the platform's code survive", () => {
+    const thrown = sitePlatformErrors.fromResponse('GET /v2/forms/f/submissions', 404, {
+      code: 'resource_not_found',
+      message: 'Form not found',
+    });
+    const refused = sitePlatformErrors.fromResponse('POST /v2/collections/c/items', 400, {
+      code: 'validation_error',
+      details: [{ param: 'fieldData.slug', description: 'required' }],
+    });
+    for (const err of [thrown, refused, sitePlatformErrors.rateLimitedRemotely('GET /v2/sites', 30)]) {
+      const answered = jobFailureError(jobFailureOf(failed(activityFailed(toActivityFailure(err) as Error))));
+      assert.deepEqual(errorBody(answered), errorBody(err), err.code);
+    }
+    assert.equal(errorBody(jobFailureError(jobFailureOf(failed(activityFailed(toActivityFailure(thrown) as Error))))).upstreamStatus, 404);
   });
 
   it('canceled and terminated runs map to their own codes', () => {

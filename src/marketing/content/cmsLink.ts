@@ -48,7 +48,7 @@ export async function assertCmsLinkResolves(deps: SitePlatformDeps, accountId: s
   if (!(await findOwnProject(deps.db, accountId, link.project_id))) throw projectNotOwned();
   const capabilities = await cmsCapabilities(deps, accountId, link.project_id);
   const siteId = capabilities.site_id;
-  if (!siteId || capabilities.external_platform === null) throw projectWithoutSite(link.project_id);
+  if (!siteId || !capabilities.site_platform_connected) throw projectWithoutSite(link.project_id);
 
   const listed = await collectionsOfSite(deps, accountId, link.project_id, siteId);
   if (listed.ids.includes(link.collection_id)) return;

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import type { AppDeps } from '../../deps';
 import { recordPlatformSubmission } from '../../forms/service';
 import { ApiError } from '../../http/errors';
 import { requestHash } from '../../http/idempotency';
-import { jobId } from '../../temporal/jobIds';
 import { jobOptionsHashed, type JobStartOptions } from '../../temporal/jobs';
 import { describeRun } from '../../temporal/jobView';
 import { startAndWait, type StartAndWaitOutcome } from '../../temporal/startAndWait';
@@ -37,7 +35,8 @@ export type FormsPageResult =
       permanentReasons: string[];
       total: number | null;
     }
-  | { kind: 'rate_limited'; retryAfterSeconds: number };
+  /** `upstreamStatus` 429 when the platform refused the page, absent when the local budget did. */
+  | { kind: 'rate_limited'; retryAfterSeconds: number; upstreamStatus?: number };
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -76,8 +75,10 @@ export async function importFormsPage(deps: SitePlatformDeps, input: FormsPageIn
     });
     listed = result;
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'rate_limited')
-      return { kind: 'rate_limited', retryAfterSeconds: err.extra.retryAfterSeconds ?? 60 };
+    if (err instanceof ApiError && err.code === 'rate_limited') {
+      const { retryAfterSeconds = 60, upstreamStatus } = err.extra;
+      return { kind: 'rate_limited', retryAfterSeconds, ...(upstreamStatus !== undefined ? { upstreamStatus } : {}) };
+    }
     throw err;
   }
   const body = asRecord(listed);
@@ -127,8 +128,10 @@ const keyReused = () =>
  * Starts the backfill job for a project and waits for it up to SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS (then the
  * caller answers 202 with the job). The job id is `site-platform-forms-backfill:<account>:<Idempotency-Key>`, so a
  * retry with the same key attaches to the same run; the run's memo keeps a hash of the request, and a key sent with
- * another request is 409 `idempotency_key_reused`. A first-page rate limit comes back as 429 `rate_limited` with
- * `retry_after_seconds`.
+ * another request is 409 `idempotency_key_reused`. A failed job answers the coded error it failed with, as the
+ * operation route answers it (`upstreamStatus`, `retry_after_seconds` and the platform's code included: one mapping,
+ * src/platforms/sitePlatform/errors.ts, carried through the job by src/temporal/failures.ts); a first-page rate limit
+ * is 429 `rate_limited` with `retry_after_seconds`.
  */
 export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): Promise<StartAndWaitOutcome<FormsBackfillResult>> {
   const creds = await resolveCredentials(deps, req.accountId, { projectId: req.projectId });
@@ -150,50 +153,26 @@ export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): P
     formId: req.formId,
     ...jobOptionsHashed(req.options),
   });
-  const key = req.idempotencyKey ?? randomUUID();
-  try {
-    return await startAndWait(
-      deps,
-      sitePlatformFormsBackfillContract,
-      {
-        accountId: req.accountId,
-        args: [input],
-        requestId: req.requestId,
-        key,
-        searchAttributes: { ProjectId: req.projectId, ConnectionId: creds.connectionId },
-        memo: { requestHash: hash },
-        options: req.options,
-      },
-      {
-        waitSeconds: deps.config.SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS,
-        afterStart: req.idempotencyKey
-          ? async (id) => {
-              const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
-              if (typeof stored === 'string' && stored !== hash) throw keyReused();
-            }
-          : undefined,
-      },
-    );
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'rate_limited') {
-      const retryAfterSeconds = await retryAfterOf(deps, jobId(sitePlatformFormsBackfillContract.jobKind, req.accountId, key));
-      throw new ApiError(429, 'rate_limited', err.message, { retryAfterSeconds });
-    }
-    throw err;
-  }
-}
-
-/** The `retry_after_seconds` the failed run put in its failure's details (60, the platform's usual wait, if none). */
-async function retryAfterOf(deps: AppDeps, id: string): Promise<number> {
-  try {
-    await deps.temporal.client.workflow.getHandle(id).result();
-  } catch (err) {
-    for (let e: unknown = err; e instanceof Error; e = e.cause) {
-      if (e instanceof ApplicationFailure && e.type === 'rate_limited') {
-        const seconds = (e.details?.[0] as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
-        if (typeof seconds === 'number' && seconds > 0) return seconds;
-      }
-    }
-  }
-  return 60;
+  return startAndWait(
+    deps,
+    sitePlatformFormsBackfillContract,
+    {
+      accountId: req.accountId,
+      args: [input],
+      requestId: req.requestId,
+      key: req.idempotencyKey ?? randomUUID(),
+      searchAttributes: { ProjectId: req.projectId, ConnectionId: creds.connectionId },
+      memo: { requestHash: hash },
+      options: req.options,
+    },
+    {
+      waitSeconds: deps.config.SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS,
+      afterStart: req.idempotencyKey
+        ? async (id) => {
+            const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
+            if (typeof stored === 'string' && stored !== hash) throw keyReused();
+          }
+        : undefined,
+    },
+  );
 }

@@ -1,5 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { missingPermission } from '../../auth/authenticate';
+import { assertJsonDepth } from '../../http/jsonDepth';
 import { route, type RouteDef, type RouteResult } from '../../http/route';
+import { OPERATION_PERMISSION, mayRun } from '../operations/permissions';
 import * as docs from './docs';
 import { inProcessInvoker } from './inProcess';
 import { createSitePlatformMcpServer } from './server';
@@ -9,7 +12,9 @@ export const MCP_PATH = '/mcp';
 /**
  * POST /mcp: the site-platform MCP server over the SDK's Streamable HTTP transport, stateless, JSON responses.
  * Authenticated like every agent route, except that a read-only key's POST is served: it gets the read tools only,
- * and the operation service refuses its writes. Tools run the operations in this process (no request back to the API).
+ * and the operation service refuses its writes. A key lists the tools its permissions allow (site_platform:read for
+ * reads, site_platform:write for writes); one holding neither is 403 missing_permission. Tools run the operations in
+ * this process (no request back to the API).
  */
 export function sitePlatformMcpRoutes(): RouteDef[] {
   return [
@@ -24,10 +29,25 @@ export function sitePlatformMcpRoutes(): RouteDef[] {
         summary: 'MCP (Streamable HTTP, stateless): one platform_<action> tool per site-platform operation.',
         description: docs.MCP,
         responses: { 200: { description: 'A JSON-RPC response' }, 202: { description: 'A notification was accepted' } },
+        errors: [
+          {
+            status: 403,
+            code: 'missing_permission',
+            description: 'The key holds neither site_platform:read nor site_platform:write, so it could use no tool.',
+          },
+        ],
       },
       async ({ ctx, deps, auth, rawBody, requestId }): Promise<RouteResult> => {
         if (auth.kind !== 'agent') throw new Error('MCP route without an agent key');
-        const server = createSitePlatformMcpServer({ invoke: inProcessInvoker(deps, auth, requestId), readOnly: auth.readOnly });
+        assertJsonDepth(rawBody);
+        if (!mayRun(auth.permissions, 'read') && !mayRun(auth.permissions, 'write')) {
+          throw missingPermission(`${OPERATION_PERMISSION.read} or ${OPERATION_PERMISSION.write}`);
+        }
+        const server = createSitePlatformMcpServer({
+          invoke: inProcessInvoker(deps, auth, requestId),
+          readOnly: auth.readOnly,
+          permissions: auth.permissions,
+        });
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await server.connect(transport);
         try {

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mayRun } from '../operations/permissions';
 import { OPERATIONS, type OperationDef } from '../registry';
 import { remoteInvoker, type AgentRouteTarget, type OperationInvoker } from './agentRouteClient';
 import { toolDescription, toolInputSchema, toolName } from './toolSchema';
@@ -7,6 +8,8 @@ import { toolDescription, toolInputSchema, toolName } from './toolSchema';
 export type SitePlatformMcpOptions = {
   /** The agent key's read-only flag: such a key is offered only read tools (the operations refuse its writes anyway). */
   readOnly: boolean;
+  /** The agent key's permissions: read tools need site_platform:read, write tools site_platform:write. */
+  permissions: readonly string[];
   /** Defaults to the full registry; tests may pass a subset. */
   operations?: readonly OperationDef[];
 } &
@@ -17,9 +20,15 @@ export type SitePlatformMcpOptions = {
     | AgentRouteTarget
   );
 
-/** Tools visible to a key: a tool is read or write by its route verb alone. */
-export const visibleOperations = (ops: readonly OperationDef[], readOnly: boolean): OperationDef[] =>
-  ops.filter((op) => !readOnly || op.kind === 'read');
+/**
+ * Tools listed to a key: a tool is read or write by its route verb alone, and the key sees only the kinds it may run
+ * (a read-only key no writes; reads need site_platform:read, writes site_platform:write). A tool it is not offered is
+ * unknown to its session (the SDK answers a call of it as an error result), and the operation service refuses it too.
+ */
+export const visibleOperations = (
+  ops: readonly OperationDef[],
+  key: { readOnly: boolean; permissions: readonly string[] },
+): OperationDef[] => ops.filter((op) => (!key.readOnly || op.kind === 'read') && mayRun(key.permissions, op.kind));
 
 function toResult(status: number, body: unknown): CallToolResult {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -32,7 +41,7 @@ function toResult(status: number, body: unknown): CallToolResult {
 export function createSitePlatformMcpServer(opts: SitePlatformMcpOptions): McpServer {
   const invoke = 'invoke' in opts ? opts.invoke : remoteInvoker(opts);
   const server = new McpServer({ name: 'workyard-site-platform', version: '1.0.0' });
-  for (const op of visibleOperations(opts.operations ?? OPERATIONS, opts.readOnly)) {
+  for (const op of visibleOperations(opts.operations ?? OPERATIONS, opts)) {
     server.registerTool(
       toolName(op),
       {

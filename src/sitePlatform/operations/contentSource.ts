@@ -1,5 +1,5 @@
 import type { Knex } from '../../db/knex';
-import { contentSourceOfProject, setProjectContentSource, type ContentSource } from '../../projects/service';
+import { contentSourceOfProject, requireOwnProject, setProjectContentSource, type ContentSource } from '../../projects/service';
 import type { SitePlatformDeps } from '../connections/deps';
 import { resolveCredentials } from '../connections/resolve';
 import { findContentSourceRow, saveContentSourceSite } from './contentSourceStore';
@@ -39,20 +39,26 @@ export async function setContentSource(
 
 /**
  * The CMS capabilities read (doc2, What the service does 7). `provider` names the content source (native until
- * project_cms_provider_set switches it); `external_platform` names the host, `site_platform` whenever a connection
- * resolves for the project, whatever the content source; `project_type` is `external_site` for such a project and
- * `native_site` otherwise. `can_publish_items_to_site` is the refusal rule: only with the platform CMS as source.
+ * project_cms_provider_set switches it), not the host. `external_platform` and `project_type` name the host, from the
+ * project's hosting: a `platform_hosted` project is an `external_site` on `site_platform`; a `service_hosted` one is a
+ * `native_site` (the service renders it) with no external platform, even when its content comes from the platform's
+ * CMS. `site_platform_connected` says whether a connection resolves for the project now; `can_publish_items_to_site` is
+ * the refusal rule: only with the platform CMS as source.
  */
 export async function cmsCapabilities(deps: SitePlatformDeps, accountId: string, projectId: string) {
-  const source = await contentSourceOf(deps.db, accountId, projectId);
-  const creds = await resolveCredentials(deps, accountId, { projectId });
-  const hosted = creds !== null;
+  const [project, source, creds] = await Promise.all([
+    requireOwnProject(deps.db, accountId, projectId),
+    contentSourceOf(deps.db, accountId, projectId),
+    resolveCredentials(deps, accountId, { projectId }),
+  ]);
+  const platformHosted = project.kind === 'platform_hosted';
   return {
     project_id: projectId,
     provider: source.provider,
-    external_platform: hosted ? 'site_platform' : null,
-    project_type: hosted ? 'external_site' : 'native_site',
+    external_platform: platformHosted ? ('site_platform' as const) : null,
+    project_type: platformHosted ? ('external_site' as const) : ('native_site' as const),
     site_id: source.site_id ?? creds?.siteId ?? null,
+    site_platform_connected: creds !== null,
     can_publish_items_to_site: source.provider === 'site_platform',
     // Set while the project sits on the native CMS because its connection went away; a connect that reaches the site restores it.
     reverted_at: source.reverted_at ? new Date(source.reverted_at).toISOString() : null,

@@ -14,7 +14,8 @@ export const ERRORS: ErrorSpec[] = [
     status: 400,
     code: 'unknown_action | wrong_verb | validation_failed | invalid_platform_request',
     description:
-      'Unknown action, read sent as POST or write as GET, or invalid parameters (also when they make no valid platform request).',
+      'Unknown action, read sent as POST or write as GET, or invalid parameters (also when they make no valid platform request). ' +
+      'A parameter the operation does not take is refused, never dropped: `errors` names each at its path (`bogusParam`, `items.0.fieldDta`), and nothing is sent or audited.',
   },
   { status: 401, code: 'platform_auth', description: 'The platform rejected the stored token (`upstreamStatus` 401).' },
   { status: 402, code: 'not_enterprise_plan_site', description: 'An Enterprise-only endpoint on a non-Enterprise workspace.' },
@@ -56,7 +57,10 @@ export const ERRORS: ErrorSpec[] = [
 
 export const AGENT_OP =
   'One registry operation per request: `action` plus its parameters (query on GET, JSON body on POST). ' +
-  "`project_id` is optional; `site_id` must be one of the account's sites. Every POST of a slot-claiming write takes an " +
+  "`project_id` is optional; `site_id` must be one of the account's sites and routes any operation (also one whose platform call names no site). " +
+  'Any other parameter the operation does not declare is 400 `validation_failed` naming it. ' +
+  'The key needs `site_platform:read` for a read (GET) and `site_platform:write` for a write (POST); a read-only key only reads. ' +
+  'Every POST of a slot-claiming write takes an ' +
   'idempotency slot keyed by Idempotency-Key, or by a hash of the request when no key is sent: a retry replays the answer.';
 
 export const BUILDER_OP =
@@ -66,7 +70,10 @@ export const BUILDER_OP =
   'X-Account-Id, when sent, must name that account, else 404 project_not_found. A POST claims an idempotency slot only with Idempotency-Key.';
 
 export const CMS_CAPABILITIES =
-  '`provider` is the content source (native until project_cms_provider_set switches it), `external_platform` the host, `project_type` external_site or native_site. ' +
+  '`provider` is the content source (native until project_cms_provider_set switches it), not the host. ' +
+  "`external_platform` and `project_type` name the host, from the project's hosting (`kind`): `platform_hosted` is `site_platform` and `external_site`; " +
+  '`service_hosted` is null and `native_site`, whatever the content source. `site_platform_connected` says whether a site platform connection resolves for the project; ' +
+  "`site_id` is the content source's site, else the bound site. `can_publish_items_to_site` is true only with the platform CMS as source. " +
   "The service secret acts for the project's owner, as on the builder operation route.";
 
 export const BUILDER_PROJECT_NOT_FOUND: ErrorSpec = {

@@ -4,6 +4,7 @@ import { route } from '../../http/route';
 import { actorOf } from './actor';
 import { cmsCapabilities } from './contentSource';
 import * as docs from './docs';
+import { OPERATION_PERMISSION, kindOfVerb } from './permissions';
 import { builderAccount } from './projectAccount';
 import { AGENT_OPS_PATH, bodyInput, dispatch, inputOf, queryInput, runAgentOperation } from './service';
 
@@ -23,7 +24,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
         summary: method === 'get' ? 'Run a site platform read operation' : 'Run a site platform write operation',
         description: docs.AGENT_OP,
         tags: ['site-platform'],
-        auth: { kind: 'agent' },
+        auth: { kind: 'agent', permission: OPERATION_PERMISSION[kindOfVerb(method)] },
         ...(method === 'get' ? { query: queryInput } : { body: bodyInput, maxBodyBytes: POST_BODY_LIMIT }),
         responses: docs.RESULT,
         errors: docs.ERRORS,
@@ -83,7 +84,12 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
         tags: ['site-platform'],
         auth: { kind: 'sessionOrAgentSecret' },
         params: projectParams,
-        responses: { 200: { description: 'provider, external_platform, project_type, site_id, can_publish_items_to_site.' } },
+        responses: {
+          200: {
+            description:
+              'provider, external_platform, project_type, site_id, site_platform_connected, can_publish_items_to_site, reverted_at.',
+          },
+        },
         description: docs.CMS_CAPABILITIES,
         errors: [docs.BUILDER_PROJECT_NOT_FOUND],
       },

@@ -1,6 +1,7 @@
 import { ApiError } from '../../http/errors';
-import { apiBaseFor, checkGates, getOperation, platformPath, routeVerb, type OperationDef } from '../registry';
+import { apiBaseFor, checkGates, declaresParam, getOperation, platformPath, routeVerb, type OperationDef } from '../registry';
 import type { SitePlatformDeps } from '../connections/deps';
+import { recordPublishAnswer } from '../connections/lastPublished';
 import { resolveCredentials, type ResolvedCredentials } from '../connections/resolve';
 import { requireOwnProject } from '../../projects/service';
 import { auditWrite } from './audit';
@@ -50,12 +51,29 @@ export function operationFor(action: unknown, method: string): OperationDef {
 
 function validate(op: OperationDef, params: Record<string, unknown>): Record<string, unknown> {
   const parsed = op.params.safeParse(params);
-  if (!parsed.success) {
-    throw new ApiError(400, 'validation_failed', `the parameters of ${op.name} are invalid`, {
-      errors: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    });
-  }
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  // An unknown key is named at its full path, one entry each, so the caller sees exactly what would have been dropped.
+  const unknown = parsed.error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys' ? i.keys.map((key) => [...i.path, key].join('.')) : [],
+  );
+  const errors = [
+    ...unknown.map((path) => ({ path, message: `unknown parameter of ${op.name}` })),
+    ...parsed.error.issues.filter((i) => i.code !== 'unrecognized_keys').map((i) => ({ path: i.path.join('.'), message: i.message })),
+  ];
+  const message = unknown.length
+    ? `${op.name} takes no parameter ${unknown.join(', ')}; nothing was sent`
+    : `the parameters of ${op.name} are invalid`;
+  throw new ApiError(400, 'validation_failed', message, { errors });
+}
+
+/**
+ * site_id routes every platform operation (it picks the connection and must be one of the account's sites); an
+ * operation whose schema does not declare it (site_list, token_introspect …) takes it for routing only.
+ */
+function ownParams(op: OperationDef, params: Record<string, unknown>): Record<string, unknown> {
+  if (!('site_id' in params) || declaresParam(op, 'site_id')) return params;
+  const { site_id: _routing, ...own } = params;
+  return own;
 }
 
 /**
@@ -93,7 +111,7 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
       `localeId must name one of the site's secondary locales (${secondary.join(', ')})`,
     );
   }
-  const valid = validate(op, params);
+  const valid = validate(op, ownParams(op, params));
   const composite = compositeFor(op.name, op.platform);
   const call = composite
     ? () =>
@@ -117,6 +135,7 @@ export async function runOperation(deps: SitePlatformDeps, req: OperationRequest
       await release();
       throw err;
     }
+    await recordPublishAnswer(deps, req.accountId, String(valid.site_id), result);
   } else if (op.name === 'webhook_delete') {
     result = await runWebhookDelete(deps, req.accountId, String(valid.site_id), String(valid.webhook_id), call);
   } else if (target) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { missingPermission } from '../../auth/authenticate';
 import type { AuthContext } from '../../auth/types';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
@@ -7,6 +8,7 @@ import { validatePart } from '../../http/validate';
 import { requireOwnProject } from '../../projects/service';
 import { getOperation } from '../registry';
 import { actorOf } from './actor';
+import { OPERATION_PERMISSION, kindOfVerb, mayRun } from './permissions';
 import { runOperation } from './runner';
 import { slotFor, withSlot } from './slots';
 
@@ -68,10 +70,13 @@ type AgentAuth = Extract<AuthContext, { kind: 'agent' }>;
 /**
  * One operation as an agent key runs it, on the agent operation route or as an MCP tool call: project ownership, the
  * runner (gates, validation, locks, audit as `agent:<key name>`) and the agent idempotency slot of every POST.
- * A read-only key may only read (the route's authentication already refuses its POSTs; MCP relies on this check).
+ * A read-only key may only read, and a key runs only the kind of operation its permissions allow (site_platform:read,
+ * site_platform:write): the route's authentication already refuses both; MCP relies on these checks.
  */
 export async function runAgentOperation(deps: AppDeps, auth: AgentAuth, call: AgentOperationCall): Promise<RouteResult> {
   if (auth.readOnly && call.method === 'POST') throw new ApiError(403, 'read_only_key', 'this agent key is read-only');
+  const kind = kindOfVerb(call.method);
+  if (!mayRun(auth.permissions, kind)) throw missingPermission(OPERATION_PERMISSION[kind]);
   const input = inputOf(call.method, call.input, call.input);
   if (input.projectId) await requireOwnProject(deps.db, auth.accountId, input.projectId);
   return dispatch({

@@ -22,6 +22,7 @@
  * - Route verb follows kind (read GET, write POST), not the platform method: page_schema_bulk_get is a read sent to
  *   the platform as POST.
  */
+import { z } from 'zod';
 import { cmsOperations } from './operations/cms';
 import { assetOperations } from './operations/assets';
 import {
@@ -69,6 +70,9 @@ const BY_NAME: ReadonlyMap<string, OperationDef> = new Map(OPERATIONS.map((op) =
 
 export const getOperation = (name: string): OperationDef | undefined => BY_NAME.get(name);
 export const operationNames = (): string[] => OPERATIONS.map((op) => op.name);
+
+/** Whether the operation's (strict) parameter schema declares `name`. */
+export const declaresParam = (op: OperationDef, name: string): boolean => op.params instanceof z.ZodObject && name in op.params.shape;
 
 export { checkGates, type GateContext } from './gates';
 export { apiBaseFor, platformPath } from './base';

@@ -17,5 +17,9 @@ export const withBindings = { with_bindings: queryBool.optional() };
 export const fieldData = z.record(z.string(), z.unknown());
 export const jsonLd = z.union([z.record(z.string(), z.unknown()), z.string(), z.null()]);
 
-/** Unknown top-level keys (the route's own action, project_id) are stripped, so handlers see declared parameters only. */
-export const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
+/**
+ * An operation's parameters: a key it does not declare is refused (400 validation_failed naming it), never dropped,
+ * so nothing is sent that the caller did not mean. Nested objects are strict too, except the platform bodies that
+ * pass through as they are (DOM nodes, component properties, product and SKU bodies).
+ */
+export const obj = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);

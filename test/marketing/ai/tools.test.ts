@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Permission } from '../../../src/auth/permissions';
 import { runTool, toolsFor } from '../../../src/marketing/ai/tools';
 import type { ToolDeps } from '../../../src/marketing/ai/tools';
 import { OPERATIONS } from '../../../src/sitePlatform/registry';
@@ -60,7 +61,11 @@ describe('department chat tools: the catalogue a caller is offered', () => {
   });
 
   it('a read-only key is offered no write tool', async () => {
-    const caller = await agentCaller((await newAccount()).accountId, ['marketing.content:read', 'marketing.content:update'], true);
+    const caller = await agentCaller(
+      (await newAccount()).accountId,
+      ['marketing.content:read', 'marketing.content:update', 'site_platform:read', 'site_platform:write'],
+      true,
+    );
     const tools = toolsFor(caller);
     assert.ok(tools.length > 0);
     assert.ok(tools.every((t) => t.kind === 'read'));
@@ -76,10 +81,26 @@ describe('department chat tools: the catalogue a caller is offered', () => {
     const reader = toolsFor(await agentCaller(accountId, ['marketing.content:read'])).map((t) => t.name);
     assert.ok(reader.includes('content_get'));
     for (const name of ['content_update', 'content_research', 'content_images_run']) assert.ok(!reader.includes(name), name);
-    assert.ok(reader.includes('platform_cms_item_update'), 'the agent operation route asks an agent key for no permission');
     const none = toolsFor(await agentCaller(accountId, ['crm:read']));
-    assert.equal(none.filter((t) => t.family === 'content').length, 0);
-    assert.equal(none.length, 111);
+    assert.deepEqual(none, [], 'neither a content nor a site platform permission: no tool');
+  });
+
+  it('platform tools ask what the agent operation route asks: site_platform:read for a read tool, site_platform:write for a write tool', async () => {
+    const accountId = (await newAccount()).accountId;
+    const platformOf = async (permissions: Permission[]) =>
+      toolsFor(await agentCaller(accountId, permissions)).filter((t) => t.family === 'platform');
+    const reads = OPERATIONS.filter((op) => op.kind === 'read').map((op) => `platform_${op.name}`);
+    const writes = OPERATIONS.filter((op) => op.kind === 'write').map((op) => `platform_${op.name}`);
+    assert.deepEqual(await platformOf(['marketing.content:read']), [], 'a content permission opens no platform tool');
+    assert.deepEqual(
+      (await platformOf(['site_platform:read'])).map((t) => t.name),
+      reads,
+    );
+    assert.deepEqual(
+      (await platformOf(['site_platform:write'])).map((t) => t.name),
+      writes,
+    );
+    assert.equal((await platformOf(['site_platform:read', 'site_platform:write'])).length, 111);
   });
 });
 

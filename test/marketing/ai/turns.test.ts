@@ -107,7 +107,11 @@ describe('department AI chat turns (POST /api/agent/marketing/ai/turns, GET …/
   });
 
   it('a read-only key: its chat is offered read tools only, and a scripted write is never called', async () => {
-    const readOnly = await newAgentKey(world.tenant.account.accountId, ['marketing.content:read'], true);
+    const readOnly = await newAgentKey(
+      world.tenant.account.accountId,
+      ['marketing.content:read', 'site_platform:read', 'site_platform:write'],
+      true,
+    );
     const res = await start(
       {
         message: script(

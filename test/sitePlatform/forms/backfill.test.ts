@@ -110,6 +110,24 @@ describe('POST /api/builder/site-platform/{projectId}/forms/backfill', () => {
     assert.ok(world.sim.requests().some((r) => r.path.endsWith(`/forms/${form.id}/submissions`)));
   });
 
+  it('a platform error carries upstreamStatus and the same code as the same platform answer through the operation route', async () => {
+    const t = await newTenant(world);
+    seedSubmissions(world, t.siteId, 1);
+    const res = await backfill(t, { form_id: 'nonexistent-form' });
+    const viaOps = await world.app.call(
+      'GET',
+      `${OPS}${query({ action: 'form_submission_list', site_id: t.siteId, form_id: 'nonexistent-form' })}`,
+      { token: t.account.agentKey },
+    );
+    assert.deepEqual([viaOps.status, viaOps.body.upstreamStatus], [404, 404], viaOps.text);
+    assert.deepEqual(
+      [res.status, res.body.code, res.body.upstreamStatus, res.body.platform_code],
+      [viaOps.status, viaOps.body.code, viaOps.body.upstreamStatus, viaOps.body.platform_code],
+      res.text,
+    );
+    assert.equal(await ledgerCount(t.account.accountId), 0);
+  });
+
   it('429 rate_limited with retry_after_seconds when the FIRST page hits the rate limit; nothing imported', async () => {
     const mark = world.sim.requests().length;
     const t = await newTenant(world);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connectClient } from './connect';
+import { SITE_PLATFORM_PERMISSIONS, connectClient } from './connect';
 import { startStubRoute, type StubRoute } from './stubRoute';
 
 const text = (result: any): any => JSON.parse(result.content[0].text);
@@ -16,7 +16,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it("a read tool sends GET with action and parameters as the query and the caller's key as bearer", async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_reader',
+      readOnly: true,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       stub.answer = { status: 200, body: { items: [{ id: 'i1' }], pagination: { offset: 5, limit: 10, total: 6 } } };
       const result: any = await client.callTool({
@@ -44,7 +49,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it('a read tool sends array parameters JSON-encoded in one query key', async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_reader',
+      readOnly: true,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       const pages = [{ id: 'p1' }, { id: 'p2', localeId: 'fr' }];
       await client.callTool({ name: 'platform_page_schema_bulk_get', arguments: { site_id: 'site_1', pages } });
@@ -56,7 +66,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it('a write tool sends POST with { action, ...parameters } as the JSON body', async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_writer', readOnly: false });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_writer',
+      readOnly: false,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       stub.answer = { status: 200, body: { queued: true } };
       const result: any = await client.callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1', confirm: true } });
@@ -73,7 +88,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it('a coded error from the route comes back as an error result carrying status and code', async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_writer', readOnly: false });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_writer',
+      readOnly: false,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       stub.answer = { status: 412, body: { code: 'confirm_required', message: 'send confirm: true', status: 412 } };
       const result: any = await client.callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1' } });
@@ -85,7 +105,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it('parameters failing the operation schema are refused before the route is called', async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_reader',
+      readOnly: true,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       const result: any = await client
         .callTool({ name: 'platform_cms_item_list', arguments: { site_id: 'site_1', collection_id: 'c', limit: 500 } })
@@ -98,7 +123,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
   });
 
   it('a read-only key cannot call a write tool: it is not registered', async () => {
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_reader',
+      readOnly: true,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       const result: any = await client
         .callTool({ name: 'platform_site_publish', arguments: { site_id: 'site_1', confirm: true } })
@@ -112,7 +142,12 @@ describe('site-platform MCP: tool calls map to the agent operation route', () =>
 
   it('an unreachable route answers a coded error result, not a thrown failure', async () => {
     await stub.close();
-    const { client, close } = await connectClient({ apiBaseUrl: stub.baseUrl, agentKey: 'ak_reader', readOnly: true });
+    const { client, close } = await connectClient({
+      apiBaseUrl: stub.baseUrl,
+      agentKey: 'ak_reader',
+      readOnly: true,
+      permissions: SITE_PLATFORM_PERMISSIONS,
+    });
     try {
       const result: any = await client.callTool({ name: 'platform_site_list', arguments: {} });
       assert.equal(result.isError, true);

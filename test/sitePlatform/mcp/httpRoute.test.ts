@@ -29,7 +29,7 @@ describe('site-platform MCP: POST /mcp (Streamable HTTP, agent key)', () => {
 
   it('a read-only agent key is served, and lists only the read tools', async () => {
     const account = await newAccount();
-    const client = await httpClient(await newAgentKey(account.accountId, [], true));
+    const client = await httpClient(await newAgentKey(account.accountId, ['site_platform:read', 'site_platform:write'], true));
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.length, OPERATIONS.filter((op) => op.kind === 'read').length);

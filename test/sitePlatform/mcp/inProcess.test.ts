@@ -103,9 +103,34 @@ describe('site-platform MCP: tools run the operations in process', () => {
     }
   });
 
+  it('a tool call with an unknown argument is an error result naming it, and nothing reaches the platform or the audit log', async () => {
+    const client = await mcpClient(world.app.baseUrl, t.account.agentKey);
+    try {
+      const { tools } = await client.listTools();
+      const schema = tools.find((tool) => tool.name === 'platform_cms_item_update')!.inputSchema as { additionalProperties?: unknown };
+      assert.equal(schema.additionalProperties, false, 'the input schema says no other argument is taken');
+      const mark = world.sim.requests().length;
+      const audited = (await auditRows(t.account.accountId)).length;
+      const result: any = await client.callTool({
+        name: 'platform_cms_item_update',
+        arguments: { site_id: t.siteId, collection_id: t.collectionId, item_id: t.itemIds[0], fieldData: { name: 'No' }, bogusParam: 1 },
+      });
+      assert.equal(result.isError, true);
+      assert.match(result.content[0].text, /bogusParam/);
+      assert.equal(world.sim.requests().length, mark);
+      assert.equal((await auditRows(t.account.accountId)).length, audited);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a read-only key's write is refused by the operation service itself (403 read_only_key), not only hidden", async () => {
     const { deps } = harness();
-    const auth = await authenticateAgentKey(deps.db, deps.secretHashKey, await newAgentKey(t.account.accountId, [], true));
+    const auth = await authenticateAgentKey(
+      deps.db,
+      deps.secretHashKey,
+      await newAgentKey(t.account.accountId, ['site_platform:read', 'site_platform:write'], true),
+    );
     assert.ok(auth?.kind === 'agent');
     const mark = world.sim.requests().length;
     await assert.rejects(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { OPERATIONS, getOperation } from '../../../src/sitePlatform/registry';
-import { connectClient } from './connect';
+import { SITE_PLATFORM_PERMISSIONS, connectClient } from './connect';
 
 const key = 'ak_test_full';
 // Listing never calls the route, so no target needs to be listening.
@@ -8,7 +8,7 @@ const target = { apiBaseUrl: 'http://127.0.0.1:9', agentKey: key };
 
 describe('site-platform MCP: tool list', () => {
   it('a full agent key sees 111 tools, one platform_<action> per registry operation', async () => {
-    const { client, close } = await connectClient({ ...target, readOnly: false });
+    const { client, close } = await connectClient({ ...target, readOnly: false, permissions: SITE_PLATFORM_PERMISSIONS });
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.length, 111);
@@ -19,7 +19,7 @@ describe('site-platform MCP: tool list', () => {
   });
 
   it('a read-only agent key sees only the read tools, classed by route verb alone', async () => {
-    const { client, close } = await connectClient({ ...target, readOnly: true });
+    const { client, close } = await connectClient({ ...target, readOnly: true, permissions: SITE_PLATFORM_PERMISSIONS });
     try {
       const { tools } = await client.listTools();
       const reads = OPERATIONS.filter((op) => op.kind === 'read');
@@ -35,7 +35,7 @@ describe('site-platform MCP: tool list', () => {
   });
 
   it('each tool takes the operation parameters plus project_id and site_id as its input schema', async () => {
-    const { client, close } = await connectClient({ ...target, readOnly: false });
+    const { client, close } = await connectClient({ ...target, readOnly: false, permissions: SITE_PLATFORM_PERMISSIONS });
     try {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
@@ -55,7 +55,7 @@ describe('site-platform MCP: tool list', () => {
   });
 
   it('the description names read or write and the gates', async () => {
-    const { client, close } = await connectClient({ ...target, readOnly: false });
+    const { client, close } = await connectClient({ ...target, readOnly: false, permissions: SITE_PLATFORM_PERMISSIONS });
     try {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));

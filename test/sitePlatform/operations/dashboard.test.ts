@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/http/errors';
 import { slotFor, withSlot } from '../../../src/sitePlatform/operations/slots';
+import { saveBinding } from '../../../src/sitePlatform/connections/store';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { newProjectId } from '../../helpers/projects';
 import { uuid, type SiteWorld } from '../connections/fixtures';
 import { OPS, auditRows, builderOps, newTenant, query, type Tenant, useTenantWorld } from './fixtures';
 
@@ -158,6 +160,37 @@ describe('site platform operation routes: dashboard callers, actors and content 
       token: t.account.ownerToken,
     });
     assert.deepEqual([foreignCaps.status, foreignCaps.body.code], [404, 'project_not_found']);
+  });
+
+  it('cms-capabilities derives external_platform and project_type from the hosting: a service_hosted project is a native_site whatever its content source', async () => {
+    const projectId = await newProjectId(t.account.accountId, { kind: 'service_hosted' });
+    await saveBinding(harness().db, t.account.accountId, projectId, { override_mode: 'inherit', connection_id: null, site_id: t.siteId });
+    const caps = async (id: string) => {
+      const res = await world.app.call('GET', `/api/builder/site-platform/${id}/cms-capabilities`, { token: t.account.ownerToken });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    };
+    const shape = (b: any) => [
+      b.provider,
+      b.external_platform,
+      b.project_type,
+      b.site_id,
+      b.site_platform_connected,
+      b.can_publish_items_to_site,
+    ];
+    assert.deepEqual(shape(await caps(projectId)), ['native', null, 'native_site', t.siteId, true, false]);
+    const set = await world.app.call('POST', builderOps(projectId), {
+      token: t.account.ownerToken,
+      body: { action: 'project_cms_provider_set', provider: 'site_platform', site_id: t.siteId, confirm: true },
+    });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual(shape(await caps(projectId)), ['site_platform', null, 'native_site', t.siteId, true, true]);
+
+    // A platform_hosted project is an external_site on the site platform, also before any connection resolves for it.
+    const unconnected = await newProjectId(t.account.accountId, { kind: 'platform_hosted' });
+    await saveBinding(harness().db, t.account.accountId, unconnected, { override_mode: 'disabled', connection_id: null, site_id: null });
+    assert.deepEqual(shape(await caps(unconnected)), ['native', 'site_platform', 'external_site', null, false, false]);
+    assert.deepEqual(shape(await caps(t.projectId)).slice(1, 3), ['site_platform', 'external_site']);
   });
 
   it('a 429 outcome releases the slot instead of caching it', async () => {

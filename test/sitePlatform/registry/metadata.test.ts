@@ -72,7 +72,6 @@ describe('site-platform registry: metadata and parameter schemas', () => {
       page_id: 'p',
       limit: '20',
       with_bindings: 'false',
-      action: 'page_dom_get',
     });
     assert.deepEqual(parsed, { site_id: 's', page_id: 'p', limit: 20, with_bindings: false });
     assert.equal(apiBaseFor(getOperation('page_dom_get')!, parsed), 'v2');

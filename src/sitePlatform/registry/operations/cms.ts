@@ -26,9 +26,9 @@ const fieldType = z.enum([
   'Reference',
   'MultiReference',
 ]);
-const fieldMetadata = z.object({
+const fieldMetadata = z.strictObject({
   options: z
-    .array(z.object({ name: z.string().min(1), id: z.string().optional() }))
+    .array(z.strictObject({ name: z.string().min(1), id: z.string().optional() }))
     .min(1)
     .optional(),
   collectionId: id.optional(),
@@ -52,7 +52,7 @@ const itemBody = { isArchived: z.boolean().optional(), isDraft: z.boolean().opti
 const itemIds = z.array(id).min(1).max(100);
 // The platform's bulk unpublish names items as objects, each optionally limited to some CMS locales.
 const liveItems = z
-  .array(z.object({ id, cmsLocaleIds: z.array(id).optional() }))
+  .array(z.strictObject({ id, cmsLocaleIds: z.array(id).optional() }))
   .min(1)
   .max(100);
 const listQuery = {
@@ -76,7 +76,7 @@ export const cmsOperations = [
       displayName: z.string().min(1),
       singularName: z.string().min(1),
       slug: z.string().optional(),
-      fields: z.array(z.object(field).superRefine(fieldMetadataPresent)).optional(),
+      fields: z.array(z.strictObject(field).superRefine(fieldMetadataPresent)).optional(),
     }),
     cmsW,
   ),
@@ -164,7 +164,7 @@ export const cmsOperations = [
     obj({
       ...collection,
       items: z
-        .array(z.object({ id, ...itemBody, fieldData: fieldData.optional() }))
+        .array(z.strictObject({ id, ...itemBody, fieldData: fieldData.optional() }))
         .min(1)
         .max(100),
     }),

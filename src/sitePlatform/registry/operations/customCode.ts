@@ -25,7 +25,7 @@ const inline = {
 };
 const appliedScripts = z
   .array(
-    z.object({
+    z.strictObject({
       id,
       version: scriptVersion,
       location: z.enum(['header', 'footer']),
@@ -96,7 +96,7 @@ export const serviceSnippetOperations = [
 
 // Google tags live in site settings (sites:* scopes), so a site token may manage them. The upsert names tags by tagId
 // and keeps the ones it does not name; a site holds at most 25.
-const googleTag = z.object({
+const googleTag = z.strictObject({
   tagId: z.string().regex(/^(G|GT|AW|DC)-[A-Z0-9]+$/),
   displayName: z.string().optional(),
   order: z.number().int().min(0).optional(),

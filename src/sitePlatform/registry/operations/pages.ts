@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { jsonNestsDeeperThan } from '../../../http/jsonDepth';
 import { read, write } from '../define';
 import { gatedLocale, id, jsonLd, obj, optionalLocale, paging, siteId, withBindings } from '../params';
 
 const page = { ...siteId, page_id: id };
-const seo = z.object({ title: z.string().optional(), description: z.string().optional() }).optional();
+const seo = z.strictObject({ title: z.string().optional(), description: z.string().optional() }).optional();
 const openGraph = z
-  .object({
+  .strictObject({
     title: z.string().optional(),
     titleCopied: z.boolean().optional(),
     description: z.string().optional(),
@@ -17,10 +18,13 @@ const domNodes = z.array(z.object({ nodeId: id }).passthrough()).min(1);
 const component = { ...siteId, component_id: id };
 const properties = z.array(z.object({ propertyId: id, text: z.string() }).passthrough()).min(1);
 
-/** An array parameter of a read: it arrives JSON-encoded in one query key on the GET route (as the MCP tools send it). */
+/**
+ * An array parameter of a read: it arrives JSON-encoded in one query key on the GET route (as the MCP tools send it).
+ * Text nested past the JSON bound stays text, which the schema refuses.
+ */
 const jsonInQuery = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
+    if (typeof v !== 'string' || jsonNestsDeeperThan(v)) return v;
     try {
       return JSON.parse(v);
     } catch {
@@ -55,7 +59,7 @@ export const pageOperations = [
     obj({
       ...siteId,
       pages: z
-        .array(z.object({ id, ...optionalLocale, ...metadata }))
+        .array(z.strictObject({ id, ...optionalLocale, ...metadata }))
         .min(1)
         .max(100),
     }),
@@ -86,7 +90,7 @@ export const pageOperations = [
       ...siteId,
       pages: jsonInQuery(
         z
-          .array(z.object({ id, ...optionalLocale }))
+          .array(z.strictObject({ id, ...optionalLocale }))
           .min(1)
           .max(100),
       ),
@@ -101,7 +105,7 @@ export const pageOperations = [
     obj({
       ...siteId,
       pages: z
-        .array(z.object({ id, ...optionalLocale, jsonLdSchema: jsonLd }))
+        .array(z.strictObject({ id, ...optionalLocale, jsonLdSchema: jsonLd }))
         .min(1)
         .max(25),
     }),

@@ -19,7 +19,7 @@ const triggerType = z.enum([
   'comment_created',
 ]);
 // The reference's WebhookFilter: the form to be notified about, for the form_submission trigger only.
-const webhookFilter = z.object({ name: z.string().min(1) }).strict();
+const webhookFilter = z.strictObject({ name: z.string().min(1) });
 const webhookBody = { triggerType, url: z.string().url(), filter: webhookFilter.optional() };
 const filterOnFormsOnly = (p: { triggerType?: unknown; filter?: unknown }) => p.filter === undefined || p.triggerType === 'form_submission';
 

@@ -10,7 +10,7 @@ const cr = { ...ent, scopes: ['site_config:read'] } as const;
 const cw = { ...ent, scopes: ['site_config:write'] } as const;
 const redirect = { fromUrl: z.string().startsWith('/'), toUrl: z.string().min(1) };
 const robotsRules = z.array(
-  z.object({ userAgent: z.string().min(1), allows: z.array(z.string()).optional(), disallows: z.array(z.string()).optional() }),
+  z.strictObject({ userAgent: z.string().min(1), allows: z.array(z.string()).optional(), disallows: z.array(z.string()).optional() }),
 );
 const robotsBody = { rules: robotsRules.optional(), sitemap: z.string().url().optional() };
 
