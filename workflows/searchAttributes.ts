@@ -6,7 +6,7 @@ export const JobKindKey = defineSearchAttributeKey('JobKind', SearchAttributeTyp
 export const ContentIdKey = defineSearchAttributeKey('ContentId', SearchAttributeType.KEYWORD);
 export const ConnectionIdKey = defineSearchAttributeKey('ConnectionId', SearchAttributeType.KEYWORD);
 export const ProjectIdKey = defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD);
-/** The job's `tags` (issue 21): `GET /api/jobs?tag=` and the Temporal UI filter on it. */
+/** The job's `tags`: `GET /api/jobs?tag=` and the Temporal UI filter on it. */
 export const TagsKey = defineSearchAttributeKey('Tags', SearchAttributeType.KEYWORD_LIST);
 
 export const SEARCH_ATTRIBUTE_KEYS = [AccountIdKey, JobKindKey, ContentIdKey, ConnectionIdKey, ProjectIdKey, TagsKey];

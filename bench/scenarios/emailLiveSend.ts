@@ -113,7 +113,7 @@ async function settled(pid: number): Promise<void> {
 const ms = (n: number) => n.toFixed(2);
 
 /**
- * Context for issue 22: what a live-key send costs with the relay in the loop. `POST /v1/email/send` with a live key
+ * What a live-key send costs with the relay in the loop. `POST /v1/email/send` with a live key
  * hands each message to SMTP_URL inside the request (pooled connections; the key's revocation is checked at the
  * commit point), stores it and records `email.sent`, whose delivery workflow (`email-event:<id>`) the product's worker
  * runs. The relay is an SMTP server in this process. Reported: messages accepted per second, the time from the

@@ -119,7 +119,7 @@ async function connectSiteToken(ourUrl: string, ownerToken: string, token: strin
 /**
  * Site platform reads through our agent route — agent key, site ownership, credential resolution, gates, parameter
  * validation, the platform client's token bucket, the call — against the simulator in its own process, vs a bare Koa
- * relay that forwards the same GET (the cost of the extra HTTP hop alone: issue 22's yardstick, goal ≥ 0.7), and for
+ * relay that forwards the same GET (the cost of the extra HTTP hop alone: the yardstick, goal ≥ 0.7), and for
  * context vs the same GET straight to the simulator with a token. site_get always reaches the platform (the goal); cms_item_list is mostly answered
  * from the service's CMS snapshot cache (items, 60 s), reported for context. The simulator advertises a limit far
  * above the load, so no side is throttled. Alternating rounds, same concurrency on every side.

@@ -17,7 +17,7 @@ const callbackSecretSchema = z.object({
   secret: z.string().describe('The callback signing secret `whsec_<base64 of 32 bytes>`, shown only in this response.'),
 });
 
-/** Account webhook endpoints for job and operations alerts, and the job callback secret (issue 21). */
+/** Account webhook endpoints for job and operations alerts, and the job callback secret. */
 export function alertRoutes(): RouteDef[] {
   return [
     ...endpointRoutes({

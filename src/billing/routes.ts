@@ -34,7 +34,7 @@ const spec = {
   responses: { 200: { description: 'The plan', schema: planSchema } },
 } as const;
 
-/** The account's plan (issue 16): members read it; only the operator command changes it. */
+/** The account's plan: members read it; only the operator command changes it. */
 export function billingRoutes(): RouteDef[] {
   return [
     route({ ...spec, path: '/api/account/plan', operationId: 'getAccountPlan', auth: { kind: 'session' } }, getPlan),

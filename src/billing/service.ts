@@ -6,7 +6,7 @@ import type { BillingStanding, ImageUnitRow, PlanChanges, UnitStatus } from './s
 export { BILLING_STANDINGS, type BillingStanding, type UnitStatus } from './store';
 
 /**
- * The account's plan, billing standing and monthly image allowance (issue 16). No payment integration: an operator
+ * The account's plan, billing standing and monthly image allowance. No payment integration: an operator
  * sets the plan (`npm run cli -- account plan`), members read it, and the image run reserves one unit per image.
  */
 export interface AccountPlan {

@@ -108,7 +108,7 @@ function routesFor(v: Variant): RouteDef[] {
   ];
 }
 
-/** Replay and bulk actions on jobs (issue 21). Registered before `jobRoutes()`: `/api/jobs/bulk/…` must win over `/api/jobs/{id}/…`. */
+/** Replay and bulk actions on jobs. Registered before `jobRoutes()`: `/api/jobs/bulk/…` must win over `/api/jobs/{id}/…`. */
 export function jobActionRoutes(): RouteDef[] {
   return JOB_ROUTE_VARIANTS.flatMap(routesFor);
 }

@@ -110,7 +110,7 @@ function routesFor(v: Variant): RouteDef[] {
   ];
 }
 
-/** Live job updates (Server-Sent Events) and the read-only job tokens a browser subscribes with (issue 21). */
+/** Live job updates (Server-Sent Events) and the read-only job tokens a browser subscribes with. */
 export function jobEventRoutes(): RouteDef[] {
   return JOB_ROUTE_VARIANTS.flatMap(routesFor);
 }

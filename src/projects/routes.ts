@@ -32,7 +32,7 @@ const listQuery = z.strictObject({ ...pageQuery });
 
 const twin = projectTwin(tags);
 
-/** Website projects of the account (issue 13): list, create, read, change, delete. */
+/** Website projects of the account: list, create, read, change, delete. */
 export function projectRoutes(): RouteDef[] {
   return [
     ...twin(

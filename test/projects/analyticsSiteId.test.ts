@@ -4,7 +4,7 @@ import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
 import { newProjectId } from '../helpers/projects';
 
-/** Issue 18: a project names its site in the web-analytics collector (`analytics_site_id`), set and cleared by PATCH. */
+/** A project names its site in the web-analytics collector (`analytics_site_id`), set and cleared by PATCH. */
 describe("Projects: the project's analytics site id", () => {
   let acct: TestAccount;
   before(async () => {

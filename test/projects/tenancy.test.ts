@@ -11,7 +11,7 @@ import { OPS, builderOps, query, type Tenant, useTwoTenantWorld } from '../siteP
 type Answer = { status: number; body: any; text: string };
 
 /**
- * Tenancy with two accounts (issue 13): a project id belongs to exactly one account. Every route that takes a project
+ * Tenancy with two accounts: a project id belongs to exactly one account. Every route that takes a project
  * answers B for A's project exactly as for an unknown id, 404 project_not_found, and changes nothing of A's.
  */
 describe('Projects tenancy: two accounts, a project id is never shared', () => {

@@ -11,7 +11,7 @@ import { OPS, builderOps, newTenant, platformCallsSince, query, type Tenant } fr
  * Every site platform route, called by account B with account A's ids (connection, project, site, OAuth client):
  * B gets exactly the answer a missing id gets, A's rows do not change, and the platform sees no call.
  *
- * A project is a resource of one account (issue 13): A's project id is, for B, an unknown project. B gets exactly the
+ * A project is a resource of one account: A's project id is, for B, an unknown project. B gets exactly the
  * answer an unknown uuid gets, 404 project_not_found (`sameAsUnknownProject`), the platform sees no call, and A's
  * binding, content source and resolution never change. A malformed project id is 404 project_not_found too.
  */

@@ -5,7 +5,7 @@ import { messageOutcomes, messageOutcomesShape } from '../outcomes';
 import { getEmail } from './service';
 import { storedEmailSchema, toStoredEmailJson } from './storedEmail';
 
-// `GET /v1/email/emails/{id}` in a file of its own: the delivery events of issue 20's outcomes land here later.
+// `GET /v1/email/emails/{id}` in a file of its own: the delivery events of its outcomes land here.
 
 export const getEmailByIdDescription = [
   'An email of the account, as Resend names the resource: the same email as `GET /v1/email/messages/{id}` (scope `email:batch`), here with scope `email:send`, so a key that sends (and schedules) can read, and then reschedule or cancel, what it sent.',

@@ -37,7 +37,7 @@ const twin = projectTwin(tags);
 
 const base = '/projects/{id}/deployments';
 
-/** Deployments of a service-hosted project and their revalidation secrets (issue 13, doc3 "site revalidation_token"). */
+/** Deployments of a service-hosted project and their revalidation secrets (doc3 "site revalidation_token"). */
 export function deploymentRoutes(): RouteDef[] {
   return [
     ...twin(

@@ -6,7 +6,7 @@ import { newProjectId } from '../../helpers/projects';
 import { connectShop, registerApp, startCommerceWorld, type CommerceWorld } from '../connection/fixtures';
 
 /**
- * Rule (issue 13): a project belongs to one account, so its commerce settings are that account's alone. Another
+ * Rule: a project belongs to one account, so its commerce settings are that account's alone. Another
  * account's project id answers like a missing one (404 project_not_found) and changes nothing.
  */
 describe("commerce project settings: another account's project is not found", () => {

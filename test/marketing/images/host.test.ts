@@ -7,7 +7,7 @@ import { depsOf, startSiteWorld, type SiteWorld } from '../../sitePlatform/conne
 import { newTenant, platformCallsSince, type Tenant } from '../../sitePlatform/operations/fixtures';
 import { createItem, image } from '../media/fixtures';
 
-describe('content images: hosting, the media library row and the output record (issue 16)', () => {
+describe('content images: hosting, the media library row and the output record', () => {
   let world: SiteWorld;
   let t: Tenant;
   let deps: SitePlatformDeps;

@@ -6,7 +6,7 @@ import { OPS, builderOps, query, type Tenant, useTwoTenantWorld } from '../opera
 import { resolveCredentials } from '../../../src/sitePlatform/connections';
 
 /**
- * Tenancy rule (issue 13): a project is a resource of one account. Another account's project id answers
+ * Tenancy rule: a project is a resource of one account. Another account's project id answers
  * 404 project_not_found on every project-taking site platform route and changes nothing; the project's own account
  * binds, switches and reads it as before. The service secret acts for the project's owner.
  */
