@@ -44,8 +44,9 @@ function errorsOf(auth: AuthSpec): ErrorSpec[] {
   if (auth.kind === 'emailKey') {
     errors.push({
       status: 401,
-      code: 'invalid_api_key | api_key_revoked',
-      description: 'No email API key, an invalid one, or a revoked one (also for a request in flight when its key is revoked).',
+      code: 'invalid_api_key | api_key_revoked | wrong_credential_kind',
+      description:
+        'No email API key, an invalid one, or a revoked one (also for a request in flight when its key is revoked); `wrong_credential_kind` for a valid credential of another kind (a session token, an agent key, a configured secret), its message naming the kind this route takes.',
     });
     errors.push({
       status: 403,
@@ -55,8 +56,9 @@ function errorsOf(auth: AuthSpec): ErrorSpec[] {
   } else if (auth.kind !== 'none') {
     errors.push({
       status: 401,
-      code: 'missing_credentials | invalid_credentials',
-      description: 'No credential, or an invalid or revoked one.',
+      code: 'missing_credentials | invalid_credentials | wrong_credential_kind',
+      description:
+        'No credential, or an invalid or revoked one; `wrong_credential_kind` for a valid credential of another kind (e.g. an agent key on a dashboard route), its message naming the kind this route takes.',
     });
   }
   if (auth.kind === 'agentSecret' || auth.kind === 'sessionOrAgentSecret')

@@ -116,21 +116,38 @@ export async function revokeAgentKey(db: Knex, accountId: string, id: string) {
 
 export const revokeSession = (db: Knex, accountId: string, sessionId: string) => store.revokeSession(db, accountId, sessionId);
 
-export async function authenticateSession(db: Knex, hashKey: string, token: string): Promise<AuthContext | null> {
+/** The session row a token authenticates as (a live session, the right secret), or null. */
+async function liveSession(db: Knex, hashKey: string, token: string) {
   const parsed = parseCredential(CREDENTIAL_PREFIX.session, token);
   if (!parsed) return null;
   const row = await store.findSessionWithUser(db, parsed.id);
-  if (!row || row.revoked_at || !secretMatches(hashKey, parsed.secret, row.secret_hash)) return null;
+  return row && !row.revoked_at && secretMatches(hashKey, parsed.secret, row.secret_hash) ? row : null;
+}
+
+export async function authenticateSession(db: Knex, hashKey: string, token: string): Promise<AuthContext | null> {
+  const row = await liveSession(db, hashKey, token);
+  if (!row) return null;
   if (isStale(row.last_used_at)) void store.touchCredential(db, 'session_tokens', row.id).catch(() => undefined);
   return { kind: 'session', accountId: row.account_id, userId: row.user_id, role: row.role, sessionId: row.id };
 }
 
-/** An agent key's caller; with `keys` (the process's cache, kept fresh by the database's announcements) the key is read through it. */
-export async function authenticateAgentKey(db: Knex, hashKey: string, token: string, keys?: AgentKeyCache): Promise<AuthContext | null> {
+/** The agent key row a token authenticates as (not revoked, the right secret), or null. */
+async function liveAgentKey(db: Knex, hashKey: string, token: string, keys?: AgentKeyCache) {
   const parsed = parseCredential(CREDENTIAL_PREFIX.agentKey, token);
   if (!parsed) return null;
   const row = await (keys ? keys.get(parsed.id) : store.findAgentKey(db, parsed.id));
-  if (!row || row.revoked_at || !secretMatches(hashKey, parsed.secret, row.secret_hash)) return null;
+  return row && !row.revoked_at && secretMatches(hashKey, parsed.secret, row.secret_hash) ? row : null;
+}
+
+/** Whether a token is a live session or agent key, checked without marking it used (it was sent where it does not apply). */
+export async function isLiveCredential(kind: 'session' | 'agentKey', db: Knex, hashKey: string, token: string, keys?: AgentKeyCache) {
+  return (kind === 'session' ? await liveSession(db, hashKey, token) : await liveAgentKey(db, hashKey, token, keys)) !== null;
+}
+
+/** An agent key's caller; with `keys` (the process's cache, kept fresh by the database's announcements) the key is read through it. */
+export async function authenticateAgentKey(db: Knex, hashKey: string, token: string, keys?: AgentKeyCache): Promise<AuthContext | null> {
+  const row = await liveAgentKey(db, hashKey, token, keys);
+  if (!row) return null;
   if (isStale(row.last_used_at)) {
     row.last_used_at = new Date(); // the kept row too, so the stamp goes out once a minute, not on every request
     void store.touchCredential(db, 'agent_keys', row.id).catch(() => undefined);

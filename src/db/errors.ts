@@ -18,8 +18,13 @@ export function isForeignKeyViolation(err: unknown, constraint: string): boolean
 export function isTransientDbError(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
   if (e?.name === 'KnexTimeoutError') return true;
-  // node-postgres names a dropped connection only in its message.
-  if (typeof e?.message === 'string' && /^Connection terminated|timeout exceeded when trying to connect/.test(e.message)) return true;
+  // node-postgres names a dropped connection, and a connection attempt past its connectionTimeoutMillis, only in its message.
+  if (
+    typeof e?.message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$)/.test(e.message)
+  ) {
+    return true;
+  }
   const code = typeof e?.code === 'string' ? e.code : '';
   if (/^(ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)/.test(code)) return true;
   // SQLSTATE classes: 08 connection exception, 53 insufficient resources, 57P operator intervention, 40001/40P01.

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors';
+import { assertJsonDepth } from './jsonDepth';
 
 export const NO_BODY = Buffer.alloc(0);
 
@@ -29,12 +30,13 @@ const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8
 
 const isJson = (ctx: Context) => PLAIN_JSON.has(ctx.get('content-type')) || Boolean(ctx.is('application/json', 'application/*+json'));
 
-/** JSON body of a route: empty is `{}`, anything but JSON is 415, malformed JSON is 400. */
+/** JSON body of a route: empty is `{}`, anything but JSON is 415, nested past the bound or malformed is 400. */
 export function parseJsonBody(ctx: Context, raw: Buffer): unknown {
   if (raw.length === 0) return {};
   if (!isJson(ctx)) {
     throw new ApiError(415, 'unsupported_media_type', 'send the body as application/json');
   }
+  assertJsonDepth(raw);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { isTransientDbError } from '../db/errors';
 import type { Logger } from '../logger';
 
 export interface ApiErrorExtra {
@@ -27,6 +28,14 @@ export class ApiError extends Error {
 
 export const notFound = (what: string, code = 'not_found') => new ApiError(404, code, `${what} not found`);
 
+/** When a client should try again after the database could not be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export const databaseUnavailable = () =>
+  new ApiError(503, 'database_unavailable', 'the database is unavailable right now; retry shortly', {
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  });
+
 export interface ErrorBody {
   code: string;
   message: string;
@@ -45,6 +54,21 @@ export function errorBody(err: ApiError, requestId?: string): ErrorBody {
   if (err.extra.errors) body.errors = err.extra.errors;
   if (requestId) body.request_id = requestId;
   return body;
+}
+
+/** Whether a stored answer's body is a coded error body (errorBody's shape). */
+export function isErrorBody(body: unknown): body is ErrorBody {
+  const b = body as Partial<ErrorBody> | null;
+  return typeof b === 'object' && b !== null && typeof b.code === 'string' && typeof b.message === 'string' && typeof b.status === 'number';
+}
+
+/**
+ * The error an error body describes, to answer it again (an idempotent replay): the renderer then gives it the
+ * request id of the request that answers it, never the one it was first answered with.
+ */
+export function apiErrorFromBody(body: ErrorBody, headers?: Record<string, string>): ApiError {
+  const { code, message, status, upstreamStatus, retry_after_seconds, errors, request_id: _answeredWith, ...details } = body;
+  return new ApiError(status, code, message, { upstreamStatus, retryAfterSeconds: retry_after_seconds, errors, details, headers });
 }
 
 /** Maps errors that Koa and its helpers raise (ctx.throw, http-errors) onto coded ApiErrors. */
@@ -66,11 +90,28 @@ function fromHttpError(raw: unknown): ApiError | null {
   return new ApiError(status, code, err.expose && err.message ? err.message : code.replace(/_/g, ' '));
 }
 
+/**
+ * The coded error a thrown value answers as: an ApiError itself; a database that cannot be reached (or is shutting
+ * down, out of connections, or gave up a deadlock) is 503 `database_unavailable` with Retry-After; Koa's HTTP errors
+ * their code. Null for anything unexpected.
+ */
+export function asApiError(raw: unknown): ApiError | null {
+  if (raw instanceof ApiError) return raw;
+  // As thrown by the driver or the pool (never looked for in an error's cause: a failed fetch carries the same codes).
+  if (isTransientDbError(raw)) return databaseUnavailable();
+  return fromHttpError(raw);
+}
+
 /** Renders a thrown error as the response: the coded body; anything unexpected is logged and answered as a bare 500 `internal`. */
 export function errorRenderer(logger: Logger) {
   return function renderError(ctx: Context, raw: unknown): void {
-    const err = raw instanceof ApiError ? raw : fromHttpError(raw);
+    const err = asApiError(raw);
     const requestId = ctx.state.requestId as string | undefined;
+    if (err?.code === 'database_unavailable' && !(raw instanceof ApiError)) {
+      // Its code and class only: a driver's message may quote the statement.
+      const e = raw as { code?: unknown; name?: unknown };
+      logger.warn({ requestId, route: ctx._matchedRoute, method: ctx.method, dbError: e?.code ?? e?.name }, 'database unavailable');
+    }
     if (err) {
       ctx.status = err.status;
       ctx.body = errorBody(err, requestId);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { deriveKey, open, seal } from '../crypto/aesGcm';
 import type { Knex } from '../db/knex';
-import { ApiError, errorBody } from './errors';
+import { apiErrorFromBody, ApiError, errorBody, isErrorBody } from './errors';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -59,7 +59,8 @@ function sealKeyOf(secretHashKey: string): Buffer {
 /**
  * Runs `handler` at most once per (account, route, key) within 24 hours.
  * - First request claims the key (an insert, so two concurrent requests cannot both claim it).
- * - A retry after completion replays the stored status, headers and body, with `Idempotent-Replayed: true`.
+ * - A retry after completion replays the stored status, headers and body, with `Idempotent-Replayed: true`; a stored
+ *   error is thrown again as that ApiError, so it is rendered with the replaying request's own request_id.
  * - A concurrent duplicate while the first is still running gets 409 `idempotency_request_in_progress`
  *   with `Retry-After: 1`; retrying then replays the finished response.
  * - The same key with a different request is 409 `idempotency_key_reused`.
@@ -118,6 +119,10 @@ async function replay(db: Knex, sealKey: Buffer, scope: IdempotencyScope): Promi
       retryAfterSeconds: 1,
     });
   }
-  const body = row.response_body_sealed === null ? null : JSON.parse(open(sealKey, row.response_body_sealed));
-  return { status: row.response_status ?? 200, body, headers: { ...row.response_headers, 'Idempotent-Replayed': 'true' } };
+  const body: unknown = row.response_body_sealed === null ? null : JSON.parse(open(sealKey, row.response_body_sealed));
+  const status = row.response_status ?? 200;
+  const headers = { ...row.response_headers, 'Idempotent-Replayed': 'true' };
+  // An error is answered again as that error, so its body carries this request's own request_id.
+  if (status >= 400 && isErrorBody(body)) throw apiErrorFromBody(body, headers);
+  return { status, body, headers };
 }

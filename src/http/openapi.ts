@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DATABASE_RETRY_AFTER_SECONDS } from './errors';
+import { MAX_JSON_DEPTH } from './jsonDepth';
 import type { RouteDef } from './route';
 import type { RouteAuthDocs } from './routeAuth';
 
@@ -129,6 +131,9 @@ export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?
         'A URL and headers over 16 KiB answer 431 `request_header_fields_too_large`; bytes that are not HTTP/1.1 answer 400 `bad_request` (the connection closes).',
         'A string holding U+0000 or a lone UTF-16 surrogate answers 400 `validation_failed` naming its field; nothing is written.',
         'A body that cannot be read answers 400 `invalid_body`, a JSON body that does not parse 400 `invalid_json`, and a request that does not arrive in time 408 `request_timeout`.',
+        `JSON (a body, an MCP message) may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep: deeper is 400 \`json_too_deep\`, before anything runs.`,
+        `While the database cannot be reached (or is shutting down, or out of connections), every route answers 503 \`database_unavailable\` with \`Retry-After: ${DATABASE_RETRY_AFTER_SECONDS}\` — credential checks included, so a valid credential is never refused as invalid then.`,
+        "A replayed error (same `Idempotency-Key`) is the stored error with the replaying request's own `request_id`.",
         'Anything unexpected answers 500 `internal`, without internals; its `request_id` finds it in the logs.',
         "Image runs are gated by the account plan (`GET /api/account/plan`): 402 `billing_standing` when the billing standing is not `good` (`billing_standing` names it), 402 `quota_exhausted` when the UTC month's image allowance is used up (`allowance`, `used`, `period`).",
         "A department chat's tool call answers the model (and `tool_calls[].http_status` on the turn) with the body its route would answer, or with `tool_not_available` (403: not offered to the caller; 404: no such tool), `invalid_arguments` (400: the arguments fail the tool's schema) or `invalid_tool_arguments` (400: not a JSON object); a step that lost its call answers `tool_call_not_found` and a step of a deleted turn `turn_not_found` (the turn then fails with that code).",

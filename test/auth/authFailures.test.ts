@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { route } from '../../src/http/route';
 import { newAccount, newAgentKey, newUser, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
 import { call } from '../helpers/http';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
+import { emailKey } from '../email/send/kit';
 
 const tags = ['Test'];
 const ok = async () => ({ body: { ok: true } });
@@ -124,12 +125,75 @@ describe('authentication and authorization failures', () => {
     assertError(await call('GET', '/api/agent/me', { token: key }), 401, 'invalid_credentials');
   });
 
-  it('a session token sent to an agent route answers 401', async () => {
-    assertError(await call('GET', '/api/agent/me', { token: account.ownerToken }), 401, 'invalid_credentials');
+  it('a valid session token sent to an agent route answers 401 wrong_credential_kind naming the agent API key', async () => {
+    const res = await call('GET', '/api/agent/me', { token: account.ownerToken });
+    assertError(res, 401, 'wrong_credential_kind');
+    assert.match(res.body.message, /takes an agent API key/);
+    assert.match(res.body.message, /is a user session token/);
   });
 
-  it('an agent key sent to a session route answers 401', async () => {
-    assertError(await call('GET', '/api/me', { token: account.agentKey }), 401, 'invalid_credentials');
+  it('a valid agent key sent to a dashboard route answers 401 wrong_credential_kind naming the user session token', async () => {
+    const res = await call('GET', '/api/me', { token: account.agentKey });
+    assertError(res, 401, 'wrong_credential_kind');
+    assert.match(res.body.message, /takes a user session token/);
+    assert.match(res.body.message, /is an agent API key/);
+  });
+
+  it('a valid email API key on a dashboard or agent route, and a session token or agent key on an email route, answer 401 wrong_credential_kind', async () => {
+    const { token: emailToken } = await emailKey(account.accountId, { environment: 'test' });
+    const onDashboard = await call('GET', '/api/me', { token: emailToken });
+    assertError(onDashboard, 401, 'wrong_credential_kind');
+    assert.match(onDashboard.body.message, /is an email API key/);
+    assertError(await call('GET', '/api/agent/me', { token: emailToken }), 401, 'wrong_credential_kind');
+    for (const token of [account.ownerToken, account.agentKey]) {
+      const onEmail = await call('POST', '/v1/email/send', { token, body: {} });
+      assertError(onEmail, 401, 'wrong_credential_kind');
+      assert.match(onEmail.body.message, /takes an email API key/);
+    }
+  });
+
+  it('the cron secret on a dashboard route, and a session token on a cron route, answer 401 wrong_credential_kind', async () => {
+    const cronSecret = harness().deps.config.CRON_SECRET!;
+    const onDashboard = await call('GET', '/api/me', { token: cronSecret });
+    assertError(onDashboard, 401, 'wrong_credential_kind');
+    assert.match(onDashboard.body.message, /is the cron secret/);
+    const onCron = await app.call('POST', '/test/cron', { token: account.ownerToken });
+    assertError(onCron, 401, 'wrong_credential_kind');
+    assert.match(onCron.body.message, /takes the cron secret/);
+  });
+
+  it('the service secret on a dashboard route, and an agent key on a service-secret route, answer 401 wrong_credential_kind', async () => {
+    const agentSecret = harness().deps.config.AGENT_SECRET!;
+    const onDashboard = await call('GET', '/api/me', { headers: { 'x-agent-secret': agentSecret } });
+    assertError(onDashboard, 401, 'wrong_credential_kind');
+    assert.match(onDashboard.body.message, /is the service secret/);
+    const onBuilder = await app.call('GET', '/test/builder', { token: account.agentKey });
+    assertError(onBuilder, 401, 'wrong_credential_kind');
+    assert.match(onBuilder.body.message, /takes the service secret in x-agent-secret/);
+    const either = await call('POST', `/api/builder/site-platform/${randomUUID()}/forms/backfill`, { token: account.agentKey, body: {} });
+    assertError(either, 401, 'wrong_credential_kind');
+    assert.match(either.body.message, /takes a user session token \(wys_…\) or the service secret in x-agent-secret/);
+  });
+
+  it('a revoked, forged or unknown credential of another kind answers as before, naming no kind', async () => {
+    const key = await newAgentKey(account.accountId, ['crm:read']);
+    const { body } = await call('GET', '/api/agent/me', { token: key });
+    await call('DELETE', `/api/agent-keys/${body.key.id}`, { token: account.ownerToken });
+    const forgedSession = account.ownerToken.slice(0, 4 + 32) + randomBytes(32).toString('base64url');
+    const { token: emailToken } = await emailKey(account.accountId, { environment: 'test' });
+    const forgedEmailKey = emailToken.slice(0, -4) + (emailToken.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    for (const token of [key, unknownToken('wyk_'), forgedEmailKey, randomBytes(32).toString('hex')]) {
+      const res = await call('GET', '/api/me', { token });
+      assertError(res, 401, 'invalid_credentials');
+      assert.doesNotMatch(res.body.message, /session token|agent API key|email API key|secret/);
+    }
+    for (const token of [forgedSession, unknownToken('wys_')]) {
+      assertError(await call('GET', '/api/agent/me', { token }), 401, 'invalid_credentials');
+      assertError(await call('POST', '/v1/email/send', { token, body: {} }), 401, 'invalid_api_key');
+    }
+    assertError(await app.call('POST', '/test/cron', { token: forgedSession }), 401, 'invalid_credentials');
+    assertError(await app.call('GET', '/test/builder', { headers: { 'x-agent-secret': 'not-the-secret' } }), 401, 'invalid_credentials');
+    assertError(await call('GET', '/api/me', { headers: { 'x-agent-secret': 'not-the-secret' } }), 401, 'missing_credentials');
   });
 
   it('a member calling an owner or admin route answers 403 forbidden_role', async () => {

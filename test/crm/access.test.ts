@@ -34,12 +34,15 @@ describe('CRM access', () => {
     }
   });
 
-  it('every CRM route with an invalid token, or with an agent key instead of a session, answers 401 invalid_credentials', async () => {
-    for (const token of ['wys_not-a-real-token', acct.agentKey]) {
+  it('every CRM route answers 401 invalid_credentials to an invalid token and 401 wrong_credential_kind to an agent key instead of a session', async () => {
+    for (const [token, code] of [
+      ['wys_not-a-real-token', 'invalid_credentials'],
+      [acct.agentKey, 'wrong_credential_kind'],
+    ]) {
       for (const [method, path] of ROUTES) {
         const res = await call(method, path, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
         assert.equal(res.status, 401, `${method} ${path}: ${res.text}`);
-        assert.equal(res.body.code, 'invalid_credentials');
+        assert.equal(res.body.code, code);
       }
     }
   });

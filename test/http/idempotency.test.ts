@@ -94,3 +94,44 @@ describe('Idempotency-Key on POST /api/agent-keys', () => {
     assert.equal(await keysNamed(account.accountId, 'bad-key'), 0);
   });
 });
+
+describe('Idempotency-Key replays and request ids', () => {
+  const KBS = '/api/agent/knowledge-bases';
+  const requestId = () => `req-${randomUUID()}`;
+
+  it("a replayed error answer carries the replaying request's own request_id, with its code, details and Idempotent-Replayed", async () => {
+    const account = await newAccount();
+    const name = `Taken ${randomUUID()}`;
+    assert.equal((await call('POST', KBS, { token: account.agentKey, body: { name } })).status, 201);
+    const key = randomUUID();
+    const send = (id: string) =>
+      call('POST', KBS, { token: account.agentKey, body: { name }, headers: { 'idempotency-key': key, 'x-request-id': id } });
+    const firstId = requestId();
+    const first = await send(firstId);
+    assert.equal(first.status, 409, first.text);
+    assert.equal(first.body.request_id, firstId);
+    const replayId = requestId();
+    const replay = await send(replayId);
+    assert.equal(replay.status, 409, replay.text);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.headers.get('x-request-id'), replayId);
+    assert.equal(replay.body.request_id, replayId, 'the replay names its own request');
+    assert.deepEqual({ ...replay.body, request_id: undefined }, { ...first.body, request_id: undefined });
+  });
+
+  it("a replayed success answer carries the replaying request's own X-Request-Id", async () => {
+    const account = await newAccount();
+    const key = randomUUID();
+    const body = { name: `Fresh ${randomUUID()}` };
+    const send = (id: string) =>
+      call('POST', KBS, { token: account.agentKey, body, headers: { 'idempotency-key': key, 'x-request-id': id } });
+    const first = await send(requestId());
+    assert.equal(first.status, 201, first.text);
+    const replayId = requestId();
+    const replay = await send(replayId);
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.headers.get('x-request-id'), replayId);
+    assert.deepEqual(replay.body, first.body);
+  });
+});

@@ -2,11 +2,12 @@ import type { AppDeps } from '../../deps';
 import { createTokenCipher } from '../../crypto/tokenEnvelope';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../http/jsonDepth';
 import { unstorablePathOf } from '../../http/validate';
 import { countedDelivery, type DeliveryNote } from '../../telemetry/metrics';
 import { notifyDispatchers } from './dispatcher';
 import { GroupCommit } from './groupCommit';
-import { recordDeliveryOutcome } from './outcomes';
+import { recordDeliveryOutcome, type DeliveryRef } from './outcomes';
 import { RecentDeliveries } from './recentDeliveries';
 import { verifyWebhookSignature } from './signature';
 import * as store from './store';
@@ -95,7 +96,8 @@ export class ReceiverState {
  * 5. the delivery is recorded WITH its payload (group commit) and the 200 follows the commit; the relay
  *    (dispatcher.ts) hands it to the shop's workflow afterwards, so the answer never waits on Temporal or CRM work.
  *    A verified body that is not JSON, or that holds U+0000 or a lone surrogate (jsonb cannot store either), is
- *    recorded as a failed `invalid_json` delivery (200; a retry would carry the same).
+ *    recorded as a failed `invalid_json` delivery, one nested deeper than MAX_JSON_DEPTH as `json_too_deep` (200;
+ *    a retry would carry the same).
  * `last_received_at` is stamped best-effort, at most every STAMP_INTERVAL_MS per shop and topic and receiver.
  */
 export function receiveDelivery(deps: ReceiverDeps, state: ReceiverState, incoming: IncomingDelivery): Promise<ReceiptResult> {
@@ -140,6 +142,8 @@ async function record(
     webhookId: d.webhookId,
     topic: d.topic,
   };
+  // The handlers walk the payload: a body nested past the bound is never stored for them.
+  if (jsonNestsDeeperThan(d.rawBody)) return recordUnusable(deps, target, ref, tooDeep());
   const text = d.rawBody.toString('utf8');
   try {
     return await state.groupCommitOf(deps.db).record({ ...ref, payloadJson: text });
@@ -152,10 +156,25 @@ async function record(
       if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) state.targets.forget(target.shopDomain);
       throw err;
     }
-    const recorded = await store.recordFinishedDelivery(deps.db, target.accountId, { ...ref, outcome: 'failed', errorCode: unusable.code });
-    if (recorded) await recordDeliveryOutcome(deps.db, ref, { outcome: 'failed', ...unusable });
-    return recorded;
+    return recordUnusable(deps, target, ref, unusable);
   }
+}
+
+const tooDeep = () => ({
+  code: 'json_too_deep',
+  message: `the verified body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+});
+
+/** A verified body no handler can take, recorded as a failed delivery without its payload (answered 200). */
+async function recordUnusable(
+  deps: ReceiverDeps,
+  target: WebhookTarget,
+  ref: DeliveryRef,
+  unusable: { code: string; message: string },
+): Promise<boolean> {
+  const recorded = await store.recordFinishedDelivery(deps.db, target.accountId, { ...ref, outcome: 'failed', errorCode: unusable.code });
+  if (recorded) await recordDeliveryOutcome(deps.db, ref, { outcome: 'failed', ...unusable });
+  return recorded;
 }
 
 /** Why a verified body cannot be stored as jsonb for its handler, or undefined when it can. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from '../../http/jsonDepth';
 import { route, type RouteDef } from '../../http/route';
 import { DISPATCH_BUSY_MS, DISPATCH_IDLE_MS } from './dispatcher';
 import { GROUP_COMMIT_MAX_ROWS } from './groupCommit';
@@ -33,7 +34,11 @@ const DESCRIPTION = [
   `${DISPATCH_BUSY_MS} ms during a burst (idle poll ${DISPATCH_IDLE_MS} ms) while Temporal is up; while it is down deliveries are still answered 200, wait in the`,
   'record and flow when it returns — nothing accepted is lost. Handler failures happen after the 200 and never turn into a',
   "5xx: they are recorded on the delivery and raised in the account's inbox (`commerce_webhook_failed`). So is a verified body",
-  'that is not JSON or holds a string Postgres cannot store (U+0000, a lone UTF-16 surrogate): 200, recorded failed `invalid_json`.',
+  'that is not JSON or holds a string Postgres cannot store (U+0000, a lone UTF-16 surrogate): 200, recorded failed `invalid_json`;',
+  `one that nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels: 200, recorded failed \`json_too_deep\`.`,
+  'An orders/create or orders/updated body that is not an order (without `id`, a `currency` code, `created_at` and',
+  '`updated_at` date-times or a decimal `total_price`) is recorded failed `invalid_order`: no order is logged, no trigger',
+  "fires. An order's dates later than the delivery's receipt are taken as the receipt time.",
   'A 5xx means the record could not be written (the database is down): nothing was accepted, and the platform retries.',
   "`last_received_at` of the shop's subscription to the topic is stamped best-effort (at most every 10 s per shop and topic and replica).",
 ].join('\n');

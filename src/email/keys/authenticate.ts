@@ -69,6 +69,22 @@ function checkKey(
   return { kind: 'emailKey', accountId: key.accountId, keyId: key.id, environment: key.environment, scopes: key.scopes, key };
 }
 
+/**
+ * Whether `token` is an email key that authenticates (known, the right secret, not revoked), checked without counting
+ * an attempt or a use: for telling a caller that sent it to a route of another credential kind.
+ */
+export async function isLiveEmailKey(token: string, deps: AppDeps): Promise<boolean> {
+  const parsed = parseEmailKeyToken(token);
+  if (!parsed) return false;
+  const key = await emailRuntime(deps).keyring.get(parsed.id);
+  return (
+    key !== null &&
+    key.environment === parsed.environment &&
+    !key.revoked &&
+    secretMatches(deps.secretHashKey, parsed.secret, key.secretHash)
+  );
+}
+
 /** 401 `api_key_revoked` when the key was revoked since the request authenticated: call it right before committing. */
 export function assertKeyActive(auth: AuthContext): void {
   if (auth.kind === 'emailKey' && auth.key.revoked) throw revokedKey();

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../auth/types';
 import type { AppDeps } from '../../deps';
-import { ApiError, errorBody } from '../../http/errors';
+import { ApiError, asApiError, errorBody } from '../../http/errors';
 import { routeVerb } from '../registry';
 import { runAgentOperation, validateAgentInput } from '../operations/service';
 import { toQuery, type OperationInvoker } from './agentRouteClient';
@@ -21,7 +21,8 @@ export function inProcessInvoker(deps: AppDeps, auth: Extract<AuthContext, { kin
       const res = await runAgentOperation(deps, auth, { method, input });
       return { status: res.status ?? 200, body: res.body ?? null };
     } catch (err) {
-      if (err instanceof ApiError) return { status: err.status, body: errorBody(err, requestId) };
+      const coded = asApiError(err);
+      if (coded) return { status: coded.status, body: errorBody(coded, requestId) };
       deps.logger.error({ err, requestId, action: op.name }, 'unhandled error in an MCP tool call');
       return { status: 500, body: errorBody(new ApiError(500, 'internal', 'internal error'), requestId) };
     }

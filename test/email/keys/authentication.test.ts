@@ -25,21 +25,15 @@ describe('email keys: authentication', () => {
     assert.equal(res.status, 200, res.text);
   });
 
-  it('a missing, malformed or unknown key answers 401 invalid_api_key', async () => {
+  it('a missing, malformed or unknown key answers 401 invalid_api_key; a valid credential of another kind 401 wrong_credential_kind', async () => {
     const { token } = await newEmailKey(account.accountId);
     const unknown = `svc_test_${'0'.repeat(32)}${token.slice(41)}`;
     const wrongEnv = token.replace('svc_test_', 'svc_live_');
-    for (const bad of [
-      undefined,
-      'svc_test_short',
-      `wyk_${token.slice(9)}`,
-      `${token}x`,
-      unknown,
-      wrongEnv,
-      account.agentKey,
-      account.ownerToken,
-    ]) {
+    for (const bad of [undefined, 'svc_test_short', `wyk_${token.slice(9)}`, `${token}x`, unknown, wrongEnv]) {
       assertError(await replicaA.probe(bad as string), 401, 'invalid_api_key');
+    }
+    for (const other of [account.agentKey, account.ownerToken]) {
+      assertError(await replicaA.probe(other), 401, 'wrong_credential_kind');
     }
     assertError(
       await replicaA.call('POST', '/test/email/probe/send', { headers: { authorization: `Basic ${token}` }, body: {} }),

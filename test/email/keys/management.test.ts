@@ -99,7 +99,7 @@ describe('email keys: management', () => {
     assert.equal((await create({}, admin.token)).status, 201);
     assertError(await create({}, member.token), 403, 'forbidden_role');
     assertError(await call('GET', '/api/email/keys', { token: member.token }), 403, 'forbidden_role');
-    assertError(await call('GET', '/api/email/keys', { token: account.agentKey }), 401, 'invalid_credentials');
+    assertError(await call('GET', '/api/email/keys', { token: account.agentKey }), 401, 'wrong_credential_kind');
   });
 
   it("another account's key id, a missing id and a malformed id answer 404 email_key_not_found", async () => {

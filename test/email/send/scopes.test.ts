@@ -28,12 +28,15 @@ describe('email sending: keys and scopes', () => {
     assertError(await call('POST', '/v1/email/batch', { token, body: [message()] }), 403, 'missing_scope');
   });
 
-  it('a missing, malformed or unknown key, or another kind of credential, is 401 invalid_api_key', async () => {
+  it('a missing, malformed or unknown key is 401 invalid_api_key; a valid credential of another kind is 401 wrong_credential_kind', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test' });
-    const forged = `${token.slice(0, -4)}AAAA`;
-    for (const bad of [undefined, 'nonsense', forged, account.ownerToken, account.agentKey]) {
+    const forged = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    for (const bad of [undefined, 'nonsense', forged]) {
       assertError(await call('POST', '/v1/email/send', { token: bad, body: message() }), 401, 'invalid_api_key');
+    }
+    for (const other of [account.ownerToken, account.agentKey]) {
+      assertError(await call('POST', '/v1/email/send', { token: other, body: message() }), 401, 'wrong_credential_kind');
     }
   });
 

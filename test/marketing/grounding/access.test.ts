@@ -126,8 +126,8 @@ describe('Grounding objects: auth and agent twins', () => {
       for (const { method, path } of ROUTES) {
         const body = bodyFor(method, c);
         assertError(await call(method, `/api${path(c)}`, { body }), 401, 'missing_credentials');
-        assertError(await call(method, `/api${path(c)}`, { token: acct.agentKey, body }), 401, 'invalid_credentials');
-        assertError(await call(method, `/api/agent${path(c)}`, { token: acct.ownerToken, body }), 401, 'invalid_credentials');
+        assertError(await call(method, `/api${path(c)}`, { token: acct.agentKey, body }), 401, 'wrong_credential_kind');
+        assertError(await call(method, `/api/agent${path(c)}`, { token: acct.ownerToken, body }), 401, 'wrong_credential_kind');
       }
     }
   });

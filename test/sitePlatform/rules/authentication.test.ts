@@ -246,10 +246,10 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
       const none = await world.app.call('GET', path);
       assert.deepEqual([none.status, none.body.code], [401, 'missing_credentials']);
       const session = await world.app.call('GET', path, { token: t.account.ownerToken });
-      assert.deepEqual([session.status, session.body.code], [401, 'invalid_credentials']);
+      assert.deepEqual([session.status, session.body.code], [401, 'wrong_credential_kind']);
       const secret = await world.app.call('GET', path, { headers: { 'x-agent-secret': harness().deps.config.AGENT_SECRET! } });
       assert.equal(secret.status, 401);
-      const readOnly = await newAgentKey(t.account.accountId, [], true);
+      const readOnly = await newAgentKey(t.account.accountId, ['site_platform:read', 'site_platform:write'], true);
       assert.equal((await world.app.call('GET', path, { token: readOnly })).status, 200);
       const write = await world.app.call('POST', OPS, {
         token: readOnly,
@@ -267,7 +267,7 @@ describe('doc2 Authentication (rules 1–7 and 10)', () => {
     it('the dashboard route takes a session or x-agent-secret: an agent key is 401, and each of the two is served', async () => {
       const path = `${builderOps(t.projectId)}${query({ action: 'cms_collection_list' })}`;
       const agent = await world.app.call('GET', path, { token: t.account.agentKey });
-      assert.deepEqual([agent.status, agent.body.code], [401, 'invalid_credentials']);
+      assert.deepEqual([agent.status, agent.body.code], [401, 'wrong_credential_kind']);
       assert.equal((await world.app.call('GET', path)).status, 401);
       assert.equal((await world.app.call('GET', path, { token: t.account.ownerToken })).status, 200);
       assert.equal((await world.app.call('GET', path, { headers: { 'x-agent-secret': harness().deps.config.AGENT_SECRET! } })).status, 200);
