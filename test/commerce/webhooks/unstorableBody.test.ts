@@ -5,7 +5,7 @@ import { deliver, deliveryRecords, newShop, orderPayload, processed } from './re
 /**
  * Rule: a verified delivery is never answered with a 5xx (the platform would retry it for 48 hours). A body that is
  * valid JSON but cannot be stored as jsonb — a lone UTF-16 surrogate escape like U+0000 — is recorded as failed
- * `invalid_json` and answered 200, every time.
+ * `invalid_json` and answered 200, every time; one nested deeper than 64 levels is recorded as failed `json_too_deep`.
  */
 describe('commerce webhook receiver: verified bodies Postgres cannot store', () => {
   const unstorable: Array<[string, string]> = [
@@ -18,22 +18,15 @@ describe('commerce webhook receiver: verified bodies Postgres cannot store', () 
 
   for (const [what, body] of unstorable) {
     it(`${what}: 200, recorded failed invalid_json, and a retry of it is 200 too`, async () => {
-      const shop = await newShop();
-      const first = await deliver(shop, 'orders/create', body);
-      assert.equal(first.status, 200, first.text);
-      const retry = await deliver(shop, 'orders/create', body, { webhookId: first.webhookId });
-      assert.equal(retry.status, 200, retry.text);
-      assert.equal(retry.body.duplicate, true);
-      const records = await deliveryRecords(shop);
-      assert.equal(records.length, 1);
-      assert.deepEqual([records[0].outcome, records[0].error_code], ['failed', 'invalid_json']);
-      const stored = await harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).first();
-      assert.equal(stored.payload, null, 'nothing of the body is stored');
-      const items = await harness().db('inbox_items').where({ account_id: shop.accountId, kind: 'commerce_webhook_failed' });
-      assert.equal(items.length, 1);
+      const items = await failsOnceUnstored(body, 'invalid_json');
       assert.ok(!JSON.stringify(items[0].body).includes('note'), 'the body is not copied into the inbox item');
     });
   }
+
+  it('a verified body nested deeper than 64 levels is 200, recorded failed json_too_deep without its payload, and a retry is 200 too', async () => {
+    // Nothing recursive runs on a body nested without bound: `note_attributes` nests 100,000 arrays.
+    await failsOnceUnstored(`{"id":1,"note_attributes":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'json_too_deep');
+  });
 
   it('a well-formed surrogate pair is stored and processed', async () => {
     const shop = await newShop();
@@ -60,3 +53,21 @@ describe('commerce webhook receiver: verified bodies Postgres cannot store', () 
     assert.equal((await processed(shop, results[2].webhookId)).outcome, 'processed');
   });
 });
+
+/** Delivers `body` twice (a platform retry): both 200, one delivery recorded failed with `code`, no payload kept, one inbox item. */
+async function failsOnceUnstored(body: string, code: string) {
+  const shop = await newShop();
+  const first = await deliver(shop, 'orders/create', body);
+  assert.equal(first.status, 200, first.text);
+  const retry = await deliver(shop, 'orders/create', body, { webhookId: first.webhookId });
+  assert.equal(retry.status, 200, retry.text);
+  assert.equal(retry.body.duplicate, true);
+  const records = await deliveryRecords(shop);
+  assert.equal(records.length, 1);
+  assert.deepEqual([records[0].outcome, records[0].error_code], ['failed', code]);
+  const stored = await harness().db('commerce_webhook_deliveries').where({ connection_id: shop.connectionId }).first();
+  assert.equal(stored.payload, null, 'nothing of the body is stored');
+  const items = await harness().db('inbox_items').where({ account_id: shop.accountId, kind: 'commerce_webhook_failed' });
+  assert.equal(items.length, 1);
+  return items;
+}
