@@ -27,6 +27,8 @@ export const DYNAMIC_CONFIG = [
   // with one a backlog is dispatched in exact priority and fairness order.
   'matching.numTaskqueueReadPartitions=1',
   'matching.numTaskqueueWritePartitions=1',
+  // A production cluster's limit on workflow, schedule and other ids (the dev server's default allows 1,000).
+  'limit.maxIDLength=255',
 ];
 
 /** A Temporal dev server (`temporal server start-dev`) with the project's search attributes registered. */

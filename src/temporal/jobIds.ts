@@ -9,22 +9,41 @@ export const JOB_KIND_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 /** Keys kept readable in the id; any other key is replaced by its hash (`~` never appears in a kept key). */
 const READABLE_KEY = /^[A-Za-z0-9._:@+=-]{1,200}$/;
 
-/** Longest workflow id the API accepts in a path (Temporal's own limit is 1,000 bytes). */
+/** Longest id a Temporal cluster takes (`limit.maxIDLength`, 255 by default and in deploy/temporal/dynamicconfig.yaml). */
+export const MAX_JOB_ID = 255;
+
+/** Longest workflow id the API accepts in a path (a dev server's own limit is 1,000 bytes). */
 const MAX_WORKFLOW_ID = 1000;
 
 export function isJobKind(value: string): boolean {
   return JOB_KIND_PATTERN.test(value);
 }
 
+/** `~` and 32 base64url characters of the part's SHA-256 (192 bits): the same part is the same digest. */
+function hashedIdPart(part: string): string {
+  return `~${createHash('sha256').update(part).digest('base64url').slice(0, 32)}`;
+}
+
 /**
  * `<kind>:<accountId>:<key>`: readable in the Temporal UI, and deterministic when the caller gives a key
  * (an Idempotency-Key, a content id …), so a retried request lands on the same workflow id. Without a key
- * the id is unique (a random UUID).
+ * the id is unique (a random UUID). A key that is not plain text, or that would take the id past MAX_JOB_ID, is
+ * replaced by its hash; a key that fits stays as it is, so the ids of short keys never change.
  */
 export function jobId(kind: string, accountId: string, key: string = randomUUID()): string {
   if (!isJobKind(kind)) throw new TypeError(`not a job kind: ${kind}`);
-  const keyPart = READABLE_KEY.test(key) ? key : `~${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
-  return `${kind}:${accountId}:${keyPart}`;
+  const readable = `${kind}:${accountId}:${key}`;
+  if (READABLE_KEY.test(key) && readable.length <= MAX_JOB_ID) return readable;
+  return `${kind}:${accountId}:${hashedIdPart(key)}`;
+}
+
+/**
+ * An entity workflow's id `<kind>:<accountId>:<entity>` (one workflow per site, shop …): the entity as it is while the
+ * id fits MAX_JOB_ID, its hash beyond, so an entity id from a platform never makes an id the server refuses.
+ */
+export function entityJobId(kind: string, accountId: string, entity: string): string {
+  const readable = `${kind}:${accountId}:${entity}`;
+  return readable.length <= MAX_JOB_ID ? readable : `${kind}:${accountId}:${hashedIdPart(entity)}`;
 }
 
 /** Whether a path segment can name a workflow at all; anything else is answered 404 without asking Temporal. */

@@ -1,8 +1,9 @@
 import type { AppDeps } from '../../deps';
+import { entityJobId } from '../../temporal/jobIds';
 import { signalWithStartJob } from '../../temporal/jobs';
 import { EntityOutboxRelay, type EntityOutbox, type EntityRelayOptions } from '../../temporal/entityOutboxRelay';
 import { RelayWakeups } from '../../temporal/outboxRelay';
-import { sitePlatformEventsContract, sitePlatformEventsWorkflowId } from '../../../workflows/sitePlatformEvents.contract';
+import { sitePlatformEventsContract } from '../../../workflows/sitePlatformEvents.contract';
 import { claimUndispatched, findStaleSites, markDispatched, type ClaimedEvent } from './eventsStore';
 
 /** Most events one relay pass claims. */
@@ -56,7 +57,7 @@ export class SiteEventRelay extends EntityOutboxRelay<ClaimedEvent, Site> {
       keyOf: (site) => `${site.accountId}:${site.siteId}`,
       signal: (site, handOver) =>
         signalWithStartJob(deps.temporal, sitePlatformEventsContract, {
-          workflowId: sitePlatformEventsWorkflowId(site.accountId, site.siteId),
+          workflowId: entityJobId(sitePlatformEventsContract.jobKind, site.accountId, site.siteId),
           accountId: site.accountId,
           args: [site],
           signal: 'events',
