@@ -126,8 +126,8 @@ const keyReused = () =>
 
 /**
  * Starts the backfill job for a project and waits for it up to SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS (then the
- * caller answers 202 with the job). The job id is `site-platform-forms-backfill:<account>:<Idempotency-Key>`, so a
- * retry with the same key attaches to the same run; the run's memo keeps a hash of the request, and a key sent with
+ * caller answers 202 with the job). The job id is `site-platform-forms-backfill:<account>:<Idempotency-Key>` (the key hashed when it would not
+ * fit, see jobId), so a retry with the same key attaches to the same run; the run's memo keeps a hash of the request, and a key sent with
  * another request is 409 `idempotency_key_reused`. A failed job answers the coded error it failed with, as the
  * operation route answers it (`upstreamStatus`, `retry_after_seconds` and the platform's code included: one mapping,
  * src/platforms/sitePlatform/errors.ts, carried through the job by src/temporal/failures.ts); a first-page rate limit
