@@ -7,12 +7,13 @@ import {
   type Sinks,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
+import type { JobCloseOutcome } from './jobCloseOutcome';
 import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from './searchAttributes';
 
 export interface JobClose {
   /** The job's JobKind, else its workflow type (children started without search attributes). */
   kind: string;
-  outcome: 'completed' | 'failed' | 'canceled';
+  outcome: JobCloseOutcome;
   /** Epoch ms the first run of the chain started; the worker measures the duration against its own clock. */
   startedAt: number;
   /** A cron schedule's run (AccountId `_system`): its JobKind is the schedule's name. */

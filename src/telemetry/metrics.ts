@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { JOB_CLOSE_OUTCOMES } from '../../workflows/jobCloseOutcome';
 
 /**
  * The domain metrics of this process. They are counted deep inside platform clients, limiters, receivers and the
@@ -15,8 +16,8 @@ export function workerRegistry(): Registry {
   return Registry.merge([own, domainRegistry]);
 }
 
-export const JOB_OUTCOMES = ['completed', 'failed', 'canceled', 'terminated', 'timed_out'] as const;
-export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+/** The outcomes a job close is counted with (`jobsClosed`, `jobDuration`, `scheduleRuns`). */
+export const JOB_OUTCOMES = JOB_CLOSE_OUTCOMES;
 
 export const domainMetrics = {
   jobsClosed: new Counter({
@@ -92,19 +93,23 @@ export function boundedLabel(label: string, value: string): string {
   return value;
 }
 
-export type Platform = 'commerce' | 'site_platform';
+export const PLATFORMS = ['commerce', 'site_platform'] as const;
+export type Platform = (typeof PLATFORMS)[number];
 
 export function countPlatformCall(platform: Platform, operation: string, status: number | 'timeout' | 'network'): void {
   domainMetrics.platformCalls.inc({ platform, operation: boundedLabel(`${platform}:operation`, operation), status: String(status) });
 }
 
-export type Limiter = 'site_platform_bucket' | 'email_per_second' | 'email_batch_hold' | 'email_daily_cap';
+export const LIMITERS = ['site_platform_bucket', 'email_per_second', 'email_batch_hold', 'email_daily_cap'] as const;
+export type Limiter = (typeof LIMITERS)[number];
 
 export function countRateLimitRefusal(limiter: Limiter): void {
   domainMetrics.rateLimitRefusals.inc({ limiter });
 }
 
-export function countEmailSends(outcome: 'sent' | 'failed' | 'withheld' | 'simulated', count = 1): void {
+export const EMAIL_SEND_OUTCOMES = ['sent', 'failed', 'withheld', 'simulated'] as const;
+
+export function countEmailSends(outcome: (typeof EMAIL_SEND_OUTCOMES)[number], count = 1): void {
   if (count > 0) domainMetrics.emailSends.inc({ outcome }, count);
 }
 

@@ -7,6 +7,7 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
+import { temporalErrorText } from './errorText';
 import { isJobKind } from './jobIds';
 import { jobSearchAttributes } from './jobs';
 import type { ScheduleEntry } from './schedules';
@@ -68,7 +69,10 @@ function desiredOf(entry: ScheduleEntry, taskQueue: string): Omit<ScheduleOption
   };
 }
 
-/** The table's digest and every part an operator could have edited by hand (the cron text is covered by the digest). */
+/**
+ * The table's digest and every part an operator could have edited by hand (the cron text is covered by the digest);
+ * a running schedule's note is its description.
+ */
 function matches(current: ScheduleDescription, entry: ScheduleEntry, taskQueue: string): boolean {
   const { action } = current;
   const attrs =
@@ -84,6 +88,7 @@ function matches(current: ScheduleDescription, entry: ScheduleEntry, taskQueue: 
     attrs.get(AccountIdKey) === SYSTEM_ACCOUNT &&
     attrs.get(JobKindKey) === entry.name &&
     current.policies.overlap === (entry.overlap ?? DEFAULT_OVERLAP) &&
+    (current.state.paused || current.state.note === entry.description) &&
     current.spec.timezone === TIMEZONE &&
     (current.spec.calendars?.length ?? 0) === 1 &&
     !current.spec.intervals?.length
@@ -111,13 +116,35 @@ async function describeOrNull(client: Client, id: string): Promise<ScheduleDescr
   }
 }
 
+/** The SDK's schedule errors say only `Failed to create schedule`; the server's reason is in their gRPC cause. */
+export class ScheduleSyncError extends Error {
+  constructor(
+    readonly schedule: string,
+    cause: unknown,
+  ) {
+    super(`schedule ${schedule}: ${temporalErrorText(cause)}`, { cause });
+    this.name = 'ScheduleSyncError';
+  }
+}
+
+const rethrowFor =
+  (name: string) =>
+  (err: unknown): never => {
+    throw new ScheduleSyncError(name, err);
+  };
+
 async function syncEntry(client: Client, entry: ScheduleEntry, taskQueue: string): Promise<keyof SyncResult> {
   const id = scheduleIdOf(entry.name);
   const desired = desiredOf(entry, taskQueue);
   let current = await describeOrNull(client, id);
   if (!current) {
     try {
-      await client.schedule.create({ scheduleId: id, ...desired, memo: { managedBy: 'workyard schedules sync' } });
+      await client.schedule.create({
+        scheduleId: id,
+        ...desired,
+        state: { note: entry.description },
+        memo: { managedBy: 'workyard schedules sync' },
+      });
       return 'created';
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
@@ -126,17 +153,22 @@ async function syncEntry(client: Client, entry: ScheduleEntry, taskQueue: string
     }
   }
   if (matches(current, entry, taskQueue)) return 'unchanged';
-  // Pause state and note belong to operators: an update keeps them.
+  // The pause belongs to operators, and so does a paused schedule's note (it says why): an update keeps them.
   await client.schedule.getHandle(id).update((previous) => ({
     ...desired,
-    state: { paused: previous.state.paused, note: previous.state.note, remainingActions: previous.state.remainingActions },
+    state: {
+      paused: previous.state.paused,
+      note: previous.state.paused ? previous.state.note : entry.description,
+      remainingActions: previous.state.remainingActions,
+    },
   }));
   return 'updated';
 }
 
 /**
  * Makes Temporal's Schedules match `table`: schedule id `workyard:<name>`, cron in UTC, each run started with
- * `AccountId = '_system'` and `JobKind = <name>`. Creates what is missing, updates what differs (spec, action,
+ * `AccountId = '_system'` and `JobKind = <name>`, the entry's description as the note (kept off a paused schedule,
+ * whose note says why it is paused). Creates what is missing, updates what differs (spec, action,
  * overlap policy), deletes `workyard:` schedules no longer in the table and leaves every other schedule alone.
  * Running it twice changes nothing the second time. Entries are read by id (strongly consistent); stale schedules
  * are found through the schedule list, which is eventually consistent: one created a moment ago by someone else
@@ -145,7 +177,7 @@ async function syncEntry(client: Client, entry: ScheduleEntry, taskQueue: string
 export async function syncSchedules(client: Client, table: ScheduleEntry[], taskQueue: string): Promise<SyncResult> {
   assertTable(table);
   const result: SyncResult = { created: [], updated: [], deleted: [], unchanged: [] };
-  for (const entry of table) result[await syncEntry(client, entry, taskQueue)].push(entry.name);
+  for (const entry of table) result[await syncEntry(client, entry, taskQueue).catch(rethrowFor(entry.name))].push(entry.name);
 
   const wanted = new Set(table.map((entry) => scheduleIdOf(entry.name)));
   const stale: string[] = [];
@@ -157,7 +189,8 @@ export async function syncSchedules(client: Client, table: ScheduleEntry[], task
       await client.schedule.getHandle(id).delete();
       result.deleted.push(id.slice(SCHEDULE_ID_PREFIX.length));
     } catch (err) {
-      if (!(err instanceof ScheduleNotFoundError)) throw err; // already gone (the list lags behind deletes)
+      // ScheduleNotFoundError: already gone (the list lags behind deletes).
+      if (!(err instanceof ScheduleNotFoundError)) throw new ScheduleSyncError(id.slice(SCHEDULE_ID_PREFIX.length), err);
     }
   }
   return result;

@@ -75,6 +75,20 @@ describe('schedule sync', () => {
     assert.deepEqual(second, { created: [], updated: [], deleted: [], unchanged: [a.name, b.name] });
   });
 
+  it('each schedule carries its description as its note', async () => {
+    for (const e of [a, b]) {
+      const described = await harness().client.schedule.getHandle(scheduleIdOf(e.name)).describe();
+      assert.equal(described.state.note, e.description, e.name);
+    }
+  });
+
+  it('an update writes a changed description into the note of a running schedule', async () => {
+    const described = { ...b, description: `test b, described again` };
+    assert.deepEqual((await sync([a, described])).updated, [b.name]);
+    assert.equal((await harness().client.schedule.getHandle(scheduleIdOf(b.name)).describe()).state.note, described.description);
+    assert.deepEqual((await sync([a, b])).updated, [b.name]);
+  });
+
   it('a schedule runs its workflow on the task queue with AccountId _system and JobKind <name>, in UTC', async () => {
     const handle = harness().client.schedule.getHandle(scheduleIdOf(a.name));
     const described = await handle.describe();
