@@ -11,6 +11,8 @@ export interface ApiErrorExtra {
   details?: Record<string, unknown>;
   /** Response headers the error carries (e.g. the rate-limit headers of a 429). */
   headers?: Record<string, string>;
+  /** What failed underneath (e.g. a gRPC status and the server's words): logged with the request, never answered. */
+  cause?: string;
 }
 
 /** The one error type: a status, a stable snake_case code callers branch on, and a message for people. */
@@ -112,6 +114,7 @@ export function errorRenderer(logger: Logger) {
       const e = raw as { code?: unknown; name?: unknown };
       logger.warn({ requestId, route: ctx._matchedRoute, method: ctx.method, dbError: e?.code ?? e?.name }, 'database unavailable');
     }
+    if (err?.extra.cause) logger.warn({ requestId, route: ctx._matchedRoute, method: ctx.method, cause: err.extra.cause }, err.code);
     if (err) {
       ctx.status = err.status;
       ctx.body = errorBody(err, requestId);

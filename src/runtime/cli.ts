@@ -1,4 +1,5 @@
 import { ConfigError } from '../config';
+import { temporalErrorText } from '../temporal/errorText';
 import type { CommandIO } from './command';
 import { COMMANDS } from './commands';
 import { CliError, UsageError } from './errors';
@@ -38,7 +39,9 @@ export async function runCli(argv: string[], io: CommandIO = processIO): Promise
       io.err(`error: ${err.message}`);
       return err.exitCode;
     }
-    io.err(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    // The first line carries the causes: a Temporal ServiceError keeps the server's reason only there.
+    io.err(`error: ${temporalErrorText(err)}`);
+    if (err instanceof Error && err.stack) io.err(err.stack);
     return 1;
   }
 }

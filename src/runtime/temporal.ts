@@ -3,8 +3,9 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { startTemporalDevServer } from '../dev/temporalDevServer';
 import { connectTemporal } from '../temporal/client';
+import { temporalErrorText } from '../temporal/errorText';
+import { checkNamespace, SETUP_COMMAND, type NamespaceCheck } from '../temporal/namespaceCheck';
 import { CliError } from './errors';
-import { messageOf } from './shutdown';
 
 export interface StackTemporal {
   address: string;
@@ -45,24 +46,35 @@ export async function startStackTemporal(config: Config, dataDir: string, log: (
   };
 }
 
-const GRPC_NOT_FOUND = 5;
-
-/** A client of the namespace, failing with a message that names the variable when the server or namespace is not there. */
-export async function connectTemporalChecked(address: string, namespace: string): Promise<Client> {
-  let client: Client;
+/** A client of the namespace, failing with a message that names the variable when the server cannot be reached. */
+export async function connectTemporalUnchecked(address: string, namespace: string): Promise<Client> {
   try {
-    client = await connectTemporal(address, namespace);
+    return await connectTemporal(address, namespace);
   } catch (err) {
-    throw new CliError(`TEMPORAL_ADDRESS: cannot reach Temporal at ${address}: ${messageOf(err)}`);
+    throw new CliError(`TEMPORAL_ADDRESS: cannot reach Temporal at ${address}: ${temporalErrorText(err)}`);
   }
+}
+
+/**
+ * A client of the namespace, once the namespace is there with every search attribute the jobs set (two RPCs). Fails
+ * with a message that names the variable when the server cannot be reached, and each missing part (or an attribute of
+ * another type) with the command that creates them.
+ */
+export async function connectTemporalChecked(address: string, namespace: string): Promise<Client> {
+  const client = await connectTemporalUnchecked(address, namespace);
+  let check: NamespaceCheck;
   try {
-    await client.workflowService.describeNamespace({ namespace });
+    check = await checkNamespace(client, namespace);
   } catch (err) {
     await client.connection.close();
-    if ((err as { code?: number }).code === GRPC_NOT_FOUND) {
-      throw new CliError(`TEMPORAL_NAMESPACE: the namespace "${namespace}" does not exist on ${address}`);
-    }
-    throw new CliError(`TEMPORAL_ADDRESS: Temporal at ${address} did not answer: ${messageOf(err)}`);
+    throw new CliError(`TEMPORAL_ADDRESS: Temporal at ${address} did not answer: ${temporalErrorText(err)}`);
+  }
+  if (!check.ok) {
+    await client.connection.close();
+    throw new CliError(
+      `TEMPORAL_NAMESPACE: namespace "${namespace}" on ${address} is not ready: ${check.problems.join('; ')}. ` +
+        `Run \`${SETUP_COMMAND}\` with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE to create what is missing.`,
+    );
   }
   return client;
 }

@@ -2,15 +2,19 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../app/activities';
+import { SCHEDULES } from '../app/schedules';
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../logger';
+import { temporalErrorText } from '../temporal/errorText';
+import type { ScheduleEntry } from '../temporal/schedules';
 import { bundleWorkflows, createWorker } from '../temporal/worker';
 import { installRuntimeWithMetrics } from '../telemetry/metricsTemporal';
 import { workerRegistry } from '../telemetry/metrics';
+import { primeKnownSeries } from '../telemetry/metricsKnownSeries';
 import { startMetricsServer, type RunningMetricsServer } from '../telemetry/metricsServer';
 import { CliError } from './errors';
-import { messageOf, type Lifecycle } from './shutdown';
+import type { Lifecycle } from './shutdown';
 
 export type WorkflowCode = WorkflowBundleWithSourceMap | { codePath: string };
 
@@ -79,10 +83,15 @@ export async function startWorker(options: {
 
 /**
  * The worker command's `/metrics` on HOST:METRICS_PORT (process, domain and Temporal SDK series), or null when
- * METRICS_PORT is 0. A port in use is a start-up error naming the variable.
+ * METRICS_PORT is 0. The series known in advance (the schedules' runs, …) start at 0. A port in use is a start-up
+ * error naming the variable.
  */
-export async function startWorkerMetrics(config: Pick<Config, 'HOST' | 'METRICS_PORT'>): Promise<RunningMetricsServer | null> {
+export async function startWorkerMetrics(
+  config: Pick<Config, 'HOST' | 'METRICS_PORT'>,
+  schedules: ScheduleEntry[] = SCHEDULES,
+): Promise<RunningMetricsServer | null> {
   if (config.METRICS_PORT === 0) return null;
+  primeKnownSeries(schedules.map((s) => s.name));
   try {
     return await startMetricsServer(workerRegistry(), config.HOST, config.METRICS_PORT);
   } catch (err) {
@@ -99,6 +108,6 @@ export function superviseWorker(worker: RunningWorker, lifecycle: Lifecycle): vo
   lifecycle.onShutdown('worker', () => worker.stop(), WORKER_STOP_MS);
   worker.done.then(
     () => lifecycle.requestStop('the worker stopped'),
-    (err) => lifecycle.requestStop(`the worker failed: ${messageOf(err)}`),
+    (err) => lifecycle.requestStop(`the worker failed: ${temporalErrorText(err)}`),
   );
 }

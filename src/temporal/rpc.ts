@@ -1,5 +1,6 @@
 import { isGrpcDeadlineError, isGrpcServiceError, type Client } from '@temporalio/client';
 import { ApiError } from '../http/errors';
+import { temporalErrorText } from './errorText';
 
 /** Default bound of one request to Temporal made while an HTTP request waits. */
 export const TEMPORAL_CALL_MS = 10_000;
@@ -15,8 +16,12 @@ export function isUnavailable(err: unknown): boolean {
   return false;
 }
 
-export function temporalUnavailable(): ApiError {
-  return new ApiError(503, 'temporal_unavailable', 'the job engine did not answer in time; retry shortly', { retryAfterSeconds: 2 });
+/** 503 `temporal_unavailable`; `cause`, the error Temporal gave, goes to the log with its gRPC status (never to the client). */
+export function temporalUnavailable(cause?: unknown): ApiError {
+  return new ApiError(503, 'temporal_unavailable', 'the job engine did not answer in time; retry shortly', {
+    retryAfterSeconds: 2,
+    cause: cause === undefined ? undefined : temporalErrorText(cause),
+  });
 }
 
 /**
@@ -27,7 +32,7 @@ export async function withTemporal<T>(client: Client, fn: () => Promise<T>, ms =
   try {
     return await client.withDeadline(Date.now() + ms, fn);
   } catch (err) {
-    if (isUnavailable(err)) throw temporalUnavailable();
+    if (isUnavailable(err)) throw temporalUnavailable(err);
     throw err;
   }
 }

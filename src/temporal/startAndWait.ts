@@ -41,7 +41,7 @@ async function waitForResult<T>(
     // The bound passed: our deadline fired (DEADLINE_EXCEEDED), or the server, which got the same deadline,
     // gave up on the long poll first (CANCELLED). No abort signal is set here, so nothing else cancels.
     if (isGrpcDeadlineError(err) || isGrpcCancelledError(err)) return { done: false };
-    if (isUnavailable(err)) throw temporalUnavailable();
+    if (isUnavailable(err)) throw temporalUnavailable(err);
     throw err;
   }
 }

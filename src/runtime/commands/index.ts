@@ -7,6 +7,7 @@ import { migrateCommand } from './migrate';
 import { schedulesCommand } from './schedules';
 import { smtpServerCommand } from './smtpServer';
 import { startCommand } from './start';
+import { temporalCommand } from './temporal';
 import { workerCommand } from './worker';
 
 /** Every subcommand of `src/main.ts`, in the order `help` lists them. */
@@ -17,6 +18,7 @@ export const COMMANDS: Record<string, Command> = {
   'smtp-server': smtpServerCommand,
   migrate: migrateCommand,
   schedules: schedulesCommand,
+  temporal: temporalCommand,
   account: accountCommand,
   key: keyCommand,
   bundle: bundleCommand,
