@@ -22,12 +22,6 @@ export const sitePlatformEventsContract = withSignals(
   { events: siteEventsSignal },
 );
 
-/**
- * One entity workflow per (account, site): events of one site are fanned out in arrival order, whichever of the
- * account's connections delivered them (they share the dedup key (account, site, event id) and the site's page index).
- */
-export const sitePlatformEventsWorkflowId = (accountId: string, siteId: string) => `site-platform-events:${accountId}:${siteId}`;
-
 /** Events one batch of a pass takes. */
 export const EVENTS_PER_BATCH = 200;
 /** A pass (one activity call) ends at the first event boundary past this, so the workflow hears of progress often. */

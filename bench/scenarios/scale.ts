@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SITE_PLATFORM_TRIGGERS } from '../../src/triggers/outbox';
-import { sitePlatformEventsWorkflowId } from '../../workflows/sitePlatformEvents.contract';
+import { entityJobId } from '../../src/temporal/jobIds';
+import { sitePlatformEventsContract } from '../../workflows/sitePlatformEvents.contract';
 import type { BenchEnv } from '../lib/env';
 import { sampleLoad, type Samples } from '../lib/load';
 import type { ScenarioResult } from '../lib/report';
@@ -56,7 +57,7 @@ async function historyFacts(env: BenchEnv, seed: SiteIntakeSeed, siteIds: string
   for (const siteId of siteIds) {
     addDrainChainFacts(
       facts,
-      await drainChainFacts(env.client, sitePlatformEventsWorkflowId(seed.accountId, siteId), 'drainSitePlatformEvents'),
+      await drainChainFacts(env.client, entityJobId(sitePlatformEventsContract.jobKind, seed.accountId, siteId), 'drainSitePlatformEvents'),
     );
   }
   return facts;

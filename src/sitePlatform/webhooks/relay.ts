@@ -57,6 +57,7 @@ export class SiteEventRelay extends EntityOutboxRelay<ClaimedEvent, Site> {
       keyOf: (site) => `${site.accountId}:${site.siteId}`,
       signal: (site, handOver) =>
         signalWithStartJob(deps.temporal, sitePlatformEventsContract, {
+          // One workflow per (account, site): a site's events fan out in arrival order, whichever connection delivered them.
           workflowId: entityJobId(sitePlatformEventsContract.jobKind, site.accountId, site.siteId),
           accountId: site.accountId,
           args: [site],

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { listIndexedPages } from '../../../src/sitePlatform/webhooks/pageIndexStore';
 import { FAN_OUT_MAX_PROJECTS } from '../../../src/sitePlatform/webhooks/fanOut';
-import { sitePlatformEventsContract, sitePlatformEventsWorkflowId } from '../../../workflows/sitePlatformEvents.contract';
+import { entityJobId } from '../../../src/temporal/jobIds';
+import { sitePlatformEventsContract } from '../../../workflows/sitePlatformEvents.contract';
 import { jobSearchAttributes } from '../../../src/temporal/jobs';
 import { progressQuery } from '../../../workflows/progress.contract';
 import { harness } from '../../helpers/harness';
@@ -196,7 +197,7 @@ describe('site platform event fan-out', () => {
     const c = await newConnection(rw, { authKind: 'site_token' });
     const siteId = c.siteIds[0];
     const { client } = harness();
-    const workflowId = sitePlatformEventsWorkflowId(c.accountId, siteId);
+    const workflowId = entityJobId(sitePlatformEventsContract.jobKind, c.accountId, siteId);
     await startJobLike(workflowId, c.accountId, siteId, rw.taskQueue);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -219,7 +220,7 @@ describe('site platform event fan-out', () => {
     const siteId = c.siteIds[0];
     await deliverAndFanOut(rw, c, 'comment_created', { siteId, threadId: randomUUID(), content: 'one' });
     await deliverAndFanOut(rw, c, 'comment_created', { siteId, threadId: randomUUID(), content: 'two' });
-    const handle = harness().client.workflow.getHandle(sitePlatformEventsWorkflowId(c.accountId, siteId));
+    const handle = harness().client.workflow.getHandle(entityJobId(sitePlatformEventsContract.jobKind, c.accountId, siteId));
     const description = await handle.describe();
     assert.equal(description.taskQueue, rw.taskQueue);
     const attrs = description.typedSearchAttributes;

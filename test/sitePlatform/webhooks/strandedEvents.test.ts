@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createActivities } from '../../../src/app/activities';
 import { SiteEventRelay } from '../../../src/sitePlatform/webhooks/relay';
 import { createWorker } from '../../../src/temporal/worker';
-import { sitePlatformEventsWorkflowId } from '../../../workflows/sitePlatformEvents.contract';
+import { entityJobId } from '../../../src/temporal/jobIds';
+import { sitePlatformEventsContract } from '../../../workflows/sitePlatformEvents.contract';
 import { harness } from '../../helpers/harness';
 import { eventually } from '../../jobs/jobTestKit';
 import { bodyEventId, deliver, envelope, fannedOut, newConnection, startReceiverWorld, type ReceiverWorld } from './receiverKit';
@@ -44,7 +45,7 @@ describe("no accepted site event is ever stranded: the site's workflow drains it
         20_000,
         'every event handed over',
       );
-      const handle = h.client.workflow.getHandle(sitePlatformEventsWorkflowId(c.accountId, siteId));
+      const handle = h.client.workflow.getHandle(entityJobId(sitePlatformEventsContract.jobKind, c.accountId, siteId));
       await handle.terminate('an operator ended it');
 
       const { worker, connection } = await createWorker({
