@@ -189,6 +189,9 @@ const schema = z
 
 export type Config = z.infer<typeof schema>;
 
+/** Every variable the configuration reads (docker-compose.yml passes each of them to the app services). */
+export const CONFIG_KEYS = Object.keys(schema.shape) as readonly (keyof Config)[];
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
