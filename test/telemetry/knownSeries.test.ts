@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SCHEDULES } from '../../src/app/schedules';
+import { freePort } from '../../src/dev/ports';
 import { startWorkerMetrics } from '../../src/runtime/worker';
 import { EMAIL_SEND_OUTCOMES, JOB_OUTCOMES, LIMITERS } from '../../src/telemetry/metrics';
 import { defineSchedule } from '../../src/temporal/schedules';
@@ -27,14 +26,6 @@ function series(text: string, name: string, labels: Record<string, string>): num
   return undefined;
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
 describe('metrics: series known in advance start at 0', () => {
   it("right after start, the worker's /metrics shows each schedule's run and close counters, each limiter and each email outcome at 0", async () => {
     const never = defineSchedule(quickJobContract, {
@@ -44,7 +35,7 @@ describe('metrics: series known in advance start at 0', () => {
       overlap: 'SKIP',
       description: 'A schedule no test runs.',
     });
-    const server = await startWorkerMetrics({ HOST: '127.0.0.1', METRICS_PORT: await freePort() }, [...SCHEDULES, never]);
+    const server = await startWorkerMetrics({ HOST: '127.0.0.1', METRICS_PORT: await freePort(0) }, [...SCHEDULES, never]);
     assert.ok(server);
     try {
       const text = await (await fetch(server.url)).text();

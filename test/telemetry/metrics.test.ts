@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
+import { freePort } from '../../src/dev/ports';
 import { createCommerceClient } from '../../src/platforms/commerce';
 import { createSitePlatformClient, TokenBucket } from '../../src/platforms/sitePlatform';
 import { startWorkerMetrics } from '../../src/runtime/worker';
@@ -195,12 +196,7 @@ describe('metrics: GET /metrics', () => {
     });
 
     it('answers GET /metrics with the domain and Temporal SDK series, 404 elsewhere, and stops', async () => {
-      const port = await new Promise<number>((resolve) => {
-        const probe = http.createServer().listen(0, '127.0.0.1', () => {
-          const { port: free } = probe.address() as AddressInfo;
-          probe.close(() => resolve(free));
-        });
-      });
+      const port = await freePort(0);
       const server = await startWorkerMetrics({ HOST: '127.0.0.1', METRICS_PORT: port });
       assert.ok(server);
       try {
@@ -218,6 +214,24 @@ describe('metrics: GET /metrics', () => {
         await server.stop();
       }
       await assert.rejects(fetch(server.url));
+    });
+
+    it('a second worker on one host is told METRICS_PORT is in use, with what to set instead', async () => {
+      const first = await startWorkerMetrics({ HOST: '127.0.0.1', METRICS_PORT: await freePort(0) });
+      assert.ok(first);
+      try {
+        const port = Number(new URL(first.url).port);
+        await assert.rejects(startWorkerMetrics({ HOST: '127.0.0.1', METRICS_PORT: port }), (err: Error) => {
+          assert.equal(err.name, 'CliError');
+          assert.equal(
+            err.message,
+            `METRICS_PORT: 127.0.0.1:${port} is already in use; set another port, or 0 to turn the worker's metrics off`,
+          );
+          return true;
+        });
+      } finally {
+        await first.stop();
+      }
     });
   });
 });
