@@ -1,6 +1,7 @@
 import * as alerts from '../src/alerts/service';
 import { openAlertSecret } from '../src/alerts/secretBox';
 import { attemptSignedDelivery } from '../src/webhookKit/attempt';
+import { closeJobRun } from '../src/jobs/jobIndexStore';
 import type { JobClosedInput } from '../workflows/alertEventDelivery.contract';
 import type { AttemptInput, AttemptOutcome } from '../workflows/webhookRetryPolicy';
 import type { ActivityDeps } from './deps';
@@ -10,8 +11,12 @@ export function createAlertActivities(deps: ActivityDeps) {
   const { db } = deps;
   const secretHashKey = deps.config.SECRET_HASH_KEY ?? '';
   return {
-    /** A job closed (the job events interceptor): its job.completed / job.failed event, or a partial sweep's sweep.partial events. */
+    /**
+     * A job closed (the job events interceptor): its close in the job index, and its job.completed / job.failed event,
+     * or a partial sweep's sweep.partial events.
+     */
     async recordJobClosed(input: JobClosedInput): Promise<{ eventIds: string[] }> {
+      await closeJobRun(db, input.job.run_id, input.job.status, new Date(input.job.closed_at));
       return { eventIds: await alerts.recordJobClosed({ db, secretHashKey }, input) };
     },
 

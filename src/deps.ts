@@ -11,6 +11,11 @@ export interface TemporalDeps {
   taskQueue: string;
   /** Base URL of the Temporal UI, for links to runs; absent when unknown. */
   uiUrl?: string;
+  /**
+   * Where job starts are recorded in the job index (src/jobs/jobIndex.ts) the moment they are made, so that the
+   * starting client sees its job listed at once. Absent, the index watcher takes the run in a few seconds later.
+   */
+  jobIndex?: { db: Knex; logger: Logger };
 }
 
 /** What the API process is built from; tests build the same thing against their own servers. */

@@ -6,7 +6,7 @@ import { closeEmailRuntime } from '../email/keys/runtime';
 import { EmailEventRedispatcher } from '../email/webhooks/redispatchRelay';
 import { startConfiguredReturnPath } from '../email/returnPath/runtime';
 import { closeRelays } from '../email/send/transport';
-import { ServerClosedJobsWatcher } from '../jobs/serverClosedJobs';
+import { JobIndexWatcher } from '../jobs/jobIndexWatcher';
 import { closeTurnWakeups } from '../marketing/ai/turnWakeups';
 import { SiteEventRelay } from '../sitePlatform/webhooks/relay';
 
@@ -24,8 +24,8 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
   const emailRedispatcher = new EmailEventRedispatcher(deps).start();
   // Alert events recorded by activities (job closings, sweeps, inbox items) or whose workflow start failed.
   const alertRelay = new AlertEventRelay(deps).start();
-  // job.failed for jobs the Temporal server closed (terminated, timed out): no workflow code runs at those closes.
-  const serverClosedJobs = new ServerClosedJobsWatcher(deps).start();
+  // The job index in step with Temporal, and job.failed for jobs the server closed (terminated, timed out).
+  const jobIndexWatcher = new JobIndexWatcher(deps).start();
   // The email return path (bounces and feedback reports), when configured; it binds in the background.
   const returnPath = startConfiguredReturnPath(deps);
   return {
@@ -35,7 +35,7 @@ export function startApiCompanions(deps: AppDeps): ApiCompanions {
       await siteEventRelay.stop();
       await emailRedispatcher.stop();
       await alertRelay.stop();
-      await serverClosedJobs.stop();
+      await jobIndexWatcher.stop();
       await closeEmailRuntime(deps); // the key-change listener and the last usage flush
       await closeAgentKeyCache(deps); // the agent-key change listener
       await closeRelays(); // pooled SMTP connections to the relay

@@ -2,16 +2,17 @@ import { accountOf } from '../auth/authenticate';
 import { route, type RouteDef } from '../http/route';
 import { JOB_ROUTE_VARIANTS, JOB_TAGS as tags, jobNotFoundError as notFound, type JobRouteVariant as Variant } from './routeVariants';
 import { JobIdParams, JobListQuery, JobListSchema, JobSchema } from './schemas';
-import { cancelJob, getJob, listJobs } from './service';
+import { listIndexedJobs } from './jobIndex';
+import { cancelJob, getJob } from './service';
 import * as docs from './docs';
 
 const LIST_DESCRIPTION = [
-  'Jobs of the account from Temporal visibility, filtered by `kind`, `status` and `content_id`.',
-  'Paged by cursor, not by page number: Temporal pages visibility by an opaque token and does not count cheaply, so there is no `total`. ',
-  'Pass `next_cursor` as `cursor` with the same filters for the next page; a cursor from other filters is 400 `invalid_cursor`. ',
-  '`has_more` is true when Temporal handed out a next token; the last page can then be empty. ',
-  'Order: running jobs first, then closed ones, newest first. Visibility is eventually consistent: a job started a moment ago can take ',
-  'up to a second or two to appear, and a status change likewise; `GET /api/jobs/{id}` is always current. ',
+  'Jobs of the account, filtered by `kind`, `status`, `content_id` and `tag`, from the job index (Postgres). ',
+  'Paged by cursor, not by page number, with no `total`: pass `next_cursor` as `cursor` with the same filters for the next page; ',
+  'a cursor from other filters is 400 `invalid_cursor`. `has_more` is true when another page follows. ',
+  'Order: running jobs first, newest first, then closed ones, most recently closed first. ',
+  'A job started through the API is listed at once; its close is listed as soon as the job reports it, and a close that runs no ',
+  'job code (a cancellation, a termination, a timeout) within a few seconds. `GET /api/jobs/{id}` asks Temporal and is always current. ',
   'List items carry no progress, result or error: fetch the job for those.',
 ].join('');
 
@@ -46,7 +47,7 @@ function routesFor(v: Variant): RouteDef[] {
         responses: { 200: { description: 'A page of jobs', schema: JobListSchema } },
         errors: [{ status: 400, code: 'invalid_cursor', description: 'The cursor is not a `next_cursor` of this listing (same filters).' }],
       },
-      async ({ auth, deps, query }) => ({ body: await listJobs(deps.temporal, deps.secretHashKey, accountOf(auth), query) }),
+      async ({ auth, deps, query }) => ({ body: await listIndexedJobs(deps, accountOf(auth), query) }),
     ),
 
     route(

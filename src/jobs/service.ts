@@ -2,10 +2,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import { isPlausibleWorkflowId } from '../temporal/jobIds';
-import { accountOfRun, describeRun, jobFromRun, jobStatusOf, jobSummaryOf, type RunDescription } from '../temporal/jobView';
+import { accountOfRun, describeRun, jobFromRun, jobStatusOf, type RunDescription } from '../temporal/jobView';
 import { withTemporal } from '../temporal/rpc';
-import type { Job, JobListFilters, JobSummary } from './schemas';
-import { decodeCursor, encodeCursor, listRuns, visibilityQuery } from './visibility';
+import type { Job } from './schemas';
 
 export const jobNotFound = () => new ApiError(404, 'job_not_found', 'job not found');
 
@@ -22,25 +21,6 @@ export async function ownedRun(temporal: TemporalDeps, accountId: string, id: st
 
 export async function getJob(temporal: TemporalDeps, accountId: string, id: string): Promise<Job> {
   return jobFromRun(temporal, await ownedRun(temporal, accountId, id));
-}
-
-export interface JobPage {
-  data: JobSummary[];
-  limit: number;
-  next_cursor: string | null;
-  has_more: boolean;
-}
-
-export async function listJobs(temporal: TemporalDeps, hashKey: string, accountId: string, filters: JobListFilters): Promise<JobPage> {
-  const query = visibilityQuery(accountId, filters);
-  const token = filters.cursor ? decodeCursor(hashKey, query, filters.cursor) : undefined;
-  const page = await listRuns(temporal, query, filters.limit, token);
-  return {
-    data: page.runs.map((run) => jobSummaryOf(temporal, run)),
-    limit: filters.limit,
-    next_cursor: page.nextPageToken ? encodeCursor(hashKey, query, page.nextPageToken) : null,
-    has_more: page.nextPageToken !== null,
-  };
 }
 
 const notRunning = (status: string) => new ApiError(409, 'job_not_running', `the job is ${status}; only a running job can be canceled`);

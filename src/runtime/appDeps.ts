@@ -21,7 +21,7 @@ export function buildAppDeps(options: {
     config,
     logger,
     db,
-    temporal: { client, namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, uiUrl },
+    temporal: { client, namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, uiUrl, jobIndex: { db, logger } },
     schedules: SCHEDULES,
     metrics: createMetrics(true),
     secretHashKey: config.SECRET_HASH_KEY,

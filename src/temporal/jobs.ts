@@ -3,6 +3,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { ArgsOf, SignalledContract, SignalPayloadOf, WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import type { TemporalDeps } from '../deps';
 import type { Metrics } from '../http/metrics';
+import { indexStartedJob } from '../jobs/jobIndexStart';
 import { jobId } from './jobIds';
 import { jobPriority } from './jobPriority';
 import { withTemporal } from './rpc';
@@ -128,6 +129,15 @@ export async function startJob<C extends WorkflowContract>(
       }),
     );
     metrics.jobStarts.inc({ kind });
+    await indexStartedJob(temporal, {
+      run_id: handle.firstExecutionRunId,
+      job_id: id,
+      account_id: input.accountId,
+      kind,
+      searchAttributes: input.searchAttributes,
+      options: input.options,
+      replayOf: input.memo?.replayOf,
+    });
     return { id, handle: handle as WorkflowHandle<WorkflowOf<C>> };
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -164,6 +174,13 @@ export async function signalWithStartJob<C extends SignalledContract, K extends 
     signalArgs: [input.payload],
     typedSearchAttributes: jobSearchAttributes(contract.jobKind, input.accountId, input.searchAttributes),
     priority: jobPriority(input.accountId),
+  });
+  await indexStartedJob(temporal, {
+    run_id: handle.signaledRunId,
+    job_id: input.workflowId,
+    account_id: input.accountId,
+    kind: contract.jobKind,
+    searchAttributes: input.searchAttributes,
   });
   return handle as WorkflowHandle<WorkflowOf<C>>;
 }

@@ -99,7 +99,7 @@ export async function startHarness(): Promise<Harness> {
     config,
     logger,
     db,
-    temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test' },
+    temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test', jobIndex: { db, logger } },
     schedules: testSchedules(),
     metrics: createMetrics(false),
     secretHashKey: config.SECRET_HASH_KEY!,

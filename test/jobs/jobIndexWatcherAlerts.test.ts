@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { ServerClosedJobsWatcher } from '../../src/jobs/serverClosedJobs';
+import { JobIndexWatcher } from '../../src/jobs/jobIndexWatcher';
 import { jobSearchAttributes, startJob } from '../../src/temporal/jobs';
 import type { TestAccount } from '../helpers/accounts';
 import { Receiver, verifyStandardWebhook } from '../email/webhooks/receiver';
@@ -17,7 +17,7 @@ describe('job.failed for jobs the server closed (terminated, timed out)', functi
   useAlertWorld('Server Closes Co', (test) => ({ world, receiver, account } = test));
 
   /** Passes of the watcher until one records the run's event (visibility lags a moment behind the close). */
-  const watchUntilRecorded = async (watcher: ServerClosedJobsWatcher, type = 'job.failed') => {
+  const watchUntilRecorded = async (watcher: JobIndexWatcher, type = 'job.failed') => {
     await waitFor(
       async () => {
         await watcher.dispatchOnce();
@@ -38,10 +38,10 @@ describe('job.failed for jobs the server closed (terminated, timed out)', functi
       requestId: 'server-closes-test',
     });
     await handle.terminate('an operator stopped it');
-    const watcher = new ServerClosedJobsWatcher(world.deps);
+    const watcher = new JobIndexWatcher(world.deps);
     const event = await watchUntilRecorded(watcher);
     await watcher.dispatchOnce(); // seen again: recorded once per run
-    await new ServerClosedJobsWatcher(world.deps).dispatchOnce(); // another replica: the same
+    await new JobIndexWatcher(world.deps).dispatchOnce(); // another replica: the same
 
     const result = await deliveryResult(event.id);
     assert.deepEqual(
@@ -71,7 +71,7 @@ describe('job.failed for jobs the server closed (terminated, timed out)', functi
       typedSearchAttributes: jobSearchAttributes(steppedJobContract.jobKind, account.accountId),
     });
     await assert.rejects(handle.result());
-    const event = await watchUntilRecorded(new ServerClosedJobsWatcher(world.deps));
+    const event = await watchUntilRecorded(new JobIndexWatcher(world.deps));
     assert.equal((event.data.job as { status: string }).status, 'timed_out');
     assert.deepEqual(event.data.error, { code: 'job_timed_out', message: 'the job ran past its time limit' });
   });
@@ -91,7 +91,7 @@ describe('job.failed for jobs the server closed (terminated, timed out)', functi
       15_000,
       'the terminated run in visibility',
     );
-    const pass = await new ServerClosedJobsWatcher(world.deps).dispatchOnce();
+    const pass = await new JobIndexWatcher(world.deps).dispatchOnce();
     assert.ok(pass.dispatched >= 1, JSON.stringify(pass));
     assert.equal((await harness().db('alert_events').where({ account_id: account.accountId })).length, 0);
   });
