@@ -1,7 +1,7 @@
 import * as alerts from '../src/alerts/service';
 import { openAlertSecret } from '../src/alerts/secretBox';
 import { attemptSignedDelivery } from '../src/webhookKit/attempt';
-import { closeJobRun } from '../src/jobs/jobIndexStore';
+import { recordJobRunClosed } from '../src/jobs/jobIndexWrites';
 import type { JobClosedInput } from '../workflows/alertEventDelivery.contract';
 import type { AttemptInput, AttemptOutcome } from '../workflows/webhookRetryPolicy';
 import type { ActivityDeps } from './deps';
@@ -16,7 +16,7 @@ export function createAlertActivities(deps: ActivityDeps) {
      * or a partial sweep's sweep.partial events.
      */
     async recordJobClosed(input: JobClosedInput): Promise<{ eventIds: string[] }> {
-      await closeJobRun(db, input.job.run_id, input.job.status, new Date(input.job.closed_at));
+      await recordJobRunClosed(db, input.job.run_id, input.job.status, new Date(input.job.closed_at));
       return { eventIds: await alerts.recordJobClosed({ db, secretHashKey }, input) };
     },
 

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { BulkFilter } from '../workflows/jobsBulk.contract';
 import type { TemporalDeps } from '../src/deps';
 import { createMetrics } from '../src/http/metrics';
+import { jobIndexRecorder } from '../src/jobs/jobIndexWrites';
 import { batchProgress, replayOne, replayTargets, startBulkCancel } from '../src/jobs/bulkOps';
 import type { ActivityDeps } from './deps';
 
@@ -12,7 +13,7 @@ function temporalOf(deps: ActivityDeps): TemporalDeps {
     client: ctx.client,
     namespace: ctx.info.workflowNamespace ?? ctx.info.activityNamespace,
     taskQueue: ctx.info.taskQueue,
-    jobIndex: { db: deps.db, logger: deps.logger },
+    jobIndex: jobIndexRecorder(deps.db, deps.logger),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Knex } from './db/knex';
 import type { Logger } from './logger';
 import type { Metrics } from './http/metrics';
+import type { StartedRun } from './temporal/jobs';
 import type { ScheduleEntry } from './temporal/schedules';
 
 export interface TemporalDeps {
@@ -12,10 +13,10 @@ export interface TemporalDeps {
   /** Base URL of the Temporal UI, for links to runs; absent when unknown. */
   uiUrl?: string;
   /**
-   * Where job starts are recorded in the job index (src/jobs/jobIndex.ts) the moment they are made, so that the
-   * starting client sees its job listed at once. Absent, the index watcher takes the run in a few seconds later.
+   * Records each job start in the job index (src/jobs/jobIndexWrites.ts) the moment it is made, so that the starting
+   * client sees its job listed at once. Absent, the index watcher takes the run a few seconds later.
    */
-  jobIndex?: { db: Knex; logger: Logger };
+  jobIndex?: (run: StartedRun) => Promise<void>;
 }
 
 /** What the API process is built from; tests build the same thing against their own servers. */

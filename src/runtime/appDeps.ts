@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { AppDeps } from '../deps';
 import { createMetrics } from '../http/metrics';
+import { jobIndexRecorder } from '../jobs/jobIndexWrites';
 import type { Logger } from '../logger';
 import { SCHEDULES } from '../app/schedules';
 
@@ -21,7 +22,7 @@ export function buildAppDeps(options: {
     config,
     logger,
     db,
-    temporal: { client, namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, uiUrl, jobIndex: { db, logger } },
+    temporal: { client, namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, uiUrl, jobIndex: jobIndexRecorder(db, logger) },
     schedules: SCHEDULES,
     metrics: createMetrics(true),
     secretHashKey: config.SECRET_HASH_KEY,

@@ -3,7 +3,6 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { ArgsOf, SignalledContract, SignalPayloadOf, WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import type { TemporalDeps } from '../deps';
 import type { Metrics } from '../http/metrics';
-import { indexStartedJob } from '../jobs/jobIndexStart';
 import { jobId } from './jobIds';
 import { jobPriority } from './jobPriority';
 import { withTemporal } from './rpc';
@@ -41,6 +40,22 @@ export interface StartJobInput<Args extends unknown[] = unknown[]> {
   /** More memo fields beside `requestId` (e.g. a request hash that a retry with the same key is compared with). */
   memo?: Record<string, unknown>;
   options?: JobStartOptions;
+}
+
+/** A run the API just started or attached to, as the job index records it (TemporalDeps.jobIndex). */
+export interface StartedRun {
+  run_id: string;
+  job_id: string;
+  account_id: string;
+  kind: string;
+  searchAttributes?: JobSearchAttributes;
+  options?: JobStartOptions;
+  replayOf?: unknown;
+}
+
+/** Hands the run to the job index when the deps have one; the index never fails a start (it logs and catches up). */
+async function indexStartedJob(temporal: TemporalDeps, run: StartedRun): Promise<void> {
+  await temporal.jobIndex?.(run);
 }
 
 export interface StartedJob<C extends WorkflowContract = WorkflowContract> {

@@ -13,6 +13,7 @@ import { closeAgentKeyCaches } from '../../src/auth/agentKeyRuntime';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
 import { closeTurnWakeups } from '../../src/marketing/ai/turnWakeups';
 import { createApp } from '../../src/app/app';
+import { jobIndexRecorder } from '../../src/jobs/jobIndexWrites';
 import { createMetrics } from '../../src/http/metrics';
 import { installRuntimeWithMetrics } from '../../src/telemetry/metricsTemporal';
 import { createLogger } from '../../src/logger';
@@ -99,7 +100,7 @@ export async function startHarness(): Promise<Harness> {
     config,
     logger,
     db,
-    temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test', jobIndex: { db, logger } },
+    temporal: { client, namespace: temporal.namespace, taskQueue, uiUrl: 'http://temporal-ui.test', jobIndex: jobIndexRecorder(db, logger) },
     schedules: testSchedules(),
     metrics: createMetrics(false),
     secretHashKey: config.SECRET_HASH_KEY!,

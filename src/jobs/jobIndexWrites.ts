@@ -1,0 +1,44 @@
+import type { Knex } from '../db/knex';
+import { isUuid } from '../http/ids';
+import type { Logger } from '../logger';
+import type { JobStatus } from './schemas';
+import type { StartedRun } from '../temporal/jobs';
+import { closeJobRun, upsertJobRuns } from './jobIndexStore';
+
+/**
+ * What records runs the API starts (or attaches to) in the job index (TemporalDeps.jobIndex). The job runs whatever
+ * happens here: a failed write is logged and the index watcher takes the run from visibility a few seconds later.
+ */
+export function jobIndexRecorder(db: Knex, logger: Logger): (run: StartedRun) => Promise<void> {
+  return (run) => recordStart(db, logger, run);
+}
+
+async function recordStart(db: Knex, logger: Logger, run: StartedRun): Promise<void> {
+  if (!isUuid(run.account_id)) return;
+  try {
+    await upsertJobRuns(db, [
+      {
+        run_id: run.run_id,
+        job_id: run.job_id,
+        account_id: run.account_id,
+        kind: run.kind,
+        status: 'running',
+        content_id: run.searchAttributes?.ContentId ?? null,
+        connection_id: run.searchAttributes?.ConnectionId ?? null,
+        project_id: run.searchAttributes?.ProjectId ?? null,
+        tags: run.options?.tags ?? [],
+        metadata: run.options?.metadata ?? {},
+        replay_of: typeof run.replayOf === 'string' ? run.replayOf : null,
+        created_at: new Date(),
+        closed_at: null,
+      },
+    ]);
+  } catch (err) {
+    logger.warn({ job_id: run.job_id, error: (err as Error).message }, 'the job index did not take a started job; the index watcher will');
+  }
+}
+
+/** A run's close as the job itself reported it (the job events interceptor's activity). */
+export async function recordJobRunClosed(db: Knex, runId: string, status: JobStatus, closedAt: Date): Promise<void> {
+  await closeJobRun(db, runId, status, closedAt);
+}
