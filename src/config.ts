@@ -26,6 +26,22 @@ const schema = z
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     TEMPORAL_ADDRESS: optionalString,
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    /**
+     * TLS, API key and profile of the Temporal connection, named as Temporal's own tools name them. Listed here to be
+     * checked and passed on; src/temporal/connectionConfig.ts reads them (with @temporalio/envconfig), the address
+     * and namespace too, so that a profile can supply them.
+     */
+    TEMPORAL_API_KEY: optionalString,
+    TEMPORAL_TLS: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
+    TEMPORAL_TLS_CLIENT_CERT_PATH: optionalString,
+    TEMPORAL_TLS_CLIENT_CERT_DATA: optionalString,
+    TEMPORAL_TLS_CLIENT_KEY_PATH: optionalString,
+    TEMPORAL_TLS_CLIENT_KEY_DATA: optionalString,
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: optionalString,
+    TEMPORAL_TLS_SERVER_CA_CERT_DATA: optionalString,
+    TEMPORAL_TLS_SERVER_NAME: optionalString,
+    TEMPORAL_PROFILE: optionalString,
+    TEMPORAL_CONFIG_FILE: optionalString,
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('workyard'),
     TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
     TEMPORAL_CLI_PATH: optionalString,

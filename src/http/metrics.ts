@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { domainRegistry } from '../telemetry/metrics';
 
 export interface Metrics {
@@ -6,6 +6,8 @@ export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobStarts: Counter<'kind'>;
+  /** Distinct provider fingerprints among the workers polling the task queue (src/http/workersCheck.ts): 1 is healthy. */
+  workerFingerprints: Gauge<'task_queue'>;
 }
 
 /** One registry per app (tests build several apps, so never the global default). */
@@ -24,6 +26,12 @@ export function createMetrics(withDefaults = true): Metrics {
       name: 'workyard_job_starts_total',
       help: 'Jobs (workflow executions) started, by kind',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+    workerFingerprints: new Gauge({
+      name: 'workyard_worker_fingerprints',
+      help: 'Distinct provider-settings fingerprints among the workers polling the task queue (1: they agree; 0: no worker polls)',
+      labelNames: ['task_queue'],
       registers: [registry],
     }),
   };

@@ -4,6 +4,7 @@ import { buildOpenApi } from './openapi';
 import { route, type RouteDef } from './route';
 import type { RouteAuthDocs } from './routeAuth';
 import { checkReadiness } from './readiness';
+import { refreshWorkerFingerprintGauge } from './workersCheck';
 import { metricsText } from '../telemetry/metricsText';
 
 const tags = ['System'];
@@ -34,19 +35,35 @@ export function systemRoutes(all: () => RouteDef[], authDocs: RouteAuthDocs): Ro
         operationId: 'readyz',
         tags,
         auth: { kind: 'none' },
-        summary: 'Readiness: Postgres and Temporal reachable.',
+        summary:
+          'Readiness: Postgres and Temporal reachable. `checks.workers` shows the provider-settings fingerprints of the workers ' +
+          'polling the task queue (looked up at most every 5 s); workers that disagree, or none polling, are `warnings`, never a 503.',
         responses: {
           200: {
             description: 'Ready',
-            schema: z.object({ ok: z.boolean(), checks: z.record(z.string(), z.object({ ok: z.boolean(), ms: z.number() })) }),
+            schema: z.object({
+              ok: z.boolean(),
+              checks: z.object({
+                postgres: z.object({ ok: z.boolean(), ms: z.number() }),
+                temporal: z.object({ ok: z.boolean(), ms: z.number() }),
+                workers: z.object({
+                  ok: z.boolean().describe('Whether the pollers could be read; never makes readiness fail.'),
+                  ms: z.number(),
+                  task_queue: z.string(),
+                  fingerprints: z.array(z.object({ fingerprint: z.string().nullable(), workers: z.number().int() })),
+                  disagree: z.boolean().describe('More than one fingerprint: some workers have other provider settings.'),
+                  differing: z.array(z.string()).describe('The providers whose settings differ, where known.'),
+                }),
+              }),
+              warnings: z.array(z.string()),
+            }),
           },
-          503: { description: 'A dependency is unreachable; `checks` says which.' },
+          503: { description: 'Postgres or Temporal is unreachable; `checks` says which.' },
         },
       },
       async ({ deps }) => {
-        const checks = await checkReadiness(deps);
-        const ok = Object.values(checks).every((c) => c.ok);
-        return { status: ok ? 200 : 503, body: { ok, checks } };
+        const readiness = await checkReadiness(deps);
+        return { status: readiness.ok ? 200 : 503, body: readiness };
       },
     ),
     route(
@@ -57,13 +74,13 @@ export function systemRoutes(all: () => RouteDef[], authDocs: RouteAuthDocs): Ro
         tags,
         auth: { kind: 'none' },
         summary:
-          'Prometheus metrics: request duration by route and status, job starts and closes by kind, webhook intake, platform calls, rate-limit refusals, email sends, schedule runs, process metrics, and the Temporal SDK series (`temporal_…`) of the worker when it runs in this process.',
+          'Prometheus metrics: request duration by route and status, job starts and closes by kind, webhook intake, platform calls, rate-limit refusals, email sends, schedule runs, the provider fingerprints of the workers of the task queue, process metrics, and the Temporal SDK series (`temporal_…`) of the worker when it runs in this process.',
         responses: { 200: { description: 'Prometheus text format' } },
       },
-      async ({ deps }) => ({
-        body: await metricsText(deps.metrics.registry),
-        headers: { 'Content-Type': deps.metrics.registry.contentType },
-      }),
+      async ({ deps }) => {
+        await refreshWorkerFingerprintGauge(deps);
+        return { body: await metricsText(deps.metrics.registry), headers: { 'Content-Type': deps.metrics.registry.contentType } };
+      },
     ),
     route(
       {

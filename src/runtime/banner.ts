@@ -1,3 +1,5 @@
+import type { QueueFingerprint } from '../temporal/queueFingerprints';
+import { differingProviders, type WorkerFingerprint } from '../temporal/workerFingerprint';
 import type { FirstAccount } from './firstAccount';
 
 export interface BannerInput {
@@ -15,6 +17,8 @@ export interface BannerInput {
   smtp?: string[];
   /** `start --sandbox`: where the simulators are and how to connect the demo shop and the demo site. */
   sandbox?: string[];
+  /** The worker's provider settings (fingerprintLine), and the warning when other workers of its queue differ. */
+  worker?: { line: string; warning?: string };
 }
 
 /** What a person needs after `npm start`: where things are and, on the first start only, the credentials. */
@@ -26,6 +30,7 @@ export function bannerLines(b: BannerInput): string[] {
     `  Temporal UI  ${b.uiUrl ?? 'unknown (set TEMPORAL_UI_URL)'}`,
     `  Postgres     ${b.database}`,
     `  Temporal     ${b.temporal}, task queue ${b.taskQueue}`,
+    ...(b.worker ? [`  Worker       ${b.worker.line}`] : []),
     `  Data dir     ${b.dataDir} (credential hash key: ${b.secretKeySource})`,
     ...(b.smtp ?? []),
     '',
@@ -50,7 +55,39 @@ export function bannerLines(b: BannerInput): string[] {
   }
   if (!b.cronSecretSet)
     lines.push('', 'CRON_SECRET is unset: the /api/cron/* "run now" routes answer 401 until it is set (32+ characters).');
+  if (b.worker?.warning) lines.push('', b.worker.warning);
   if (b.sandbox) lines.push('', ...b.sandbox);
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines;
+}
+
+/** `provider fingerprint 3f2a9c0b1d4e; set: model, search; unset: images, …` (names only, never a value). */
+export function fingerprintLine(own: WorkerFingerprint): string {
+  const names = (configured: boolean) =>
+    Object.entries(own.providers)
+      .filter(([, p]) => p.configured === configured)
+      .map(([name]) => name)
+      .join(', ') || 'none';
+  return `provider fingerprint ${own.fingerprint}; set: ${names(true)}; unset: ${names(false)}`;
+}
+
+/**
+ * The warning for workers of the same queue with other provider settings, naming the providers that differ when this
+ * database knows the other fingerprint; undefined when every worker agrees.
+ */
+export function peerWarning(own: WorkerFingerprint, taskQueue: string, peers: QueueFingerprint[]): string | undefined {
+  const others = peers.filter((p) => p.fingerprint !== own.fingerprint);
+  if (!others.length) return undefined;
+  const described = others.map((p) => {
+    const who = `${p.workers} worker${p.workers === 1 ? '' : 's'}`;
+    if (p.fingerprint === null) return `${who} without a fingerprint (another program or an older release)`;
+    if (!p.providers) return `${who} with fingerprint ${p.fingerprint} (settings unknown to this database)`;
+    return `${who} with fingerprint ${p.fingerprint} (differs in ${differingProviders(own.providers, p.providers).join(', ')})`;
+  });
+  return (
+    `WARNING: task queue "${taskQueue}" is polled by workers with other provider settings than this one ` +
+    `(fingerprint ${own.fingerprint}): ${described.join('; ')}. Any worker of the queue may take any job, so jobs fail ` +
+    'on the workers that lack a provider (model_not_configured, commerce_not_configured, …). Give every worker of the ' +
+    'queue the same provider settings.'
+  );
 }

@@ -1,9 +1,10 @@
 import type { Config } from '../config';
 import { CliError } from './errors';
 import { readRunningStack } from './stackFile';
+import { refuseSecurityWithoutAddress, temporalSettingsOf, type TemporalTarget } from './temporal';
 
 /**
- * Where a command other than `start` finds Postgres and Temporal: DATABASE_URL / TEMPORAL_ADDRESS; outside production,
+ * Where a command other than `start` finds Postgres and Temporal: DATABASE_URL / TEMPORAL_ADDRESS (or a Temporal profile); outside production,
  * when they are unset, those of the all-in-one stack (`npm start`) running on the same DATA_DIR.
  */
 export function databaseUrlFor(command: string, config: Config): string {
@@ -13,10 +14,15 @@ export function databaseUrlFor(command: string, config: Config): string {
   throw new CliError(`DATABASE_URL: is required for \`${command}\`${hintFor(config)}`);
 }
 
-export function temporalFor(command: string, config: Config): { address: string; namespace: string } {
-  if (config.TEMPORAL_ADDRESS) return { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE };
+/** `env`'s Temporal connection (address, namespace, TLS, API key: src/temporal/connectionConfig.ts), as for databaseUrlFor. */
+export function temporalFor(command: string, config: Config, env: NodeJS.ProcessEnv): TemporalTarget {
+  const settings = temporalSettingsOf(env);
+  if (settings.address) return { address: settings.address, namespace: settings.namespace, security: settings.security };
   const stack = config.NODE_ENV === 'production' ? null : readRunningStack(config.DATA_DIR);
-  if (stack?.temporalAddress) return { address: stack.temporalAddress, namespace: stack.temporalNamespace ?? config.TEMPORAL_NAMESPACE };
+  if (stack?.temporalAddress) {
+    refuseSecurityWithoutAddress(settings, `the running stack's dev server (${stack.temporalAddress})`);
+    return { address: stack.temporalAddress, namespace: stack.temporalNamespace ?? settings.namespace, security: settings.security };
+  }
   throw new CliError(`TEMPORAL_ADDRESS: is required for \`${command}\`${hintFor(config)}`);
 }
 

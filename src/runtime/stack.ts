@@ -14,7 +14,10 @@ import { smtpBannerLines, startSmtpSubmission, type RunningSubmission } from './
 import { CliError } from './errors';
 import { runService } from './service';
 import { removeStackInfo, writeStackInfo } from './stackFile';
+import type { TemporalConnectionSettings } from '../temporal/connectionConfig';
+import { checkDeploymentMarker } from './deploymentMarker';
 import { connectTemporalChecked, startStackTemporal } from './temporal';
+import { reportWorkerPeers } from './workerPeers';
 import { installTemporalRuntime, loadWorkflowCode, startWorker, superviseWorker } from './worker';
 
 /**
@@ -26,7 +29,7 @@ export async function runStack(
   baseConfig: Config,
   logger: Logger,
   print: (line: string) => void,
-  options: { sandbox?: boolean } = {},
+  options: { sandbox?: boolean; temporal: TemporalConnectionSettings },
 ): Promise<number> {
   return runService(logger, async (lifecycle) => {
     const started = Date.now();
@@ -43,7 +46,7 @@ export async function runStack(
     log('starting Postgres and Temporal, bundling workflows…');
     const [database, temporal, workflows] = await Promise.allSettled([
       startStackDatabase(config.DATABASE_URL, dataDir, log),
-      startStackTemporal(config, dataDir, log),
+      startStackTemporal(config, options.temporal, dataDir, log),
       loadWorkflowCode(config),
     ]).then((settled) => {
       // Registered in this order whatever finished first, so the dev server stops before Postgres.
@@ -63,8 +66,10 @@ export async function runStack(
     const applied = await migrateLatest(db);
     logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
 
-    const client = await connectTemporalChecked(temporal.address, temporal.namespace);
+    const client = await connectTemporalChecked(temporal);
     lifecycle.onShutdown('Temporal client', () => client.connection.close());
+    const queue = { client, address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    await checkDeploymentMarker(queue, db, temporal.devServer, log);
     const sync = await syncAllSchedules(client, config.TEMPORAL_TASK_QUEUE);
     logger.info({ schedules: sync.result }, `schedules synced: ${sync.summary}`);
 
@@ -74,10 +79,12 @@ export async function runStack(
       logger,
       address: temporal.address,
       namespace: temporal.namespace,
+      security: temporal.security,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       code: workflows.code,
     });
     superviseWorker(worker, lifecycle);
+    const workerReport = await reportWorkerPeers(queue, db, worker.fingerprint, logger);
     if (lifecycle.isStopping) return;
 
     const deps = buildAppDeps({ config, logger, db, client, namespace: temporal.namespace, uiUrl: temporal.uiUrl });
@@ -123,6 +130,7 @@ export async function runStack(
       startedInMs: Date.now() - started,
       smtp: smtpBannerLines(smtp, config.SMTP_SUBMISSION_USER, smtpProblem),
       sandbox: sandbox?.bannerLines(api.url),
+      worker: workerReport,
     }).forEach((line) => print(line));
   });
 }

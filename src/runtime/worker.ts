@@ -7,8 +7,11 @@ import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../logger';
 import { temporalErrorText } from '../temporal/errorText';
+import type { TemporalSecurity } from '../temporal/connectionConfig';
 import type { ScheduleEntry } from '../temporal/schedules';
 import { bundleWorkflows, createWorker } from '../temporal/worker';
+import { workerFingerprint, workerIdentity, type WorkerFingerprint } from '../temporal/workerFingerprint';
+import { recordFingerprint } from '../temporal/workerFingerprintStore';
 import { installRuntimeWithMetrics } from '../telemetry/metricsTemporal';
 import { workerRegistry } from '../telemetry/metrics';
 import { primeKnownSeries } from '../telemetry/metricsKnownSeries';
@@ -50,6 +53,8 @@ export interface RunningWorker {
   done: Promise<void>;
   /** Stops polling, lets running tasks finish, and closes the worker's connection. */
   stop(): Promise<void>;
+  /** Its provider settings, advertised in its Temporal identity. */
+  fingerprint: WorkerFingerprint;
 }
 
 export async function startWorker(options: {
@@ -57,22 +62,28 @@ export async function startWorker(options: {
   db: Knex;
   logger: Logger;
   address: string;
+  security: TemporalSecurity;
   namespace: string;
   taskQueue: string;
   code: WorkflowCode;
 }): Promise<RunningWorker> {
   const { config, db, logger } = options;
+  const fingerprint = workerFingerprint(config);
+  await recordFingerprint(db, fingerprint.fingerprint, fingerprint.providers);
   const { worker, connection } = await createWorker({
     address: options.address,
+    security: options.security,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     bundle: options.code,
     activities: createActivities({ config, db, logger }),
+    identity: workerIdentity(fingerprint.fingerprint),
   });
   const done = worker.run();
   done.catch(() => undefined); // observed by the caller through `done`; never an unhandled rejection
   return {
     done,
+    fingerprint,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch((err) => logger.warn({ err: String(err) }, 'the worker stopped with an error'));

@@ -1,8 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { tracingClientInterceptors } from '../telemetry/tracingState';
 import { temporalClientGrpcInterceptors } from '../telemetry/metricsTemporalClient';
+import { TemporalSecurity } from './connectionConfig';
 
-export async function connectTemporal(address: string, namespace: string): Promise<Client> {
-  const connection = await Connection.connect({ address, interceptors: temporalClientGrpcInterceptors() });
+/** A client of `namespace`; `security` (TLS, API key) as loadTemporalConnectionSettings read it, plain by default. */
+export async function connectTemporal(address: string, namespace: string, security = new TemporalSecurity()): Promise<Client> {
+  const connection = await Connection.connect({
+    address,
+    ...security.connectOptions(),
+    interceptors: temporalClientGrpcInterceptors(),
+  });
   return new Client({ connection, namespace, interceptors: tracingClientInterceptors() });
 }

@@ -3,6 +3,7 @@ import { WORKFLOW_INTERCEPTOR_MODULES } from './workflowInterceptors';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { jobMetricsSinks } from '../telemetry/metricsSinks';
 import { tracingWorkerOptions } from '../telemetry/tracingState';
+import type { TemporalSecurity } from './connectionConfig';
 
 export const PRODUCT_WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
 
@@ -22,20 +23,25 @@ const quietBundlerLogger = {
 
 export interface WorkerOptions {
   address: string;
+  /** TLS and API key, the same as the process's clients use; plain when absent. */
+  security?: TemporalSecurity;
   namespace: string;
   taskQueue: string;
   bundle: WorkflowBundleWithSourceMap | { codePath: string };
   activities: object;
   maxConcurrentActivityTaskExecutions?: number;
+  /** How the worker shows among the queue's pollers (workerIdentity); the SDK's `pid@host` when absent. */
+  identity?: string;
 }
 
 export async function createWorker(options: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = await NativeConnection.connect({ address: options.address, ...options.security?.connectOptions() });
   const tracing = tracingWorkerOptions();
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
+    ...(options.identity ? { identity: options.identity } : {}), // an undefined identity would replace the SDK's default
     workflowBundle: options.bundle,
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 20,

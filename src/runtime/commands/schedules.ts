@@ -17,8 +17,8 @@ export const schedulesCommand: Command = {
       throw new UsageError(action ? `schedules: unknown action "${action}" (known: sync)` : 'schedules: missing action (known: sync)');
     parseFlags('schedules sync', rest, {});
     const config = loadConfig(io.env);
-    const temporal = temporalFor('schedules sync', config);
-    const client = await connectTemporalChecked(temporal.address, temporal.namespace);
+    const temporal = temporalFor('schedules sync', config, io.env);
+    const client = await connectTemporalChecked(temporal);
     try {
       const { summary } = await syncAllSchedules(client, config.TEMPORAL_TASK_QUEUE);
       io.out(

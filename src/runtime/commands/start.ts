@@ -2,6 +2,7 @@ import { loadConfig } from '../../config';
 import { parseFlags } from '../args';
 import { serviceLogger, type Command } from '../command';
 import { runStack } from '../stack';
+import { refuseSecurityWithoutAddress, temporalSettingsOf } from '../temporal';
 
 export const startCommand: Command = {
   usage: 'start [--sandbox]',
@@ -13,7 +14,9 @@ export const startCommand: Command = {
   async run(args, io) {
     const flags = parseFlags('start', args, { sandbox: { type: 'boolean', default: false } });
     const config = loadConfig(io.env);
+    const temporal = temporalSettingsOf(io.env);
+    if (!temporal.address) refuseSecurityWithoutAddress(temporal, 'a dev server');
     const logger = serviceLogger(config);
-    return runStack(config, logger, io.out, { sandbox: flags.sandbox });
+    return runStack(config, logger, io.out, { sandbox: flags.sandbox, temporal });
   },
 };

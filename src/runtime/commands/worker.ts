@@ -5,7 +5,9 @@ import { serviceLogger, type Command } from '../command';
 import { databaseUrlFor, temporalFor } from '../connections';
 import { withSecretHashKey } from '../secretHashKey';
 import { runService } from '../service';
+import { checkDeploymentMarker } from '../deploymentMarker';
 import { connectTemporalChecked } from '../temporal';
+import { reportWorkerPeers } from '../workerPeers';
 import { installTemporalRuntime, loadWorkflowCode, startWorker, startWorkerMetrics, superviseWorker } from '../worker';
 
 export const workerCommand: Command = {
@@ -19,13 +21,16 @@ export const workerCommand: Command = {
     const { config } = await withSecretHashKey(loadConfig(io.env));
     const logger = serviceLogger(config);
     const databaseUrl = databaseUrlFor('worker', config);
-    const temporal = temporalFor('worker', config);
+    const temporal = temporalFor('worker', config, io.env);
     return runService(logger, async (lifecycle) => {
       await installTemporalRuntime(logger);
       // The worker's own connection fails with a bare gRPC error: check the server and namespace first to name the variable.
-      await (await connectTemporalChecked(temporal.address, temporal.namespace)).connection.close();
+      const client = await connectTemporalChecked(temporal);
+      lifecycle.onShutdown('Temporal client', () => client.connection.close());
       const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
       lifecycle.onShutdown('database pool', () => db.destroy());
+      const queue = { client, address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
+      await checkDeploymentMarker(queue, db, false, (msg) => logger.info(msg));
       // Started before the worker, so it stops after it: the drain stays observable.
       const metrics = await startWorkerMetrics(config);
       if (metrics) lifecycle.onShutdown('metrics endpoint', () => metrics.stop());
@@ -33,7 +38,17 @@ export const workerCommand: Command = {
       const workflows = await loadWorkflowCode(config);
       const worker = await startWorker({ config, db, logger, ...temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, code: workflows.code });
       superviseWorker(worker, lifecycle);
-      logger.info({ ...temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, workflows: workflows.source }, 'worker running');
+      await reportWorkerPeers(queue, db, worker.fingerprint, logger);
+      logger.info(
+        {
+          address: temporal.address,
+          namespace: temporal.namespace,
+          security: temporal.security.summary,
+          taskQueue: config.TEMPORAL_TASK_QUEUE,
+          workflows: workflows.source,
+        },
+        'worker running',
+      );
     });
   },
 };
