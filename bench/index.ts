@@ -2,6 +2,7 @@ import { startBenchEnv } from './lib/env';
 import { printResult, type ScenarioResult } from './lib/report';
 import { aiTurn } from './scenarios/aiTurn';
 import { caseStudy } from './scenarios/caseStudy';
+import { cluster } from './scenarios/cluster';
 import { commerceBackfill } from './scenarios/commerceBackfill';
 import { commerceBacklog } from './scenarios/commerceBacklog';
 import { commerceWebhook } from './scenarios/commerceWebhook';
@@ -42,6 +43,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'route-floor': routeFloor,
   scale,
   costs,
+  cluster,
 };
 
 /** `npm run bench [-- scenario …]`: each scenario prints our figure, a baseline measured in the same run, and the ratio. */
@@ -54,8 +56,8 @@ async function main() {
   }
   const env = await startBenchEnv();
   try {
-    // `costs` re-runs the other scenarios with a probe: only when asked for by name.
-    for (const name of wanted.length ? wanted : Object.keys(SCENARIOS).filter((n) => n !== 'costs')) {
+    // Only when asked for by name: `costs` re-runs the other scenarios with a probe; `cluster` starts a Temporal cluster.
+    for (const name of wanted.length ? wanted : Object.keys(SCENARIOS).filter((n) => n !== 'costs' && n !== 'cluster')) {
       for (const result of [await SCENARIOS[name](env)].flat()) printResult(result);
     }
   } finally {

@@ -10,6 +10,8 @@ import { createApp } from '../../src/app/app';
 import { createMetrics } from '../../src/http/metrics';
 import { createLogger } from '../../src/logger';
 import { connectTemporal } from '../../src/temporal/client';
+import { loadTemporalConnectionSettings } from '../../src/temporal/connectionConfig';
+import { jobIndexRecorder } from '../../src/jobs/jobIndexWrites';
 import { commerceWebhookBaseline } from '../baselines/commerceWebhook';
 import { contentListBaseline } from '../baselines/contentList';
 import { crmSearchBaseline } from '../baselines/crmSearch';
@@ -20,6 +22,7 @@ import { siteWebhookBaseline } from '../baselines/siteWebhook';
 import { viewsBatchBaseline } from '../baselines/viewsBatch';
 import { installCostProbe } from '../lib/costProbe';
 import { benchNoopRoute } from '../routes/noop';
+import { benchJobStartRoute } from '../routes/jobStart';
 import { writeStatsOnSignal } from '../lib/statementStats';
 import { SiteEventRelay } from '../../src/sitePlatform/webhooks/relay';
 
@@ -50,18 +53,31 @@ async function main() {
   const db = createDb(config.DATABASE_URL!, POOL);
   // BENCH_STATS_FILE: SIGUSR2 writes there the statements sent and the CPU used since the last one (email scenarios).
   if (process.env.BENCH_STATS_FILE) writeStatsOnSignal(db, process.env.BENCH_STATS_FILE);
-  const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE);
+  // TLS settings (TEMPORAL_TLS_*) as the product reads them: the cluster scenario's servers connect to a TLS frontend.
+  const { security } = loadTemporalConnectionSettings(process.env);
+  const client = await connectTemporal(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE, security);
+  const logger = createLogger('warn');
+  // BENCH_JOB_ROUTE=1 mounts the bench job-start route, with the job index record the API makes of each start.
+  const jobRoute = process.env.BENCH_JOB_ROUTE === '1';
   const deps = {
     config,
     db,
-    logger: createLogger('warn'),
+    logger,
     metrics: createMetrics(false),
     schedules: [],
-    temporal: { client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      client,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      ...(jobRoute ? { jobIndex: jobIndexRecorder(db, logger) } : {}),
+    },
     secretHashKey: config.SECRET_HASH_KEY!,
   };
   // route-floor mounts a bench-only no-op route through the real route layer (createApp's extra routes).
-  const ours = createApp(deps, process.env.BENCH_BASELINE === 'route-floor' ? [benchNoopRoute()] : []);
+  const ours = createApp(deps, [
+    ...(process.env.BENCH_BASELINE === 'route-floor' ? [benchNoopRoute()] : []),
+    ...(jobRoute ? [benchJobStartRoute()] : []),
+  ]);
   // As startApi does: the app's process runs the commerce webhook relay and the site-platform event relay.
   new DeliveryDispatcher(deps).start();
   new SiteEventRelay(deps).start();

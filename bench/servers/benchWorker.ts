@@ -6,6 +6,7 @@ import { createActivities } from '../../src/app/activities';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
+import { loadTemporalConnectionSettings } from '../../src/temporal/connectionConfig';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
 
 // BENCH_WORKFLOWS=1 adds the bench-only workflows (bench/workflows) to the product's.
@@ -17,6 +18,7 @@ async function main() {
   const db = createDb(config.DATABASE_URL!, 10);
   const { worker, connection } = await createWorker({
     address: config.TEMPORAL_ADDRESS!,
+    security: loadTemporalConnectionSettings(process.env).security,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundle: await bundleWorkflows(process.env.BENCH_WORKFLOWS === '1' ? BENCH_WORKFLOWS_PATH : undefined),

@@ -8,6 +8,8 @@ import { loadConfig } from '../../src/config';
 import { createDb, migrateLatest, type Knex } from '../../src/db/knex';
 import type { AppDeps } from '../../src/deps';
 import { startTemporalDevServer, type DevServer } from '../../src/dev/temporalDevServer';
+import { connectTemporalChecked, temporalSettingsOf } from '../../src/runtime/temporal';
+import { TemporalSecurity } from '../../src/temporal/connectionConfig';
 import { DeliveryDispatcher } from '../../src/commerce/webhooks/dispatcher';
 import { closeAgentKeyCaches } from '../../src/auth/agentKeyRuntime';
 import { closeEmailRuntimes } from '../../src/email/keys/runtime';
@@ -30,6 +32,8 @@ export interface Harness {
   client: Client;
   baseUrl: string;
   temporalAddress: string;
+  /** TLS and API key of `temporalAddress` (plain for the dev server): what a test's own worker or client connects with. */
+  temporalSecurity: TemporalSecurity;
   taskQueue: string;
   worker: Worker;
   /** The test worker's workflow bundle (product and test workflows), for replay tests and extra workers. */
@@ -50,7 +54,25 @@ export function harness(): Harness {
 
 export const TEST_WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
 
-/** Real Postgres (fresh database), a real Temporal dev server, a real worker and the real app on a loopback port. */
+/**
+ * The run's Temporal: the server TEMPORAL_ADDRESS names when it is set (the cluster suite, `npm run test:cluster`),
+ * else a fresh dev server. The first is connected to as the app connects (TLS settings included) and is left running.
+ */
+async function runTemporal(env: NodeJS.ProcessEnv): Promise<RunTemporal> {
+  if (!env.TEMPORAL_ADDRESS) return { ...(await startTemporalDevServer()), security: new TemporalSecurity(), external: false };
+  const { address, namespace, security } = temporalSettingsOf(env);
+  return { address: address!, namespace, security, external: true, stop: async () => undefined };
+}
+
+interface RunTemporal extends DevServer {
+  security: TemporalSecurity;
+  external: boolean;
+}
+
+/**
+ * Real Postgres (fresh database), real Temporal (a dev server, or TEMPORAL_ADDRESS's server), a real worker and the
+ * real app on a loopback port.
+ */
 export async function startHarness(): Promise<Harness> {
   const config = loadConfig({
     ...process.env,
@@ -65,9 +87,9 @@ export async function startHarness(): Promise<Harness> {
   // Tests fail workflows on purpose: their WARN lines are noise. Metrics as in production (the app's /metrics shows them).
   await installRuntimeWithMetrics({ logger: new DefaultLogger('ERROR') });
 
-  const [database, temporal, bundle]: [ScratchDatabase, DevServer, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
+  const [database, temporal, bundle]: [ScratchDatabase, RunTemporal, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
     createScratchDatabase(),
-    startTemporalDevServer(),
+    runTemporal(process.env),
     bundleWorkflows(TEST_WORKFLOWS_PATH),
   ]);
   cleanups.push(
@@ -79,11 +101,13 @@ export async function startHarness(): Promise<Harness> {
   cleanups.unshift(() => db.destroy());
   await migrateLatest(db);
 
-  const client = await connectTemporal(temporal.address, temporal.namespace);
+  // An external server must have the namespace and search attributes the app checks for (`temporal setup`).
+  const client = temporal.external ? await connectTemporalChecked(temporal) : await connectTemporal(temporal.address, temporal.namespace);
   cleanups.unshift(() => client.connection.close());
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const { worker, connection } = await createWorker({
     address: temporal.address,
+    security: temporal.security,
     namespace: temporal.namespace,
     taskQueue,
     bundle,
@@ -129,6 +153,7 @@ export async function startHarness(): Promise<Harness> {
     client,
     baseUrl: `http://127.0.0.1:${port}`,
     temporalAddress: temporal.address,
+    temporalSecurity: temporal.security,
     taskQueue,
     worker,
     bundle,

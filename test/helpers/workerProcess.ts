@@ -65,6 +65,7 @@ export async function startReplacementWorker(taskQueue: string, config: Partial<
   const h = harness();
   const { worker, connection } = await createWorker({
     address: h.temporalAddress,
+    security: h.temporalSecurity,
     namespace: h.deps.temporal.namespace,
     taskQueue,
     bundle: h.bundle,

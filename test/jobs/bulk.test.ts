@@ -55,9 +55,10 @@ async function laterBulks(): Promise<{ app: PrivateApp; runBulks(): Promise<void
   return {
     app,
     async runBulks() {
-      const { deps, db, temporalAddress, bundle } = harness();
+      const { deps, db, temporalAddress, temporalSecurity, bundle } = harness();
       const { worker, connection } = await createWorker({
         address: temporalAddress,
+        security: temporalSecurity,
         namespace: deps.temporal.namespace,
         taskQueue,
         bundle,

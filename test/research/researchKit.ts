@@ -46,7 +46,7 @@ export function providerConfig(search: SearchSimulator, model: ModelSimulator | 
 
 /** Search and model simulators, a page server, a worker of the product's activities pointed at them, and an app. */
 export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
-  const { deps, bundle, temporalAddress } = harness();
+  const { deps, bundle, temporalAddress, temporalSecurity } = harness();
   const [search, model, pages] = await Promise.all([
     startSearchSimulator(),
     options.model === false ? Promise.resolve(null) : startModelSimulator(),
@@ -56,6 +56,7 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   const taskQueue = `research-${randomBytes(4).toString('hex')}`;
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
     address: temporalAddress,
+    security: temporalSecurity,
     namespace: deps.temporal.namespace,
     taskQueue,
     bundle,

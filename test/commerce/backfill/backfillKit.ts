@@ -28,10 +28,11 @@ export interface BackfillWorker {
  * (the harness worker's COMMERCE_SHOP_URL_TEMPLATE is the production default).
  */
 export async function startBackfillWorker(world: CommerceWorld, taskQueue: string): Promise<BackfillWorker> {
-  const { deps, bundle, temporalAddress } = harness();
+  const { deps, bundle, temporalAddress, temporalSecurity } = harness();
   const config = { ...deps.config, COMMERCE_SHOP_URL_TEMPLATE: world.sim.shopUrlTemplate };
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
     address: temporalAddress,
+    security: temporalSecurity,
     namespace: deps.temporal.namespace,
     taskQueue,
     bundle,

@@ -13,11 +13,12 @@ export interface QueuedWorld extends SendWorld {
 }
 
 export async function startQueuedWorld(): Promise<QueuedWorld> {
-  const { bundle, temporalAddress, deps: base } = harness();
+  const { bundle, temporalAddress, temporalSecurity, deps: base } = harness();
   const taskQueue = `email-batch-${randomBytes(4).toString('hex')}`;
   const world = await startSendWorld({ temporal: { taskQueue } });
   const { worker, connection } = await createWorker({
     address: temporalAddress,
+    security: temporalSecurity,
     namespace: base.temporal.namespace,
     taskQueue,
     bundle,

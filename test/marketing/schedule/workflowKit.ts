@@ -42,6 +42,7 @@ export async function startPublishWorker(
   const h = harness();
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
     address: h.temporalAddress,
+    security: h.temporalSecurity,
     namespace: h.deps.temporal.namespace,
     taskQueue,
     bundle: h.bundle,

@@ -17,9 +17,10 @@ export interface FormsWorker {
 
 /** A worker of the product's activities with the world's configuration (platform URL, token key), on its own queue. */
 export async function startFormsWorker(config: Partial<Config>, taskQueue: string): Promise<FormsWorker> {
-  const { deps, bundle, temporalAddress } = harness();
+  const { deps, bundle, temporalAddress, temporalSecurity } = harness();
   const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
     address: temporalAddress,
+    security: temporalSecurity,
     namespace: deps.temporal.namespace,
     taskQueue,
     bundle,
