@@ -6,6 +6,7 @@ import { loadTemporalConnectionSettings } from '../../src/temporal/connectionCon
 import { setupNamespace } from '../../src/temporal/namespaceSetup';
 import { startCluster, stopCluster, type ClusterState } from '../../test/cluster/launcher';
 import { findServerBinaries } from '../../test/cluster/lib/binaries';
+import { clusterEnv } from '../../test/cluster/lib/state';
 import type { BenchEnv } from './env';
 
 /** One Temporal the cluster scenario measures on: the bench's dev server, or a five-process cluster. */
@@ -39,18 +40,6 @@ export async function clusterUnavailable(): Promise<string | null> {
   }
 }
 
-/** The variables the product reads a Temporal connection from (src/temporal/connectionConfig.ts), for this cluster. */
-function clusterVariables(state: ClusterState): Record<string, string> {
-  return {
-    TEMPORAL_ADDRESS: state.address,
-    TEMPORAL_NAMESPACE: state.namespace,
-    TEMPORAL_TLS_CLIENT_CERT_PATH: state.tls.certPath,
-    TEMPORAL_TLS_CLIENT_KEY_PATH: state.tls.keyPath,
-    TEMPORAL_TLS_SERVER_CA_CERT_PATH: state.tls.caPath,
-    TEMPORAL_TLS_SERVER_NAME: state.tls.serverName,
-  };
-}
-
 /**
  * A fresh five-process cluster (test/cluster/launcher.ts: PostgreSQL persistence, TLS with client certificates),
  * its namespace set up as `temporal setup` does, and a client connected as the product connects (TLS settings from
@@ -62,7 +51,7 @@ export async function startClusterTarget(env: BenchEnv): Promise<Target & { star
   let state: ClusterState | undefined;
   try {
     state = await startCluster(stateDir);
-    const childEnv = clusterVariables(state);
+    const { TEMPORAL_CLUSTER_STATE: _state, ...childEnv } = clusterEnv(state);
     const { address, namespace, security } = loadTemporalConnectionSettings(childEnv);
     const client = await connectTemporal(address!, namespace, security);
     await setupNamespace(client, namespace);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleProbeWorkflow } from '../jobs/fairness/probeBundle';
 import { load } from 'js-yaml';
 import type { TemporalDeps } from '../../src/deps';
 import { startJob, type StartedJob } from '../../src/temporal/jobs';
@@ -116,18 +117,7 @@ describe(`job fairness and priority on the cluster (task queue ${SINGLE_PARTITIO
   let run: string;
 
   before(async () => {
-    // Without the product's workflow interceptors: their activities are not the probe worker's.
-    bundle = await bundleWorkflowCode({
-      workflowsPath: path.resolve(__dirname, '../jobs/fairness/probeWorkflow.ts'),
-      logger: {
-        log: () => undefined,
-        trace: () => undefined,
-        debug: () => undefined,
-        info: () => undefined,
-        warn: () => undefined,
-        error: console.error,
-      },
-    });
+    bundle = await bundleProbeWorkflow();
   });
   beforeEach(async () => {
     run = `${randomBytes(4).toString('hex')}:`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleProbeWorkflow } from './fairness/probeBundle';
 import type { TemporalDeps } from '../../src/deps';
 import { INTERACTIVE_PRIORITY, SWEEP_PRIORITY } from '../../src/temporal/jobPriority';
 import { startJob, type StartedJob } from '../../src/temporal/jobs';
@@ -83,17 +83,7 @@ describe('job fairness and priority (task-queue priority and fairness on the dev
   let probe: ProbeWorker;
 
   before(async () => {
-    bundle = await bundleWorkflowCode({
-      workflowsPath: path.resolve(__dirname, 'fairness/probeWorkflow.ts'),
-      logger: {
-        log: () => undefined,
-        trace: () => undefined,
-        debug: () => undefined,
-        info: () => undefined,
-        warn: () => undefined,
-        error: console.error,
-      },
-    });
+    bundle = await bundleProbeWorkflow();
   });
   beforeEach(async () => (probe = await startProbeWorker()));
   afterEach(async () => probe.stop());
