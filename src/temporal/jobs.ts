@@ -54,7 +54,7 @@ export interface StartedRun {
 }
 
 /** Hands the run to the job index when the deps have one; the index never fails a start (it logs and catches up). */
-async function indexStartedJob(temporal: TemporalDeps, run: StartedRun): Promise<void> {
+export async function indexStartedJob(temporal: TemporalDeps, run: StartedRun): Promise<void> {
   await temporal.jobIndex?.(run);
 }
 

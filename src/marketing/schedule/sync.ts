@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { invalidField } from '../../http/fieldErrors';
-import { jobSearchAttributes } from '../../temporal/jobs';
+import { indexStartedJob, jobSearchAttributes } from '../../temporal/jobs';
 import { withTemporal } from '../../temporal/rpc';
 import type { HoldChange } from './hold';
 import { publishRetryOf } from './publishRetry';
@@ -63,6 +63,15 @@ async function arm(deps: SyncDeps, accountId: string, contentId: string, change:
     throw refusal(err) ?? err;
   }
   deps.metrics.jobStarts.inc({ kind });
+  // The update-with-start answer carries no run id; the run (started now, or the one that holds the item) is described.
+  const run = await withTemporal(client, async () => (await start.workflowHandle()).describe());
+  await indexStartedJob(deps.temporal, {
+    run_id: run.runId,
+    job_id: run.workflowId,
+    account_id: accountId,
+    kind,
+    searchAttributes: { ContentId: contentId, ProjectId: change.projectId },
+  });
 }
 
 async function release(deps: SyncDeps, accountId: string, contentId: string) {
