@@ -1,27 +1,27 @@
-import { ApiError } from '../src/http/errors';
 import { getKey } from '../src/email/keys/service';
 import { refundDailyQuota, takeDailyQuota } from '../src/email/limits/dailyCap';
 import { KeyRateLimiter } from '../src/email/limits/rateLimiter';
-import { recordOutcomes, relayAll, type Delivery } from '../src/email/send/deliver';
+import { deliveryRetry } from '../src/email/send/enqueue';
+import { eventData } from '../src/email/send/eventData';
+import type { Knex } from '../src/db/knex';
 import type { PreparedMessage } from '../src/email/send/prepare';
+import { insertRecipients, markFailed } from '../src/email/send/schedule';
+import { recipientsOf } from '../src/email/send/recipients';
 import { claimDue, markSimulated, scheduledState } from '../src/email/send/schedule';
-import { UsageRecorder, utcDay } from '../src/email/usage/recorder';
-import { suppressedAmong } from '../src/email/suppressions/service';
+import { utcDay } from '../src/email/usage/recorder';
+import { suppressedEvents } from '../src/email/suppressions/refuse';
+import { suppressionsAmong } from '../src/email/suppressions/service';
 import { insertEvents } from '../src/email/webhooks/service';
 import type { ScheduledAttempt, ScheduledAttemptInput, ScheduledSendResult } from '../workflows/emailScheduledSend.contract';
 import type { ActivityDeps } from './deps';
 
-const keyRevoked = () => new ApiError(401, 'api_key_revoked', 'the email API key was revoked before the scheduled time');
-const relayMissing = () => new ApiError(503, 'smtp_not_configured', 'the worker has no SMTP_URL: the message was not sent');
-const recipientSuppressed = (emails: string[]) =>
-  new ApiError(
-    422,
-    'recipient_suppressed',
-    `a recipient was suppressed before the scheduled time (${emails.join(', ')}); nothing was sent`,
-  );
-const overDailyCap = () => new ApiError(429, 'daily_quota_exceeded', "the key's daily cap was used up at the scheduled time");
+const FAILURES = {
+  api_key_revoked: 'the email API key was revoked before the scheduled time',
+  daily_quota_exceeded: "the key's daily cap was used up at the scheduled time",
+  recipient_suppressed: 'every recipient was suppressed before the scheduled time; nothing was sent',
+} as const;
 
-/** The side effect of a scheduled email: at its time, re-check it and its key, then send it (or fail it). */
+/** The side effect of a scheduled email: at its time, re-check it and its key, then queue it for delivery (or fail it). */
 export function createEmailScheduledActivities(deps: ActivityDeps) {
   const { db, config } = deps;
   // The key's per-second share, counted for the scheduled sends of this worker process (the API's windows are per replica).
@@ -31,22 +31,20 @@ export function createEmailScheduledActivities(deps: ActivityDeps) {
     /**
      * The message must still be `scheduled` and due (a cancelled one is left alone; a moved one answers its new
      * time). A revoked key fails it (`api_key_revoked`, never counted); a test key's is simulated; a live key's
-     * waits for a slot of the key's per-second share, takes its daily cap (over it: `daily_quota_exceeded`) and goes
-     * to the relay like a queued batch's message, with its `email.sent` / `email.failed` event.
+     * waits for a slot of the key's per-second share, takes its daily cap (over it: `daily_quota_exceeded`), skips
+     * recipients suppressed since it was scheduled (all of them: `recipient_suppressed`, refunded) and is queued
+     * for delivery like a send accepted now.
      */
     async sendScheduledEmail(input: ScheduledAttemptInput): Promise<ScheduledAttempt> {
       const { accountId, emailId } = input;
-      const fail = async (message: PreparedMessage | undefined, error: ApiError, quota: Quota | null) =>
-        message ? record(accountId, [{ message, outcome: 'failed', error }], quota) : lostRace(emailId);
       const state = await scheduledState(db, accountId, emailId);
       if (!state || state.status !== 'scheduled') return done({ email_id: emailId, status: settledStatus(state?.status) }, []);
       if (!state.due) return { outcome: 'not_due', scheduledAt: state.scheduled_at!.toISOString() };
 
       const key = state.key_id ? await getKey(db, accountId, state.key_id) : undefined;
-      if (!key || key.revoked_at !== null) return fail(await claimDue(db, accountId, emailId), keyRevoked(), null);
+      if (!key || key.revoked_at !== null) return fail(accountId, emailId, 'api_key_revoked');
       if (key.environment === 'test') {
-        const message = await claimDue(db, accountId, emailId);
-        if (!message) return lostRace(emailId);
+        if (!(await claimDue(db, accountId, emailId, { status: 'sending' }))) return lostRace(emailId);
         await markSimulated(db, accountId, emailId, new Date());
         return done({ email_id: emailId, status: 'simulated' }, []);
       }
@@ -56,51 +54,64 @@ export function createEmailScheduledActivities(deps: ActivityDeps) {
       const now = new Date();
       const quotaDay = key.daily_cap === null ? null : utcDay(now);
       if (key.daily_cap !== null && !(await takeDailyQuota(db, key.id, key.daily_cap, 1, now)))
-        return fail(await claimDue(db, accountId, emailId), overDailyCap(), null);
-      const message = await claimDue(db, accountId, emailId);
-      if (!message) {
-        if (quotaDay) await refundDailyQuota(db, key.id, quotaDay, 1);
-        return lostRace(emailId);
-      }
-      // Suppressions are read again at the time: an address bounced or complained since the email was scheduled.
-      const suppressed = await suppressedAmong(
-        db,
-        accountId,
-        [...message.to, ...message.cc, ...message.bcc].map((m) => m.address),
-      );
-      if (suppressed.size > 0) return fail(message, recipientSuppressed([...suppressed]), { keyId: key.id, day: quotaDay });
-      if (!config.SMTP_URL) return fail(message, relayMissing(), { keyId: key.id, day: quotaDay });
-      const deliveries = await relayAll(config.SMTP_URL, [message], () => null);
-      return record(accountId, deliveries, { keyId: key.id, day: quotaDay });
+        return fail(accountId, emailId, 'daily_quota_exceeded');
+
+      const retry = deliveryRetry(config, now);
+      const taken = await db.transaction(async (trx) => {
+        const message = await claimDue(trx, accountId, emailId, { status: 'queued', quotaDay, expiresAt: new Date(retry.expiresAt) });
+        if (!message) return null;
+        // Suppressions are read again at the time: an address bounced or complained since the email was scheduled.
+        const recipients = recipientsOf(message);
+        const rows = await suppressionsAmong(
+          trx,
+          accountId,
+          recipients.map((r) => r.email),
+        );
+        const suppressed = new Map(rows.map((s) => [s.email, s.reason]));
+        if (suppressed.size === recipients.length) {
+          await markFailed(trx, accountId, emailId, 'recipient_suppressed');
+          return { failed: await failedEvent(trx, accountId, message, 'recipient_suppressed'), eventIds: [] };
+        }
+        await insertRecipients(
+          trx,
+          accountId,
+          recipients.map((r) =>
+            suppressed.has(r.email)
+              ? { ...r, messageId: emailId, state: 'skipped' as const, detail: { reason: suppressed.get(r.email) } }
+              : { ...r, messageId: emailId, state: 'queued' as const },
+          ),
+        );
+        const events = rows.length > 0 ? await insertEvents(trx, accountId, suppressedEvents(rows, message, false)) : [];
+        return { failed: null, eventIds: events.map((e) => e.id) };
+      });
+      if (taken?.failed !== null && quotaDay) await refundDailyQuota(db, key.id, quotaDay, 1);
+      if (!taken) return lostRace(emailId);
+      if (taken.failed) return done({ email_id: emailId, status: 'failed', error_code: 'recipient_suppressed' }, taken.failed);
+      return { outcome: 'queued', retry, eventIds: taken.eventIds };
     },
   };
 
-  /** Marks the outcome with its event in one transaction; a failure gives its daily cap back. */
-  async function record(accountId: string, deliveries: Delivery[], quota: Quota | null): Promise<ScheduledAttempt> {
-    const [d] = deliveries;
+  /** The due message fails at its time with its `email.failed` event (one transaction); nothing was counted. */
+  async function fail(accountId: string, emailId: string, code: keyof typeof FAILURES): Promise<ScheduledAttempt> {
     const eventIds = await db.transaction(async (trx) => {
-      const events = await recordOutcomes(trx, accountId, deliveries);
-      if (quota?.day && d.outcome !== 'sent') await refundDailyQuota(trx, quota.keyId, quota.day, 1);
-      return events.length > 0 ? (await insertEvents(trx, accountId, events)).map((e) => e.id) : [];
+      const message = await claimDue(trx, accountId, emailId, { status: 'failed', errorCode: code });
+      return message ? failedEvent(trx, accountId, message, code) : null;
     });
-    if (d.outcome === 'sent' && quota) await countSend(quota.keyId, accountId);
-    const result: ScheduledSendResult =
-      d.outcome === 'sent'
-        ? { email_id: d.message.id, status: 'sent' }
-        : { email_id: d.message.id, status: 'failed', error_code: d.error.code };
-    return done(result, eventIds);
-  }
-
-  async function countSend(keyId: string, accountId: string): Promise<void> {
-    const usage = new UsageRecorder(db);
-    usage.add(keyId, accountId, { sends: 1 });
-    await usage.flush();
+    if (!eventIds) return lostRace(emailId);
+    return done({ email_id: emailId, status: 'failed', error_code: code }, eventIds);
   }
 }
 
-interface Quota {
-  keyId: string;
-  day: string | null;
+async function failedEvent(
+  trx: Knex.Transaction,
+  accountId: string,
+  message: PreparedMessage,
+  code: keyof typeof FAILURES,
+): Promise<string[]> {
+  const events = await insertEvents(trx, accountId, [
+    { type: 'email.failed', data: { ...eventData(message), error: { code, message: FAILURES[code] } } },
+  ]);
+  return events.map((e) => e.id);
 }
 
 const done = (result: ScheduledSendResult, eventIds: string[]): ScheduledAttempt => ({ outcome: 'done', result, eventIds });

@@ -9,6 +9,7 @@ import { commerceWebhook } from './scenarios/commerceWebhook';
 import { contentList } from './scenarios/contentList';
 import { costs } from './scenarios/costs';
 import { crmSearch } from './scenarios/crmSearch';
+import { emailDkim } from './scenarios/emailDkim';
 import { emailSend } from './scenarios/emailSend';
 import { emailLiveSend } from './scenarios/emailLiveSend';
 import { imageRun } from './scenarios/imageRun';
@@ -33,6 +34,7 @@ const SCENARIOS: Record<string, (env: Awaited<ReturnType<typeof startBenchEnv>>)
   'email-send': emailSend,
   'email-live-send': emailLiveSend,
   'smtp-send': smtpSend,
+  'email-dkim': emailDkim,
   'site-op': siteOp,
   'site-webhook': siteWebhook,
   'schedule-fire': scheduleFire,

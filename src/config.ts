@@ -142,17 +142,29 @@ const schema = z
     CASE_STUDY_WAIT_SECONDS: z.coerce.number().min(0).max(180).default(180),
     /** The relay live email keys send through: smtp://user:pass@host:587 or smtps://…:465. Unset: live sends answer 503. */
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-    /** DNS servers for sender-domain verification (TXT lookups), `ip` or `ip:port`, comma-separated; unset: the system's. */
+    /** DNS servers for sender-domain verification (TXT and MX lookups), `ip` or `ip:port`, comma-separated; unset: the system's. */
     EMAIL_DNS_SERVERS: optionalString,
     /** API replicas sharing email keys' per-second limits: each admits ⌊limit ÷ replicas⌋ (at least 1) per key. */
     EMAIL_RATE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
+    /** The wait after a live message's first failed delivery attempt (a relay 4xx or outage); each later wait doubles. */
+    EMAIL_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    /** The longest wait between two delivery attempts of a message. */
+    EMAIL_RETRY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1_800),
+    /** How long a message is retried after it was accepted before its waiting recipients fail (`delivery_expired`): 72 h. */
+    EMAIL_DELIVERY_MAX_AGE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400)
+      .default(259_200),
     /** One webhook delivery attempt's deadline. */
     EMAIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** One attempt's deadline for account webhooks and job callbacks (src/alerts), like EMAIL_WEBHOOK_TIMEOUT_MS. */
     ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /**
-     * Delivery outcomes (src/email/returnPath): live sends use `bounces+<email id>@<domain>` as the envelope sender and
-     * ask the relay for DSNs; reports sent there are read by the return-path server. Unset: no VERP, no DSNs.
+     * Delivery outcomes (src/email/returnPath): live sends use a tagged return path per recipient
+     * (`b+<email id>.<tag>.<check>@<domain>`, src/email/returnPath/verp.ts) as the envelope sender and ask the relay
+     * for DSNs; reports sent there are read by the return-path server. Unset: no VERP, no DSNs.
      */
     EMAIL_RETURN_PATH_DOMAIN: optionalString,
     /** The return-path SMTP server's address and port (25 in production behind the domain's MX); port 0 turns it off. */

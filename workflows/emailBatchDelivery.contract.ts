@@ -1,4 +1,5 @@
 import { defineWorkflow } from './defineWorkflow';
+import type { DeliveryRetry } from './emailDelivery.contract';
 
 /** The email batch workflow's contract, shared by the API, the activities and the workflow. No I/O. */
 
@@ -10,6 +11,8 @@ export interface EmailBatchInput {
   perSecond: number;
   /** The UTC day the daily cap was charged on, where the messages that fail are refunded; null without a cap. */
   quotaDay: string | null;
+  /** How a message the relay defers is retried (by its own `email-delivery` job). */
+  retry: DeliveryRetry;
 }
 
 export interface EmailBatchResult {
@@ -17,24 +20,9 @@ export interface EmailBatchResult {
   total: number;
   sent: number;
   failed: number;
+  /** Messages the relay deferred, each handed to its own delivery job for the retries. */
+  deferred: number;
 }
 
 /** A queued batch sent at the key's rate: `email-batch:<account>:<batchId>`. */
 export const emailBatchDeliveryContract = defineWorkflow<[EmailBatchInput], EmailBatchResult>('emailBatchDelivery', 'email-batch');
-
-export interface BatchSliceInput {
-  accountId: string;
-  keyId: string;
-  batchId: string;
-  ids: string[];
-  quotaDay: string | null;
-}
-
-export interface BatchSliceOutcome {
-  sent: number;
-  failed: number;
-  /** The `email.sent` / `email.failed` events recorded, whose delivery workflows the batch workflow starts. */
-  eventIds: string[];
-  /** The key was revoked: the slice failed without sending, and so do the messages after it. */
-  keyRevoked: boolean;
-}

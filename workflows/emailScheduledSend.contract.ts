@@ -1,5 +1,6 @@
 import { defineSignal } from '@temporalio/workflow';
 import { defineWorkflow, withSignals } from './defineWorkflow';
+import type { DeliveryRetry } from './emailDelivery.contract';
 
 /** The scheduled email workflow's contract, shared by the API, the activities and the workflow. No I/O. */
 
@@ -34,7 +35,9 @@ export interface ScheduledAttemptInput {
 }
 
 export type ScheduledAttempt =
-  /** Sent, simulated, failed or found cancelled; `eventIds`: its `email.sent` / `email.failed` events. */
+  /** Due and accepted for delivery (`queued`): the workflow delivers it with retries; `eventIds`: its skipped recipients' `email.suppressed`. */
+  | { outcome: 'queued'; retry: DeliveryRetry; eventIds: string[] }
+  /** Simulated, failed or found cancelled; `eventIds`: its `email.failed` event. */
   | { outcome: 'done'; result: ScheduledSendResult; eventIds: string[] }
   /** Not due yet by the database (moved later): wait until `scheduledAt`. */
   | { outcome: 'not_due'; scheduledAt: string }

@@ -13,6 +13,7 @@ export { research } from './research';
 export { jobsBulk } from './jobsBulk';
 export { emailEventDelivery } from './emailEventDelivery';
 export { emailBatchDelivery } from './emailBatchDelivery';
+export { emailDelivery } from './emailDelivery';
 export { sitePlatformFormsBackfill } from './sitePlatformFormsBackfill';
 export { sitePlatformEvents } from './sitePlatformEvents';
 export { sitePlatformTokenHealth } from './sitePlatformTokenHealth';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount } from '../../src/auth/service';
+import { activateKey, recordKeyCheck } from '../../src/email/dkim/store';
+import { domainDetails, forgetAccountDomains } from '../../src/email/domains/service';
 import { loadConfig } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
 import { createMetrics } from '../../src/http/metrics';
@@ -7,7 +9,7 @@ import { createLogger } from '../../src/logger';
 import type { BenchEnv } from './env';
 import { BENCH_HASH_KEY } from './servers';
 
-/** A fresh account with a verified sending domain, and app deps on the bench's database and Temporal to make its keys. */
+/** A fresh account with a verified sending domain (DKIM too), and app deps on the bench's database and Temporal to make its keys. */
 export async function benchEmailAccount(
   env: BenchEnv,
   name: string,
@@ -32,7 +34,18 @@ export async function benchEmailAccount(
     secretHashKey: BENCH_HASH_KEY,
     temporal: { client: env.client, namespace: env.temporal.namespace, taskQueue },
   };
+  await activeDkimKey(env, deps, account.id, domain);
   return { accountId: account.id, domain, deps };
+}
+
+/** The domain's first DKIM key (made on its first read), verified and active, as a live send needs it. */
+async function activeDkimKey(env: BenchEnv, deps: AppDeps, accountId: string, domain: string): Promise<void> {
+  const domainId = (await env.db('email_domains').where({ account_id: accountId, name: domain }).first('id')).id as string;
+  const [key] = (await domainDetails(deps, accountId, domainId)).records.filter((r) => r.ref.kind === 'dkim').map((r) => r.ref);
+  if (key?.kind !== 'dkim') throw new Error('the bench domain got no DKIM key');
+  await recordKeyCheck(env.db, key.keyId, { verified: true, error: null });
+  await activateKey(env.db, domainId, key.keyId);
+  forgetAccountDomains(accountId);
 }
 
 /** The message both email scenarios send: one recipient, HTML and text, a tag. */

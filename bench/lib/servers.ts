@@ -8,6 +8,8 @@ export const BENCH_HASH_KEY = 'bench-secret-hash-key-0123456789abcdef';
 
 export interface BenchServers {
   urls: { ours: string; baseline: string };
+  /** The servers' process. */
+  pid: number;
   stop(): void;
 }
 
@@ -38,5 +40,5 @@ export async function startServers(
     },
   );
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { urls: JSON.parse(line) as BenchServers['urls'], stop: () => child.kill('SIGTERM') };
+  return { urls: JSON.parse(line) as BenchServers['urls'], pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }

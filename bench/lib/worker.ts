@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 import type { BenchEnv } from './env';
 
 export interface BenchWorker {
+  /** The worker's process. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startBenchWorker(env: BenchEnv, taskQueue: string, extraEn
   ])) as [string];
   if (line !== 'ready') throw new Error(`the bench worker said ${line}`);
   return {
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

@@ -3,13 +3,16 @@
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../src/app/activities';
+import { attemptDeliveries } from '../../src/email/send/attempt';
+import type { DeliveryAttemptInput } from '../../workflows/emailDelivery.contract';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { loadTemporalConnectionSettings } from '../../src/temporal/connectionConfig';
 import { bundleWorkflows, createWorker } from '../../src/temporal/worker';
 
-// BENCH_WORKFLOWS=1 adds the bench-only workflows (bench/workflows) to the product's.
+// BENCH_WORKFLOWS=1 adds the bench-only workflows (bench/workflows) to the product's. BENCH_UNSIGNED=1 delivers email
+// without DKIM signing: the email-live-send baseline (the product always signs).
 const BENCH_WORKFLOWS_PATH = path.join(__dirname, '../workflows/index.ts');
 
 async function main() {
@@ -22,7 +25,12 @@ async function main() {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundle: await bundleWorkflows(process.env.BENCH_WORKFLOWS === '1' ? BENCH_WORKFLOWS_PATH : undefined),
-    activities: createActivities({ config, db, logger: createLogger('warn') }),
+    activities: {
+      ...createActivities({ config, db, logger: createLogger('warn') }),
+      ...(process.env.BENCH_UNSIGNED === '1'
+        ? { attemptEmailDeliveries: (input: DeliveryAttemptInput) => attemptDeliveries({ db, config }, input) }
+        : {}),
+    },
   });
   const running = worker.run();
   process.on('SIGTERM', () => {

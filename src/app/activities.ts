@@ -10,6 +10,7 @@ import { createContentImagesActivities } from '../../activities/contentImages';
 import { createContentPublishActivities } from '../../activities/contentPublish';
 import type { ActivityDeps } from '../../activities/deps';
 import { createEmailBatchActivities } from '../../activities/emailBatches';
+import { createEmailDeliveryActivities } from '../../activities/emailDelivery';
 import { createEmailScheduledActivities } from '../../activities/emailScheduled';
 import { createEmailWebhookActivities } from '../../activities/emailWebhooks';
 import { createJobsBulkActivities } from '../../activities/jobsBulk';
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSitePlatformSweepActivities(deps),
     ...createEmailWebhookActivities(deps),
     ...createEmailBatchActivities(deps),
+    ...createEmailDeliveryActivities(deps),
     ...createContentPublishActivities(deps),
     ...createContentImagesActivities(deps),
     ...createCaseStudyActivities(deps),

@@ -12,6 +12,8 @@ import { emailDomainRoutes } from '../email/domains/routes';
 import { emailSendRoutes } from '../email/send/routes';
 import { emailSuppressionRoutes } from '../email/suppressions/routes';
 import { emailTemplateRoutes } from '../email/templates/routes';
+import { emailTrackingRoutes } from '../email/tracking/routes';
+import { emailUnsubscribeRoutes } from '../email/unsubscribe/routes';
 import { emailWebhookRoutes } from '../email/webhooks/routes';
 import { jobActionRoutes } from '../jobs/actionRoutes';
 import { jobEventRoutes } from '../jobs/eventRoutes';
@@ -66,5 +68,7 @@ export function apiRoutes(all: () => RouteDef[]): RouteDef[] {
     ...emailTemplateRoutes(),
     ...emailSendRoutes(),
     ...emailSuppressionRoutes(),
+    ...emailUnsubscribeRoutes(),
+    ...emailTrackingRoutes(),
   ];
 }

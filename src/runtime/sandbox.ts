@@ -105,7 +105,10 @@ export async function startSandbox(config: Config): Promise<Sandbox> {
         `Sandbox: live-key email goes to a catch-all SMTP relay on ${smtp.url} (SMTP_URL); nothing leaves this machine.`,
         `  Outcomes     the relay answers with DSNs to the return path ${sandboxConfig.EMAIL_RETURN_PATH_DOMAIN} on port ${sandboxConfig.EMAIL_RETURN_PATH_PORT}: send to bounced@…, complained@…, delayed@… (any domain) to see email.bounced / email.complained / email.delivery_delayed`,
         ...demoProjectLines(demo, deployedSite.baseUrl),
-        `Sandbox: DNS for sender-domain verification on ${dns.address} (EMAIL_DNS_SERVERS); publish a record: curl -X PUT ${dns.controlUrl}/records/_workyard.<domain> -d '{"txt":["workyard-verification=<token>"]}'`,
+        `Sandbox: DNS for sender domains on ${dns.address} (EMAIL_DNS_SERVERS). Publish every record of a domain (ownership, DKIM, return path, DMARC), then verify it; live keys then send DKIM-signed mail from it:`,
+        `  curl -s ${apiUrl}/v1/email/domains/<id> -H "Authorization: Bearer $EMAIL_KEY" | curl -X POST ${dns.controlUrl}/publish --data-binary @-`,
+        `  curl -X POST ${apiUrl}/v1/email/domains/<id>/verify -H "Authorization: Bearer $EMAIL_KEY"`,
+        `  One record by hand: curl -X PUT ${dns.controlUrl}/records/<name> -d '{"txt":["…"]}' (or '{"mx":[{"exchange":"…","priority":10}]}')`,
       ];
     },
     stop: async () => {

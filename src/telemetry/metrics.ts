@@ -107,7 +107,7 @@ export function countRateLimitRefusal(limiter: Limiter): void {
   domainMetrics.rateLimitRefusals.inc({ limiter });
 }
 
-export const EMAIL_SEND_OUTCOMES = ['sent', 'failed', 'withheld', 'simulated'] as const;
+export const EMAIL_SEND_OUTCOMES = ['sent', 'deferred', 'failed', 'simulated'] as const;
 
 export function countEmailSends(outcome: (typeof EMAIL_SEND_OUTCOMES)[number], count = 1): void {
   if (count > 0) domainMetrics.emailSends.inc({ outcome }, count);

@@ -34,7 +34,8 @@ export async function startWorkerChild(taskQueue: string, config: Partial<Config
     TEMPORAL_NAMESPACE: h.deps.temporal.namespace,
     RESEARCH_TASK_QUEUE: taskQueue,
     RESEARCH_BUNDLE_PATH: bundlePath,
-    RESEARCH_CONFIG: JSON.stringify(config),
+    // The harness's key: the child unseals what the harness sealed (DKIM signing keys).
+    RESEARCH_CONFIG: JSON.stringify({ SECRET_HASH_KEY: h.deps.secretHashKey, ...config }),
     LOG_LEVEL: 'error',
   });
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -25,7 +25,8 @@ async function startsTheTypecheckRefuses(
   const base = { accountId: 'a', requestId: 'r' };
 
   await startJob(temporal, metrics, researchContract, { ...base, args: [research] });
-  const batch = { accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null };
+  const retry = { initialIntervalMs: 1000, maxIntervalMs: 1000, expiresAt: '2026-12-01T00:00:00Z' };
+  const batch = { accountId: 'a', keyId: 'k', batchId: 'b', perSecond: 1, quotaDay: null, retry };
   await startJob(temporal, metrics, emailBatchDeliveryContract, { ...base, args: [batch] });
   // @ts-expect-error research takes a ResearchInput, not an email batch's input
   await startJob(temporal, metrics, researchContract, { ...base, args: [batch] });

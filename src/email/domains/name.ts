@@ -1,8 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-/** DNS names are at most 253 characters, and the verification record `_workyard.<domain>` adds 10. */
-export const MAX_NAME = 243;
+/**
+ * DNS names are at most 253 characters, and the longest record name, the DKIM key's `wy<n>._domainkey.<domain>`,
+ * adds up to 20 (selectors up to `wy999999`).
+ */
+export const MAX_NAME = 233;
 export const MAX_LABEL = 63;
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -10,7 +13,8 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 /** Why `name` (already lowercased) is not a sender domain, or null when it is one. */
 export function domainNameProblem(name: string): string | null {
   if (name.length === 0) return 'must not be empty';
-  if (name.length > MAX_NAME) return `must be at most ${MAX_NAME} characters (the record _workyard.<domain> must fit the DNS limit of 253)`;
+  if (name.length > MAX_NAME)
+    return `must be at most ${MAX_NAME} characters (the record wy<n>._domainkey.<domain> must fit the DNS limit of 253)`;
   if (isIP(name) || isIP(name.replace(/^\[|\]$/g, ''))) return 'must be a domain name, not an IP address';
   if (name.endsWith('.')) return 'must not end with a dot';
   if (!/^[\x21-\x7e]+$/.test(name)) return 'must be ASCII without spaces (send an internationalised name in its xn-- form)';

@@ -5,62 +5,28 @@ import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/paginati
 import { route, type RouteDef } from '../../http/route';
 import { domainName, MAX_LABEL, MAX_NAME } from './name';
 import * as domains from './service';
-import type { DomainRow } from './service';
-import { recordName, recordValue } from './verification';
+import { domainRecordSchema, domainSchema, toDomainJson, toDomainRecordJson } from './domainJson';
 import * as docs from './docs';
 
 const tags = ['Email domains'];
 const auth = { kind: 'emailKey', scope: 'email:domains' } as const;
-
-const timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp (UTC).' });
-
-const domainSchema = z.object({
-  id: z.string().meta({ format: 'uuid' }),
-  name: z.string().describe('The domain, lowercase.'),
-  status: z
-    .enum(['pending', 'verified', 'failed'])
-    .describe(
-      '`pending` until the first check; `verified` when the TXT record matched at the last check (sends from it are allowed); ' +
-        '`failed` when it did not (see `last_check_error`).',
-    ),
-  record: z
-    .object({
-      type: z.literal('TXT'),
-      name: z.string().describe('`_workyard.<domain>`'),
-      value: z.string().describe('`workyard-verification=<token>`; publish it exactly.'),
-    })
-    .describe('The DNS record to publish before calling verify.'),
-  verified_at: timestamp.nullable().describe('When the last check matched; null unless `verified`.'),
-  last_checked_at: timestamp.nullable(),
-  last_check_error: z
-    .string()
-    .nullable()
-    .describe(
-      'Why the last check failed: `record not found` (no TXT record at the name) or `value differs` (TXT records exist, none holds the value).',
-    ),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-const toDomainJson = (d: DomainRow): z.infer<typeof domainSchema> => ({
-  id: d.id,
-  name: d.name,
-  status: d.status,
-  record: { type: 'TXT', name: recordName(d.name), value: recordValue(d.verification_token) },
-  verified_at: iso(d.verified_at),
-  last_checked_at: iso(d.last_checked_at),
-  last_check_error: d.last_check_error,
-  created_at: d.created_at.toISOString(),
-  updated_at: d.updated_at.toISOString(),
-});
 
 const createBody = z.strictObject({
   name: domainName().describe(
     `The sender domain, e.g. \`mail.example.com\`: lowercased; at most ${MAX_NAME} characters, labels of 1..${MAX_LABEL} ` +
       'letters, digits and inner hyphens, at least two labels; no IP address, no trailing dot (internationalised names in their xn-- form).',
   ),
+});
+
+const patchBody = z.strictObject({
+  open_tracking: z.boolean().optional().describe('Add a tracking pixel to the html of live mail from the domain.'),
+  click_tracking: z.boolean().optional().describe('Send the http(s) links of its html through this service.'),
+  tracking_host: z
+    .string()
+    .max(MAX_NAME, { error: `must be at most ${MAX_NAME} characters` })
+    .nullable()
+    .optional()
+    .describe('A name under the domain (e.g. `track.<domain>`) to serve tracked links from once its CNAME verifies; null to stop.'),
 });
 
 const notFound = {
@@ -82,12 +48,12 @@ export function emailDomainRoutes(): RouteDef[] {
         summary: 'Add a sender domain.',
         description: docs.createEmailDomainDescription,
         body: createBody,
-        responses: { 201: { description: 'The domain, pending', schema: domainSchema } },
+        responses: { 201: { description: 'The domain, pending, with every record to publish', schema: domainSchema } },
         errors: [{ status: 409, code: 'domain_exists', description: docs.domainExistsError }],
       },
       async ({ body, auth: caller, deps }) => ({
         status: 201,
-        body: toDomainJson(await domains.createDomain(deps.db, accountOf(caller), body.name)),
+        body: toDomainJson(await domains.addDomain(deps, accountOf(caller), body.name)),
       }),
     ),
 
@@ -104,7 +70,7 @@ export function emailDomainRoutes(): RouteDef[] {
         responses: { 200: { description: 'A page of domains', schema: listEnvelopeSchema(domainSchema) } },
       },
       async ({ query, auth: caller, deps }) => {
-        const { rows, total } = await domains.listDomains(deps.db, accountOf(caller), query);
+        const { rows, total } = await domains.listDomains(deps, accountOf(caller), query);
         return { body: listEnvelope(rows.map(toDomainJson), total, query) };
       },
     ),
@@ -121,7 +87,32 @@ export function emailDomainRoutes(): RouteDef[] {
         responses: { 200: { description: 'The domain', schema: domainSchema } },
         errors: [notFound],
       },
-      async ({ params, auth: caller, deps }) => ({ body: toDomainJson(await domains.getDomain(deps.db, accountOf(caller), params.id)) }),
+      async ({ params, auth: caller, deps }) => ({ body: toDomainJson(await domains.domainDetails(deps, accountOf(caller), params.id)) }),
+    ),
+
+    route(
+      {
+        method: 'patch',
+        path: '/v1/email/domains/{id}',
+        operationId: 'updateEmailDomain',
+        tags,
+        auth,
+        summary: "Change a sender domain's open and click tracking.",
+        description: docs.updateEmailDomainDescription,
+        params: idParams,
+        body: patchBody,
+        responses: { 200: { description: 'The domain', schema: domainSchema } },
+        errors: [notFound, { status: 422, code: 'tracking_not_configured', description: docs.trackingNotConfiguredError }],
+      },
+      async ({ params, body, auth: caller, deps }) => ({
+        body: toDomainJson(
+          await domains.updateTracking(deps, accountOf(caller), params.id, {
+            openTracking: body.open_tracking,
+            clickTracking: body.click_tracking,
+            trackingHost: body.tracking_host,
+          }),
+        ),
+      }),
     ),
 
     route(
@@ -131,7 +122,7 @@ export function emailDomainRoutes(): RouteDef[] {
         operationId: 'verifyEmailDomain',
         tags,
         auth,
-        summary: "Check the domain's TXT record now.",
+        summary: "Check the domain's DNS records now.",
         description: docs.verifyEmailDomainDescription,
         params: idParams,
         responses: { 200: { description: 'The domain after the check', schema: domainSchema } },
@@ -146,7 +137,27 @@ export function emailDomainRoutes(): RouteDef[] {
         ],
       },
       async ({ params, auth: caller, deps }) => ({
-        body: toDomainJson(await domains.verifyDomain(deps.db, deps.config, accountOf(caller), params.id)),
+        body: toDomainJson(await domains.verifyDomain(deps, accountOf(caller), params.id)),
+      }),
+    ),
+
+    route(
+      {
+        method: 'post',
+        path: '/v1/email/domains/{id}/dkim/rotate',
+        operationId: 'rotateEmailDomainDkimKey',
+        tags,
+        auth,
+        idempotent: true,
+        summary: 'Start using a new DKIM key.',
+        description: docs.rotateDkimDescription,
+        params: idParams,
+        responses: { 201: { description: "The new key's DNS record, pending", schema: domainRecordSchema } },
+        errors: [notFound],
+      },
+      async ({ params, auth: caller, deps }) => ({
+        status: 201,
+        body: toDomainRecordJson(await domains.rotateDkimKey(deps, accountOf(caller), params.id)),
       }),
     ),
 
@@ -158,7 +169,7 @@ export function emailDomainRoutes(): RouteDef[] {
         tags,
         auth,
         summary: 'Delete a sender domain.',
-        description: 'Sends from it are refused at once on this replica and within 5 s on others.',
+        description: 'Sends from it are refused at once on this replica and within 5 s on others; its DKIM keys are deleted.',
         params: idParams,
         responses: { 204: { description: 'Deleted' } },
         errors: [notFound],

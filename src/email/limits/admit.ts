@@ -21,15 +21,22 @@ export async function admitSends(
   auth: AuthContext,
   count: number,
   now = new Date(),
-): Promise<{ headers: Record<string, string> }> {
+): Promise<{ headers: Record<string, string>; quotaDay: string | null }> {
   const key = liveKeyOf(auth);
   const { limiter } = emailRuntime(deps);
   // Every send passes here: the database is asked only for a held key or a daily cap, and only then awaited.
   if (limiter.holdOf(key.id)) await refuseWhileHeld(deps, limiter, key);
   const admission = limiter.admit(key.id, key.ratePerSecond, count);
   if (!admission.admitted) throw rateLimited(key, admission, 'email_per_second');
-  if (hasDailyCap(key)) await takeQuota(deps, limiter, key, count, count, now);
-  return { headers: rateLimitHeaders(admission) };
+  const charged = hasDailyCap(key) && (await takeQuota(deps, limiter, key, count, count, now));
+  return { headers: rateLimitHeaders(admission), quotaDay: charged ? utcDay(now) : null };
+}
+
+/** Gives back what admitSends took when the sends were not accepted after all (their job did not start). */
+export async function undoSends(deps: AppDeps, auth: AuthContext, count: number, quotaDay: string | null): Promise<void> {
+  const key = liveKeyOf(auth);
+  emailRuntime(deps).limiter.refund(key.id, count);
+  if (quotaDay) await refundDailyQuota(deps.db, key.id, quotaDay, count);
 }
 
 export interface QueuedAdmission {

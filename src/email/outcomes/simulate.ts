@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { countEmailSends } from '../../telemetry/metrics';
 import type { EmailKeyAuth } from '../keys/authenticate';
-import { eventData } from '../send/deliver';
+import { eventData } from '../send/eventData';
 import type { PreparedMessage } from '../send/prepare';
 import { envelopeRecipients } from '../send/store';
 import { emitEmailEvents } from '../webhooks/service';

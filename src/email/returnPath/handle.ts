@@ -1,34 +1,48 @@
 import type { AppDeps } from '../../deps';
-import { isUuid } from '../../http/ids';
 import { recordOutcome, type RecordResult } from '../outcomes/record';
 import type { Outcome } from '../outcomes/types';
 import { parseReport, type DsnRecipient, type Report } from './report';
+import { readVerp, readVerpEnvelopeId, verpNames, type VerpTag } from './verp';
 
-export type ReportDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger'>;
+export type ReportDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger' | 'secretHashKey'>;
 
-/** `bounces+<email id>@<domain>` → the email id; null for any other address. */
-export function verpMessageId(address: string, domain: string): string | null {
-  const match = /^bounces\+([^@]+)@(.+)$/i.exec(address.trim());
-  if (!match || match[2].toLowerCase() !== domain.toLowerCase()) return null;
-  return isUuid(match[1]) ? match[1].toLowerCase() : null;
+type Dsn = Extract<Report, { kind: 'dsn' }>;
+
+const sameTag = (a: VerpTag, b: VerpTag) => a.emailId === b.emailId && a.tag === b.tag;
+
+/**
+ * The tagged return path (verp.ts) a report answers to, its MAC verified: the return-path address it was delivered
+ * to; else a DSN's Original-Envelope-Id, which carries the same tagged value (ENVID); else a feedback report's
+ * Original-Mail-From or the Return-Path of the original it quotes (feedback loops report to an address of their own).
+ * Null — the report counts for nothing — when there is none, when the report is addressed to several, and when the
+ * address and the envelope id disagree (one of them was made up).
+ *
+ * The original's Message-ID never counts: every recipient's copy shows it and it carries no MAC, so anyone who got
+ * the email could name a co-recipient with it. Nor do the `bounces+<email id>@` addresses of the previous format,
+ * which carried no MAC either.
+ */
+export function reportTag(secret: string, report: Report, rcptTo: string[], domain: string): VerpTag | null {
+  const addressed: VerpTag[] = [];
+  for (const address of rcptTo) {
+    const tag = readVerp(secret, address, domain);
+    if (tag && !addressed.some((t) => sameTag(t, tag))) addressed.push(tag);
+  }
+  if (addressed.length > 1) return null;
+  if (report.kind === 'dsn' && report.envelopeId) {
+    const enveloped = readVerpEnvelopeId(secret, report.envelopeId);
+    if (addressed[0] && !(enveloped && sameTag(enveloped, addressed[0]))) return null;
+    return enveloped;
+  }
+  if (addressed[0]) return addressed[0];
+  return report.kind === 'arf' && report.originalMailFrom ? readVerp(secret, report.originalMailFrom, domain) : null;
 }
 
 /**
- * Which email a report is about: the VERP recipient it was sent to, else its Original-Envelope-Id, else (a
- * feedback loop's own address) the original's Message-ID `<id@domain>`. A VERP address and an envelope id naming
- * different emails is a forgery: nothing.
+ * A DSN recipient's outcome: delivered (`relayed` and `expanded` too: handed on to a system that will not report,
+ * or to the members of a list — the last report there will be, marked by its `action`), delayed, a hard (5.x.x)
+ * bounce that suppresses, or a soft one that does not.
  */
-export function reportMessageId(report: Report, rcptTo: string[], domain: string): string | null {
-  const verp = rcptTo.map((a) => verpMessageId(a, domain)).find((id) => id !== null) ?? null;
-  const envelopeId = report.kind === 'dsn' && report.envelopeId && isUuid(report.envelopeId) ? report.envelopeId.toLowerCase() : null;
-  if (verp && envelopeId && verp !== envelopeId) return null;
-  if (verp ?? envelopeId) return verp ?? envelopeId;
-  const fromHeader = /^<?([0-9a-f-]{36})@/i.exec(report.originalMessageId ?? '');
-  return fromHeader && isUuid(fromHeader[1]) ? fromHeader[1].toLowerCase() : null;
-}
-
-/** A DSN recipient's outcome: delivered, delayed, a hard (5.x.x) bounce that suppresses, or a soft one that does not. */
-function dsnOutcome(r: DsnRecipient, report: Extract<Report, { kind: 'dsn' }>): Outcome | null {
+function dsnOutcome(r: DsnRecipient, recipient: string, report: Dsn): Outcome | null {
   const detail = {
     action: r.action,
     status: r.status,
@@ -36,23 +50,34 @@ function dsnOutcome(r: DsnRecipient, report: Extract<Report, { kind: 'dsn' }>): 
     ...(r.remoteMta ? { remote_mta: r.remoteMta } : {}),
     ...(report.reportingMta ? { reporting_mta: report.reportingMta } : {}),
   };
-  if (r.action === 'delivered') return { type: 'email.delivered', recipient: r.recipient, detail };
-  if (r.action === 'delayed') return { type: 'email.delivery_delayed', recipient: r.recipient, detail };
-  if (r.action !== 'failed') return null; // relayed / expanded: nothing final to tell
+  if (r.action === 'delivered' || r.action === 'relayed' || r.action === 'expanded') {
+    return { type: 'email.delivered', recipient, detail };
+  }
+  if (r.action === 'delayed') return { type: 'email.delivery_delayed', recipient, detail };
+  if (r.action !== 'failed') return null;
   const hard = !r.status || r.status.startsWith('5.');
   return {
     type: 'email.bounced',
-    recipient: r.recipient,
+    recipient,
     detail: { ...detail, bounce_type: hard ? 'hard' : 'soft' },
     ...(hard ? { suppress: 'bounce' as const } : {}),
   };
 }
 
-function outcomesOf(report: Report): Outcome[] {
-  if (report.kind === 'dsn') return report.recipients.map((r) => dsnOutcome(r, report)).filter((o): o is Outcome => o !== null);
+/** The report's outcomes about the one recipient `tag` names; what it says about anyone else is dropped. */
+function outcomesFor(secret: string, report: Report, tag: VerpTag): Outcome[] {
+  const named = (address: string | null): address is string => !!address && verpNames(secret, tag.emailId, tag.tag, address);
+  if (report.kind === 'dsn') {
+    return report.recipients.flatMap((r) => {
+      // A relay that rewrote the address (an alias, a forward) keeps ours in Original-Recipient.
+      const recipient = [r.recipient, r.originalRecipient].find(named);
+      const outcome = recipient ? dsnOutcome(r, recipient, report) : null;
+      return outcome ? [outcome] : [];
+    });
+  }
   // `not-spam` takes a complaint back; every other feedback type is a complaint.
   if (report.feedbackType === 'not-spam') return [];
-  return report.recipients.map((recipient) => ({
+  return report.recipients.filter(named).map((recipient) => ({
     type: 'email.complained' as const,
     recipient,
     detail: { feedback_type: report.feedbackType, ...(report.userAgent ? { user_agent: report.userAgent } : {}) },
@@ -61,9 +86,10 @@ function outcomesOf(report: Report): Outcome[] {
 }
 
 /**
- * One message received by the return path: a report about one of our emails is recorded per recipient; anything
- * else (not a report, an unknown or mismatched email, a recipient the email never had) is ignored. The sender is
- * never told which: the SMTP answer is the same. Logged without bodies or addresses.
+ * One message received by the return path. A report only ever affects the recipient its own tagged return path
+ * names: each of its outcomes about that recipient is recorded (an unknown email, a recipient it never had or a
+ * repeated outcome changes nothing: record.ts), everything else it says is ignored. The sender is never told which:
+ * the SMTP answer is the same. Logged without bodies or addresses.
  */
 export async function handleReturnedMessage(deps: ReportDeps, raw: Buffer, rcptTo: string[], domain: string): Promise<RecordResult[]> {
   const report = parseReport(raw);
@@ -71,13 +97,19 @@ export async function handleReturnedMessage(deps: ReportDeps, raw: Buffer, rcptT
     deps.logger.info({ bytes: raw.length }, 'return path: not a delivery report; ignored');
     return [];
   }
-  const messageId = reportMessageId(report, rcptTo, domain);
-  const outcomes = messageId ? outcomesOf(report) : [];
+  const tag = reportTag(deps.secretHashKey, report, rcptTo, domain);
+  const outcomes = tag ? outcomesFor(deps.secretHashKey, report, tag) : [];
   const results: RecordResult[] = [];
-  for (const outcome of outcomes) results.push(await recordOutcome(deps, messageId!, outcome));
+  for (const outcome of outcomes) results.push(await recordOutcome(deps, tag!.emailId, outcome));
   deps.logger.info(
-    { kind: report.kind, emailId: messageId, outcomes: outcomes.map((o) => o.type), results },
-    messageId ? 'return path: report read' : 'return path: report for no known email; ignored',
+    {
+      kind: report.kind,
+      emailId: tag?.emailId ?? null,
+      outcomes: outcomes.map((o) => o.type),
+      ignored: report.recipients.length - outcomes.length,
+      results,
+    },
+    tag ? 'return path: report read' : 'return path: report without a valid tagged return path; ignored',
   );
   return results;
 }

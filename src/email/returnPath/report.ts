@@ -2,7 +2,10 @@ import { allFields, decodedBody, fieldGroups, mediaType, parseEntity, partsOf, h
 
 /** One recipient's lines of a delivery status notification (RFC 3464). */
 export interface DsnRecipient {
+  /** Final-Recipient (else Original-Recipient), lower case. */
   recipient: string;
+  /** Original-Recipient: the address as the sender gave it, when a relay rewrote it (an alias, a forward). */
+  originalRecipient: string | null;
   action: string;
   status: string | null;
   diagnostic: string | null;
@@ -11,7 +14,15 @@ export interface DsnRecipient {
 
 export type Report =
   | { kind: 'dsn'; envelopeId: string | null; reportingMta: string | null; originalMessageId: string | null; recipients: DsnRecipient[] }
-  | { kind: 'arf'; feedbackType: string; originalMessageId: string | null; recipients: string[]; userAgent: string | null };
+  | {
+      kind: 'arf';
+      feedbackType: string;
+      originalMessageId: string | null;
+      /** The original's envelope sender: Original-Mail-From, else the Return-Path header of the original message. */
+      originalMailFrom: string | null;
+      recipients: string[];
+      userAgent: string | null;
+    };
 
 /** A delivery status notification or a feedback report (RFC 5965); null for any other message. */
 export function parseReport(raw: Buffer): Report | null {
@@ -31,6 +42,7 @@ export function parseReport(raw: Buffer): Report | null {
     const recipients = perRecipient
       .map((f) => ({
         recipient: addressOf(f.get('final-recipient') ?? f.get('original-recipient') ?? ''),
+        originalRecipient: f.get('original-recipient') ? addressOf(f.get('original-recipient')!) : null,
         action: (f.get('action') ?? '').toLowerCase(),
         status: f.get('status')?.split(/\s/)[0] ?? null,
         diagnostic: f.get('diagnostic-code') ?? null,
@@ -59,6 +71,7 @@ export function parseReport(raw: Buffer): Report | null {
       kind: 'arf',
       feedbackType: fields.get('feedback-type')!.toLowerCase(),
       originalMessageId,
+      originalMailFrom: addressOf(fields.get('original-mail-from') ?? originalHeaders.get('return-path') ?? '') || null,
       recipients: recipients.filter(Boolean),
       userAgent: fields.get('user-agent') ?? null,
     };

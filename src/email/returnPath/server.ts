@@ -1,5 +1,6 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { handleReturnedMessage, type ReportDeps } from './handle';
+import { isReturnPathDomain } from './verp';
 import { listenSmtp } from '../smtp/listen';
 
 /** Reports carry headers (RET=HDRS) or an original message: a megabyte is plenty. */
@@ -17,7 +18,8 @@ type Done = (err?: Error | null, message?: string) => void;
 const reply = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
 /**
- * The SMTP server bounces and feedback reports come back to: it takes mail for `domain` only (any sender, the null
+ * The SMTP server bounces and feedback reports come back to: it takes mail for `domain` and for sender domains'
+ * `bounces.<domain>` subdomains (whose MX names it) only (any sender, the null
  * sender `<>` of DSNs included), reads each message as a report and always answers 250 once it is handled, so a
  * sender learns nothing about what it matched. No AUTH; TLS belongs to whatever fronts port 25.
  */
@@ -39,7 +41,7 @@ export async function startReturnPathServer(
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
       const at = address.address.lastIndexOf('@');
-      if (at < 0 || address.address.slice(at + 1).toLowerCase() !== domain) return callback(reply(550, '5.7.1 Relaying denied'));
+      if (at < 0 || !isReturnPathDomain(address.address.slice(at + 1), domain)) return callback(reply(550, '5.7.1 Relaying denied'));
       callback();
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: Done) {

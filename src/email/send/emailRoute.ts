@@ -2,8 +2,7 @@ import { ApiError } from '../../http/errors';
 import { idParams } from '../../http/ids';
 import { route, type RouteDef } from '../../http/route';
 import { messageOutcomes, messageOutcomesShape } from '../outcomes';
-import { getEmail } from './service';
-import { storedEmailSchema, toStoredEmailJson } from './storedEmail';
+import { readStoredEmail, storedEmailSchema } from './storedEmail';
 
 // `GET /v1/email/emails/{id}` in a file of its own: the delivery events of its outcomes land here.
 
@@ -28,9 +27,9 @@ export function emailByIdRoute(): RouteDef {
     },
     async ({ params, auth, deps }) => {
       if (auth.kind !== 'emailKey') throw new ApiError(500, 'internal', 'route needs an email key');
-      const email = await getEmail(deps, auth, params.id);
+      const email = await readStoredEmail(deps, auth, params.id);
       const outcomes = await messageOutcomes(deps.db, auth.accountId, email.id);
-      return { body: { ...toStoredEmailJson(email), ...outcomes } };
+      return { body: { ...email, ...outcomes } };
     },
   );
 }

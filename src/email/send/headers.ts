@@ -38,3 +38,16 @@ export function headerProblem(name: string, value: string): string | null {
   if (value.length > MAX_HEADER_VALUE) return `header values are at most ${MAX_HEADER_VALUE} characters`;
   return null;
 }
+
+/**
+ * The headers one-click unsubscribe sets (RFC 2369, RFC 8058). A send may give them itself while its `unsubscribe`
+ * option is off; with the option on they are the service's, so a message never carries two.
+ */
+export const UNSUBSCRIBE_HEADERS = ['list-unsubscribe', 'list-unsubscribe-post'] as const;
+
+/** The problem with a custom header on a message whose `unsubscribe` option is on, or null. */
+export function unsubscribeHeaderProblem(name: string): string | null {
+  return (UNSUBSCRIBE_HEADERS as readonly string[]).includes(name.toLowerCase())
+    ? `${name} is set by the unsubscribe option; give one or the other`
+    : null;
+}

@@ -4,8 +4,9 @@ import { startJob } from '../../temporal/jobs';
 import { emailBatchDeliveryContract } from '../../../workflows/emailBatchDelivery.contract';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { admitQueuedBatch, cancelQueuedBatch } from '../limits/admit';
+import { deliveryRetry, queuedItems } from './enqueue';
 import type { PreparedMessage } from './prepare';
-import * as store from './store';
+import * as queue from './queueStore';
 
 export interface QueuedBatch {
   batchId: string;
@@ -14,17 +15,25 @@ export interface QueuedBatch {
 }
 
 /**
- * A live batch beyond the key's per-second share: admitted (the share now, the daily cap for every message), its
- * messages stored `queued` in order, and one workflow (`email-batch:<account>:<batchId>`) started to send them at
- * the key's rate. When the workflow cannot start, everything is undone and the request fails (503).
+ * A live batch: admitted (the replica's share now, the daily cap for every message), its messages stored `queued`
+ * in order, and one workflow (`email-batch:<account>:<batchId>`) started to send them at the key's rate. When the
+ * workflow cannot start, everything is undone and the request fails (503).
  */
 export async function queueBatch(deps: AppDeps, auth: EmailKeyAuth, messages: PreparedMessage[], requestId: string): Promise<QueuedBatch> {
   const batchId = randomUUID();
   const admitted = await admitQueuedBatch(deps, auth, messages.length, batchId);
+  const retry = deliveryRetry(deps.config);
   try {
     assertKeyActive(auth);
-    await store.insertQueued(deps.db, auth.accountId, auth.keyId, batchId, messages);
-    const input = { accountId: auth.accountId, keyId: auth.keyId, batchId, perSecond: admitted.perSecond, quotaDay: admitted.quotaDay };
+    await queue.insertQueued(deps.db, auth.accountId, auth.keyId, queuedItems(messages, retry, admitted.quotaDay, batchId));
+    const input = {
+      accountId: auth.accountId,
+      keyId: auth.keyId,
+      batchId,
+      perSecond: admitted.perSecond,
+      quotaDay: admitted.quotaDay,
+      retry,
+    };
     const { id } = await startJob(deps.temporal, deps.metrics, emailBatchDeliveryContract, {
       accountId: auth.accountId,
       key: batchId,
@@ -33,7 +42,11 @@ export async function queueBatch(deps: AppDeps, auth: EmailKeyAuth, messages: Pr
     });
     return { batchId, jobId: id, headers: admitted.headers };
   } catch (err) {
-    await store.deleteQueued(deps.db, auth.accountId, batchId);
+    await queue.deleteQueued(
+      deps.db,
+      auth.accountId,
+      messages.map((m) => m.id),
+    );
     await cancelQueuedBatch(deps, auth, batchId, messages.length, admitted);
     throw err;
   }

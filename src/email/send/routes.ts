@@ -3,13 +3,14 @@ import type { EmailKeyAuth } from '../keys/authenticate';
 import type { AuthContext } from '../../auth/types';
 import { ApiError } from '../../http/errors';
 import { recipientSuppressedError } from '../suppressions/refuse';
+import { unsubscribeNotConfiguredError } from '../unsubscribe/links';
 import { idParams } from '../../http/ids';
 import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import { messageSchema } from './schema';
-import { MAX_BATCH, getEmail, scheduleEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
+import { MAX_BATCH, scheduleEmail, sendBatch, sendEmail, type BatchEntry, type SentEmail } from './service';
 import { emailByIdRoute } from './emailRoute';
 import { scheduledEmailRoutes } from './scheduledRoutes';
-import { storedEmailSchema, toStoredEmailJson } from './storedEmail';
+import { readStoredEmail, recipientSchema, storedEmailSchema } from './storedEmail';
 import * as docs from './docs';
 
 const tags = ['Email sending'];
@@ -19,9 +20,16 @@ const emailSchema = z.object({
   object: z.literal('email'),
   messageId: z.string().describe('The Message-ID header of the message, `<id@from-domain>` (also for a test key).'),
   test: z.boolean().describe('true for a test key: nothing was sent.'),
-  status: z.enum(['sent', 'simulated']).describe('`sent`: the relay accepted the message; `simulated`: a test key, nothing sent.'),
+  status: z
+    .enum(['queued', 'simulated'])
+    .describe("`queued`: a live key's message, accepted and being delivered by its job; `simulated`: a test key, nothing sent."),
   from: z.string(),
   to: z.array(z.string()),
+  recipients: z
+    .array(recipientSchema.pick({ email: true, type: true, state: true, reason: true }))
+    .describe(
+      'Every recipient: `queued` (live), `simulated` (test), or `skipped` with the `reason` it is suppressed — the message goes to the others.',
+    ),
   created_at: z.string().describe('ISO 8601'),
 });
 
@@ -32,7 +40,8 @@ const batchResults = z
         index: z.number().int(),
         id: z.string(),
         messageId: z.string(),
-        status: z.enum(['sent', 'simulated', 'queued', 'scheduled']),
+        status: z.enum(['simulated', 'queued', 'scheduled']),
+        recipients: emailSchema.shape.recipients,
         scheduled_at: z.string().optional().describe('ISO 8601, for a `scheduled` message.'),
       }),
       z.object({
@@ -41,7 +50,7 @@ const batchResults = z
           code: z
             .string()
             .describe(
-              'validation_failed, domain_not_allowed, domain_not_verified, recipient_suppressed, template_*, smtp_rejected, smtp_unavailable, api_key_revoked or (a scheduled message) temporal_unavailable',
+              'validation_failed, domain_not_allowed, domain_not_verified, domain_dkim_not_verified, recipient_suppressed (every recipient suppressed), unsubscribe_not_configured, template_* or (a scheduled message) temporal_unavailable',
             ),
           message: z.string(),
           errors: z
@@ -49,7 +58,7 @@ const batchResults = z
             .optional()
             .describe('Failing fields (`body.<index>.<field>`) of a validation_failed.'),
           recipients: z
-            .array(z.object({ email: z.string(), reason: z.enum(['bounce', 'complaint', 'manual']) }))
+            .array(z.object({ email: z.string(), reason: z.enum(['bounce', 'complaint', 'manual', 'unsubscribe']) }))
             .optional()
             .describe('The suppressed recipients of a recipient_suppressed.'),
         }),
@@ -99,6 +108,12 @@ const sharedErrors: ErrorSpec[] = [
   { status: 403, code: 'domain_not_allowed', description: "The from domain is not in the key's domain allowlist." },
   {
     status: 403,
+    code: 'domain_dkim_not_verified',
+    description:
+      "A live key, and the from domain's DKIM record is not verified yet: live mail is only sent signed. Test keys may send meanwhile.",
+  },
+  {
+    status: 403,
     code: 'domain_not_verified',
     description: 'The from domain is not a verified sender domain of the account (exact match).',
   },
@@ -106,13 +121,15 @@ const sharedErrors: ErrorSpec[] = [
   { status: 429, code: 'daily_quota_exceeded', description: docs.dailyQuotaExceededError },
   { status: 503, code: 'smtp_not_configured', description: docs.smtpNotConfiguredError },
   recipientSuppressedError,
+  unsubscribeNotConfiguredError,
 ];
 
 const ORDER = [
-  "Checks, in order: the key and its scope (401/403), the body (400 `validation_failed` with field paths; nothing changes), the from domain (403), a live key without a relay (503, nothing counted), the rate limiter (429), then the key's revocation right before the irreversible step.",
-  'A **test key** (`svc_test_…`) answers the full response, `status: "simulated"`, and sends nothing: no delivery, no stored message, no daily quota (the per-second limit applies to every key).',
-  'A **live key** hands the message to the SMTP relay (SMTP_URL, pooled connections) and records it with an `email.sent` event, or `email.failed` when the relay refuses it (502 `smtp_rejected`) or cannot be reached (502 `smtp_unavailable`); `details.id` names the failed email.',
-  "Commit point: the relay owns a message once it has the final `.` of SMTP DATA. The key's revocation is checked after the relay accepted the envelope and again right before that final line; a key revoked before then answers 401 `api_key_revoked` and the connection is dropped mid-DATA, so nothing is delivered.",
+  "Checks, in order: the key and its scope (401/403), the body (400 `validation_failed` with field paths; nothing changes), the from domain (403), a live key without a relay (503, nothing counted), the rate limiter (429), then the key's revocation — the commit point.",
+  'A **test key** (`svc_test_…`) answers the full response, `status: "simulated"` (200), and sends nothing: no delivery, no stored message, no daily quota (the per-second limit applies to every key).',
+  docs.queuedSendDescription,
+  "Delivery: one SMTP transaction per recipient when bounces come back by VERP (EMAIL_RETURN_PATH_DOMAIN), each recipient's reply deciding its state: taken → `sent` (`email.sent`); refused at RCPT with a 5xx → `bounced`, a hard bounce that suppresses the address (`email.bounced`); a 4xx or an unreachable relay → `deferred` and retried, with `email.delivery_delayed` after the first failed attempt; still waiting when the delivery time runs out → `failed` (`delivery_expired`). A message no recipient of which was taken fails with `email.failed` and is refunded to the daily cap.",
+  "Revocation: a key revoked before this request's commit point answers 401 `api_key_revoked`; a message accepted before the revocation but not yet handed to the relay fails (`api_key_revoked`) instead of being sent.",
   'Per-second limits are per replica: with EMAIL_RATE_REPLICAS = N each replica admits ⌊limit ÷ N⌋ (at least 1) per key. `Idempotency-Key` replays the first response for 24 hours (same id and messageId, one delivery).',
 ].join('\n\n');
 
@@ -121,7 +138,7 @@ function emailKeyAuth(auth: AuthContext): EmailKeyAuth {
   return auth;
 }
 
-const toEmailJson = (e: SentEmail & { status: 'sent' | 'simulated' }): z.infer<typeof emailSchema> => ({
+const toEmailJson = (e: SentEmail & { status: 'queued' | 'simulated' }): z.infer<typeof emailSchema> => ({
   id: e.id,
   object: 'email',
   messageId: e.messageId,
@@ -129,6 +146,7 @@ const toEmailJson = (e: SentEmail & { status: 'sent' | 'simulated' }): z.infer<t
   status: e.status,
   from: e.from,
   to: e.to,
+  recipients: e.recipients.map(({ email, type, state, reason }) => ({ email, type, state, ...(reason ? { reason } : {}) })),
   created_at: e.createdAt.toISOString(),
 });
 
@@ -139,12 +157,13 @@ const toBatchJson = (entry: BatchEntry) =>
         id: entry.email.id,
         messageId: entry.email.messageId,
         status: entry.email.status,
+        recipients: toEmailJson({ ...entry.email, status: 'queued' }).recipients,
         ...(entry.email.scheduledAt ? { scheduled_at: entry.email.scheduledAt.toISOString() } : {}),
       }
     : entry;
 
 const toScheduledJson = (e: SentEmail & { scheduledAt: Date }): z.infer<typeof scheduledEmailSchema> => ({
-  ...toEmailJson({ ...e, status: 'sent' }),
+  ...toEmailJson({ ...e, status: 'queued' }),
   status: 'scheduled',
   scheduled_at: e.scheduledAt.toISOString(),
 });
@@ -162,15 +181,18 @@ export function emailSendRoutes(): RouteDef[] {
         summary: 'Send one email.',
         description: ORDER,
         body: messageSchema,
+        maxBodyBytes: 16 * 1024 * 1024,
         responses: {
-          200: { description: 'Sent (live key) or simulated (test key)', schema: emailSchema, headers: RATE_LIMIT_HEADERS },
-          202: { description: docs.scheduledSendDescription, schema: scheduledEmailSchema },
+          200: { description: 'Simulated (test key): nothing sent', schema: emailSchema, headers: RATE_LIMIT_HEADERS },
+          202: {
+            description: `Accepted (live key): \`queued\` for delivery, with the rate-limit headers; or scheduled (\`scheduled_at\`). ${docs.scheduledSendDescription}`,
+            schema: z.union([emailSchema, scheduledEmailSchema]),
+            headers: RATE_LIMIT_HEADERS,
+          },
         },
         errors: [
           ...sharedErrors,
-          { status: 502, code: 'smtp_rejected', description: docs.smtpRejectedError },
-          { status: 502, code: 'smtp_unavailable', description: docs.smtpUnavailableError },
-          { status: 503, code: 'temporal_unavailable', description: docs.scheduleUnavailableError },
+          { status: 503, code: 'temporal_unavailable', description: `${docs.queueUnavailableError} ${docs.scheduleUnavailableError}` },
         ],
       },
       async ({ body, auth, deps, requestId }) => {
@@ -178,8 +200,8 @@ export function emailSendRoutes(): RouteDef[] {
           const email = await scheduleEmail(deps, emailKeyAuth(auth), { ...body, scheduledAt: body.scheduledAt }, requestId);
           return { status: 202, body: toScheduledJson(email) };
         }
-        const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body);
-        return { body: toEmailJson(email), headers };
+        const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body, requestId);
+        return { status: email.status === 'queued' ? 202 : 200, body: toEmailJson(email), headers };
       },
     ),
 
@@ -194,7 +216,7 @@ export function emailSendRoutes(): RouteDef[] {
         summary: `Send up to ${MAX_BATCH} emails in one request.`,
         description: docs.sendEmailBatchDescription,
         body: batchBody,
-        maxBodyBytes: 10 * 1024 * 1024,
+        maxBodyBytes: 32 * 1024 * 1024,
         responses: {
           200: { description: 'One result per message', schema: batchResultSchema, headers: RATE_LIMIT_HEADERS },
           202: {
@@ -230,7 +252,7 @@ export function emailSendRoutes(): RouteDef[] {
         responses: { 200: { description: 'The email', schema: storedEmailSchema } },
         errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
       },
-      async ({ params, auth, deps }) => ({ body: toStoredEmailJson(await getEmail(deps, emailKeyAuth(auth), params.id)) }),
+      async ({ params, auth, deps }) => ({ body: await readStoredEmail(deps, emailKeyAuth(auth), params.id) }),
     ),
 
     emailByIdRoute(),

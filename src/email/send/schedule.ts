@@ -8,12 +8,14 @@ import { emailScheduledSendContract } from '../../../workflows/emailScheduledSen
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
 import { emitEmailEvents } from '../webhooks/service';
 import { formatMailbox } from './addresses';
-import { eventData } from './deliver';
+import { eventData } from './eventData';
 import type { PreparedMessage } from './prepare';
+import { answeredRecipients, type AnsweredRecipient } from './recipients';
 import * as scheduled from './scheduledStore';
 
 // Steps of the scheduled send workflow (activities/emailScheduled.ts), as stored.
 export { claimDue, markSimulated, scheduledState } from './scheduledStore';
+export { insertRecipients, markFailed } from './queueStore';
 
 export interface ScheduledEmail {
   id: string;
@@ -24,6 +26,7 @@ export interface ScheduledEmail {
   to: string[];
   createdAt: Date;
   scheduledAt: Date;
+  recipients: Array<AnsweredRecipient<'scheduled'>>;
 }
 
 const notFound = () => new ApiError(404, 'email_not_found', 'email not found');
@@ -116,6 +119,7 @@ function scheduledEmail(message: PreparedMessage, at: Date, test: boolean): Sche
     to: message.to.map(formatMailbox),
     createdAt: message.createdAt,
     scheduledAt: at,
+    recipients: answeredRecipients(message, 'scheduled'),
   };
 }
 

@@ -3,10 +3,9 @@ import { ApiError } from '../../http/errors';
 import { idParams } from '../../http/ids';
 import { route, type ErrorSpec, type RouteDef } from '../../http/route';
 import type { RouteAuthContext } from '../../http/routeAuth';
-import { getEmail } from './service';
 import { cancelEmail, rescheduleEmail } from './schedule';
 import { scheduledAt } from './schema';
-import { storedEmailSchema, toStoredEmailJson } from './storedEmail';
+import { readStoredEmail, storedEmailSchema } from './storedEmail';
 
 const tags = ['Email sending'];
 
@@ -49,7 +48,7 @@ export function scheduledEmailRoutes(): RouteDef[] {
       async ({ params, body, auth, deps }) => {
         const key = emailKeyAuth(auth);
         await rescheduleEmail(deps, key, params.id, body.scheduled_at);
-        return { body: toStoredEmailJson(await getEmail(deps, key, params.id)) };
+        return { body: await readStoredEmail(deps, key, params.id) };
       },
     ),
 
@@ -69,7 +68,7 @@ export function scheduledEmailRoutes(): RouteDef[] {
       async ({ params, auth, deps }) => {
         const key = emailKeyAuth(auth);
         await cancelEmail(deps, key, params.id);
-        return { body: toStoredEmailJson(await getEmail(deps, key, params.id)) };
+        return { body: await readStoredEmail(deps, key, params.id) };
       },
     ),
   ];

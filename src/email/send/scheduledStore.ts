@@ -1,5 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { PreparedMessage } from './prepare';
+import { fromPayload, toPayload } from './queueStore';
 import { messageRow } from './store';
 
 /** The SQL of scheduled sends: a `scheduled` row holds the message (`payload`) until its workflow sends it. */
@@ -24,7 +25,7 @@ export async function insertScheduled(
     status: 'scheduled',
     scheduled_at: scheduledAt,
     created_at: message.createdAt,
-    payload: JSON.stringify(message),
+    payload: toPayload(message),
   });
 }
 
@@ -62,15 +63,25 @@ export async function cancelScheduled(db: Knex, accountId: string, id: string): 
   return n > 0;
 }
 
-/** Takes a due `scheduled` message for sending (`sending`); undefined when it was cancelled, moved or taken. */
-export async function claimDue(db: Knex, accountId: string, id: string): Promise<PreparedMessage | undefined> {
-  const rows: Array<{ payload: PreparedMessage & { createdAt: string } }> = await db('email_messages')
+/** What a due message becomes when it is taken: handed to delivery, failed at its time, or simulated (test keys). */
+export type DueTransition =
+  { status: 'queued'; quotaDay: string | null; expiresAt: Date } | { status: 'failed'; errorCode: string } | { status: 'sending' };
+
+/** Takes a due `scheduled` message; undefined when it was cancelled, moved or taken. */
+export async function claimDue(db: Knex, accountId: string, id: string, next: DueTransition): Promise<PreparedMessage | undefined> {
+  const columns =
+    next.status === 'queued'
+      ? { status: 'queued', quota_day: next.quotaDay, expires_at: next.expiresAt }
+      : next.status === 'failed'
+        ? { status: 'failed', error_code: next.errorCode, payload: null }
+        : { status: 'sending' };
+  const rows = await db('email_messages')
     .where({ account_id: accountId, id, status: 'scheduled' })
     .where('scheduled_at', '<=', db.fn.now())
-    .update({ status: 'sending', updated_at: db.fn.now() })
-    .returning(['payload']);
+    .update({ ...columns, updated_at: db.fn.now() })
+    .returning(db.raw('(select payload from email_messages p where p.id = email_messages.id) as payload'));
   if (rows.length === 0) return undefined;
-  return { ...rows[0].payload, createdAt: new Date(rows[0].payload.createdAt) };
+  return fromPayload(rows[0].payload);
 }
 
 /** A test key's message at its time: simulated, never relayed. */

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { hostedUnsubscribe, senderUnsubscribeHeaders, unsubscribeField, unsubscribeOn } from '../unsubscribe/option';
 import { parseMailbox, type Mailbox } from './addresses';
-import { headerProblem, MAX_CUSTOM_HEADERS } from './headers';
+import { attachmentsField } from './attachments';
+import { headerProblem, MAX_CUSTOM_HEADERS, unsubscribeHeaderProblem } from './headers';
+import type { RelayAttachment } from './transport';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_SUBJECT = 998;
@@ -33,6 +36,10 @@ export interface MessageInput {
   template: TemplateRef | null;
   /** Send at this time instead of now (`scheduled_at`); absent or null for an immediate send. */
   scheduledAt?: Date | null;
+  /** Files sent with the message, decoded (`attachments`). */
+  attachments?: RelayAttachment[];
+  /** Each recipient's copy gets its own one-click unsubscribe link of this service (`unsubscribe`). */
+  unsubscribe?: boolean;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -137,7 +144,7 @@ export const messageSchema = z
     headers: headersField
       .nullish()
       .describe(
-        `Custom headers, name → value (at most ${MAX_CUSTOM_HEADERS}). Names are tokens; no line breaks; From, To, Cc, Bcc, Reply-To, Sender, Subject, Date, Message-ID, Return-Path, MIME-Version, Content-* and other headers the service sets are refused.`,
+        `Custom headers, name → value (at most ${MAX_CUSTOM_HEADERS}). Names are tokens; no line breaks; From, To, Cc, Bcc, Reply-To, Sender, Subject, Date, Message-ID, Return-Path, MIME-Version, Content-* and other headers the service sets are refused; with \`unsubscribe\` on, List-Unsubscribe and List-Unsubscribe-Post too.`,
       ),
     tags: z
       .array(z.strictObject({ name: tagPart, value: tagPart }))
@@ -160,6 +167,8 @@ export const messageSchema = z
       .describe(
         `Send later instead of now: an RFC 3339 date-time with an offset (e.g. 2026-11-28T09:00:00+01:00), in the future and at most ${MAX_SCHEDULE_DAYS} days ahead. The message is checked and its template rendered now, stored as \`scheduled\` and sent at that time (202).`,
       ),
+    attachments: attachmentsField.nullish(),
+    unsubscribe: unsubscribeField.nullish(),
   })
   .superRefine((m, ctx) => {
     const hasBody = !absent(m.html) || !absent(m.text);
@@ -171,6 +180,12 @@ export const messageSchema = z
     const total = (m.to?.length ?? 0) + (m.cc?.length ?? 0) + (m.bcc?.length ?? 0);
     if (total > MAX_RECIPIENTS)
       ctx.addIssue({ code: 'custom', message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${total})`, path: ['to'] });
+    if (unsubscribeOn(m.unsubscribe)) {
+      for (const name of Object.keys(m.headers ?? {})) {
+        const problem = unsubscribeHeaderProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['headers', name] });
+      }
+    }
   })
   .transform((m): MessageInput => ({
     from: m.from,
@@ -181,10 +196,12 @@ export const messageSchema = z
     subject: m.subject ?? null,
     html: m.html ?? null,
     text: m.text ?? null,
-    headers: m.headers ?? {},
+    headers: { ...m.headers, ...senderUnsubscribeHeaders(m.unsubscribe) },
     tags: m.tags ?? [],
     template: m.template ? { id: m.template.id, name: m.template.name, variables: m.template.variables ?? {} } : null,
     scheduledAt: m.scheduled_at ?? null,
+    attachments: m.attachments ?? [],
+    unsubscribe: hostedUnsubscribe(m.unsubscribe),
   }));
 
 export type FieldError = { path: string; message: string };

@@ -1,33 +1,37 @@
+import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { assertKeyActive, liveKeyOf, type EmailKeyAuth } from '../keys/authenticate';
-import { admitSends, currentRateLimitHeaders } from '../limits/admit';
+import { admitSends, currentRateLimitHeaders, undoSends } from '../limits/admit';
 import { emailRuntime } from '../keys/runtime';
 import { recordSends } from '../usage/record';
 import { simulateTestOutcomes } from '../outcomes';
 import { formatMailbox } from './addresses';
-import { deliverLive, type Delivery } from './deliver';
+import { enqueueMessage } from './enqueue';
 import { prepareMessage, type PreparedMessage } from './prepare';
 import { queueBatch } from './queue';
 import { scheduleMessage } from './schedule';
 import * as store from './store';
 import type { MessageRow } from './store';
+import { answeredRecipients, type AnsweredRecipient } from './recipients';
 import { parseMessage, type FieldError, type MessageInput } from './schema';
 
-// Steps of the batch delivery workflow (activities/emailBatches.ts), as stored.
-export { claimQueued, queuedIds } from './store';
+// The batch delivery workflow's list of messages (activities/emailBatches.ts), as stored.
+export { queuedIds } from './store';
 
 export const MAX_BATCH = 100;
 
 export interface SentEmail {
   id: string;
   messageId: string;
-  status: 'sent' | 'simulated' | 'queued' | 'scheduled';
+  status: 'simulated' | 'queued' | 'scheduled';
   test: boolean;
   from: string;
   to: string[];
   createdAt: Date;
+  /** Every recipient and its state now: `queued`, `simulated` (test key) or `scheduled`, or `skipped` (suppressed). */
+  recipients: Array<AnsweredRecipient<'queued' | 'simulated' | 'scheduled'>>;
   /** A scheduled message's time. */
   scheduledAt?: Date;
 }
@@ -44,27 +48,32 @@ const smtpNotConfigured = () =>
 
 /**
  * One message: the domain rules and the template, 503 for a live key without a relay, the rate limiter (429s),
- * then — right before the irreversible step — the key's revocation. A test key answers the full response and sends
- * nothing; a live key hands the message to the relay (502 `smtp_rejected` / `smtp_unavailable` when it fails).
+ * then — the commit point — the key's revocation. A test key answers the full response and sends nothing; a live
+ * key's message is accepted: stored `queued` and handed to its delivery job, which retries the relay until every
+ * recipient has its outcome (503 `temporal_unavailable`, nothing kept or counted, when the job cannot start).
  */
 export async function sendEmail(
   deps: AppDeps,
   auth: EmailKeyAuth,
   input: MessageInput,
-): Promise<{ email: SentEmail & { status: 'sent' | 'simulated' }; headers: Record<string, string> }> {
+  requestId: string = randomUUID(),
+): Promise<{ email: SentEmail & { status: 'queued' | 'simulated' }; headers: Record<string, string> }> {
   const message = await prepareMessage(deps, auth, input);
   assertRelayConfigured(deps, auth);
-  const { headers } = await admitSends(deps, auth, 1);
-  assertKeyActive(auth);
+  const { headers, quotaDay } = await admitSends(deps, auth, 1);
+  try {
+    assertKeyActive(auth);
+    if (auth.environment === 'live') await enqueueMessage(deps, auth, message, quotaDay, requestId);
+  } catch (err) {
+    await undoSends(deps, auth, 1, quotaDay);
+    throw err;
+  }
   if (auth.environment === 'test') {
     recordSends(auth, 1);
     await simulateTestOutcomes(deps, auth, [message]);
     return { email: sentEmail(message, 'simulated', true), headers };
   }
-  const [delivery] = await deliverLive(deps, auth, [message]);
-  if (delivery.outcome !== 'sent') throw delivery.error;
-  recordSends(auth, 1);
-  return { email: sentEmail(message, 'sent', false), headers };
+  return { email: sentEmail(message, 'queued', false), headers };
 }
 
 /**
@@ -96,11 +105,10 @@ type CheckedItem = BatchEntry | { index: number; message: PreparedMessage; sched
  * Up to 100 messages, a result per message in order. A message that fails its own validation, domain rules or
  * template gets an error result and the others go on.
  *
- * - Within the key's per-second share, the valid ones are admitted together (or the request is 429) and answered at
- *   once. Live: a message the relay refuses gets its error; when the key is revoked before any message committed,
- *   the request is 401.
- * - Beyond it, a test key simulates them all at once, taking the whole share; a live key queues them for one
- *   workflow that sends them at the key's rate (`queued`, answered 202).
+ * - A live key's valid messages are accepted together (202): stored `queued` and sent by one workflow at the key's
+ *   rate, each retried until its recipients have their outcomes.
+ * - A test key's valid ones are simulated at once: within the key's per-second share they are admitted together (or
+ *   the request is 429); beyond it they take the whole share.
  */
 export async function sendBatch(deps: AppDeps, auth: EmailKeyAuth, items: unknown[], requestId: string): Promise<BatchOutcome> {
   if (items.length > MAX_BATCH) {
@@ -145,10 +153,9 @@ async function sendBatchNow(deps: AppDeps, auth: EmailKeyAuth, checked: CheckedI
   if (ready.length === 0) return { entries: checked as BatchEntry[], headers: currentRateLimitHeaders(deps, auth) };
 
   assertRelayConfigured(deps, auth);
-  const share = emailRuntime(deps).limiter.share(liveKeyOf(auth).ratePerSecond);
   const results = new Map<number, BatchEntry>();
   const answer = () => checked.map((c) => results.get(c.index) ?? (c as BatchEntry));
-  if (auth.environment === 'live' && ready.length > share) {
+  if (auth.environment === 'live') {
     const batch = await queueBatch(
       deps,
       auth,
@@ -159,31 +166,16 @@ async function sendBatchNow(deps: AppDeps, auth: EmailKeyAuth, checked: CheckedI
     return { entries: answer(), headers: batch.headers, queued: { batchId: batch.batchId, jobId: batch.jobId } };
   }
 
+  const share = emailRuntime(deps).limiter.share(liveKeyOf(auth).ratePerSecond);
   const { headers } = await admitSends(deps, auth, Math.min(ready.length, share));
   assertKeyActive(auth);
-  if (auth.environment === 'test') {
-    for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'simulated', true) });
-    recordSends(auth, ready.length);
-    await simulateTestOutcomes(
-      deps,
-      auth,
-      ready.map((r) => r.message),
-    );
-  } else {
-    const deliveries = await deliverLive(
-      deps,
-      auth,
-      ready.map((r) => r.message),
-    );
-    const sent = deliveries.filter((d) => d.outcome === 'sent').length;
-    const withheld = deliveries.find((d): d is Extract<Delivery, { outcome: 'withheld' }> => d.outcome === 'withheld');
-    if (sent === 0 && withheld) throw withheld.error;
-    recordSends(auth, sent);
-    deliveries.forEach((d, i) => {
-      const { index } = ready[i];
-      results.set(index, d.outcome === 'sent' ? { index, email: sentEmail(d.message, 'sent', false) } : { index, error: errorOf(d.error) });
-    });
-  }
+  for (const { index, message } of ready) results.set(index, { index, email: sentEmail(message, 'simulated', true) });
+  recordSends(auth, ready.length);
+  await simulateTestOutcomes(
+    deps,
+    auth,
+    ready.map((r) => r.message),
+  );
   return { entries: answer(), headers };
 }
 
@@ -202,7 +194,7 @@ async function checkItem(deps: AppDeps, auth: EmailKeyAuth, item: unknown, index
 }
 
 function errorOf(err: ApiError): { code: string; message: string; recipients?: unknown } {
-  // A suppressed recipient's result names the addresses, as the single send's 422 does.
+  // A message whose every recipient is suppressed names the addresses, as the single send's 422 does.
   const recipients = err.code === 'recipient_suppressed' ? { recipients: err.extra.details?.recipients } : {};
   return { code: err.code, message: err.message, ...recipients };
 }
@@ -220,6 +212,7 @@ function sentEmail<S extends SentEmail['status']>(message: PreparedMessage, stat
     from: formatMailbox(message.from),
     to: message.to.map(formatMailbox),
     createdAt: message.createdAt,
+    recipients: answeredRecipients(message, test ? 'simulated' : 'queued'),
   };
 }
 

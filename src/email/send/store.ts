@@ -1,34 +1,29 @@
 import type { Knex } from '../../db/knex';
 import type { PreparedMessage } from './prepare';
+import { recipientsOf } from './recipients';
 import type { Tag } from './schema';
 
-export interface NewMessageRow {
-  id: string;
-  key_id: string;
-  from_address: string;
-  to_addresses: string[];
-  subject: string;
-  tags: Tag[];
-  smtp_message_id: string;
-  /** Every envelope recipient in lower case (to, cc, bcc): a delivery report must name one of them. */
-  recipients: string[];
-}
-
-/** Everyone the relay delivers the message to, in lower case. */
-export const envelopeRecipients = (m: PreparedMessage): string[] => [
-  ...new Set((m.envelope?.to ?? [...m.to, ...m.cc, ...m.bcc].map((r) => r.address)).map((a) => a.toLowerCase())),
-];
+/** Everyone the relay delivers the message to (suppressed recipients are skipped), in lower case. */
+export const envelopeRecipients = (m: PreparedMessage): string[] => {
+  const skipped = new Set((m.skipped ?? []).map((s) => s.email));
+  return recipientsOf(m)
+    .map((r) => r.email)
+    .filter((email) => !skipped.has(email));
+};
 
 export interface MessageRow {
   id: string;
   batch_id: string | null;
-  status: 'scheduled' | 'cancelled' | 'queued' | 'sending' | 'sent' | 'simulated' | 'failed';
+  status: 'scheduled' | 'cancelled' | 'queued' | 'deferred' | 'sending' | 'sent' | 'simulated' | 'failed';
   from_address: string;
   to_addresses: string[];
   subject: string;
   tags: Tag[];
   smtp_message_id: string | null;
   error_code: string | null;
+  /** Delivery attempts made, and what the relay last said when one failed. */
+  attempts: number;
+  last_error: Record<string, unknown> | null;
   sent_at: Date | null;
   /** Set for a scheduled send (`scheduled_at`), also once sent or cancelled. */
   scheduled_at: Date | null;
@@ -47,37 +42,6 @@ export const messageRow = (accountId: string, keyId: string, m: PreparedMessage)
   recipients: envelopeRecipients(m),
 });
 
-/** Live sends only, recorded as `sending` before the relay gets them (a crash leaves a trace, not a silent send). */
-export async function insertSending(db: Knex, accountId: string, rows: NewMessageRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db('email_messages').insert(rows.map((r) => ({ ...r, account_id: accountId, status: 'sending', tags: JSON.stringify(r.tags) })));
-}
-
-/** The messages of a queued batch, in batch order, each with what its workflow needs to send it (`payload`). */
-export async function insertQueued(
-  db: Knex,
-  accountId: string,
-  keyId: string,
-  batchId: string,
-  messages: PreparedMessage[],
-): Promise<void> {
-  await db('email_messages').insert(
-    messages.map((m, i) => ({
-      ...messageRow(accountId, keyId, m),
-      status: 'queued',
-      batch_id: batchId,
-      batch_index: i,
-      created_at: m.createdAt,
-      payload: JSON.stringify(m),
-    })),
-  );
-}
-
-/** The queued batch never started: its messages go, as if the request never came. */
-export async function deleteQueued(db: Knex, accountId: string, batchId: string): Promise<void> {
-  await db('email_messages').where({ account_id: accountId, batch_id: batchId, status: 'queued' }).delete();
-}
-
 export async function queuedIds(db: Knex, accountId: string, batchId: string): Promise<string[]> {
   const rows = await db('email_messages')
     .where({ account_id: accountId, batch_id: batchId, status: 'queued' })
@@ -86,26 +50,17 @@ export async function queuedIds(db: Knex, accountId: string, batchId: string): P
   return rows.map((r) => r.id);
 }
 
-/** Takes the still-queued messages among `ids` for sending (`sending`); a retried slice never takes one twice. */
-export async function claimQueued(db: Knex, accountId: string, batchId: string, ids: string[]): Promise<PreparedMessage[]> {
-  const rows: Array<{ payload: PreparedMessage & { createdAt: string }; batch_index: number }> = await db('email_messages')
-    .where({ account_id: accountId, batch_id: batchId, status: 'queued' })
-    .whereIn('id', ids)
-    .update({ status: 'sending', updated_at: db.fn.now() })
-    .returning(['payload', 'batch_index']);
-  return rows.sort((a, b) => a.batch_index - b.batch_index).map((r) => ({ ...r.payload, createdAt: new Date(r.payload.createdAt) }));
-}
-
 /**
- * Settled: nothing of the batch is queued, none is at the relay (a `sending` row older than the relay's timeouts is
- * a crashed send, left as a trace) and none was sent within the last second.
+ * Settled for the key's pacing: nothing of the batch is queued, none is at the relay (a `sending` row older than an
+ * attempt lasts belongs to a dead worker) and none was sent within the last second. A `deferred` message waits for
+ * its own retry and holds nothing.
  */
 export async function batchSettled(db: Knex, accountId: string, batchId: string): Promise<boolean> {
   const row = await db('email_messages')
     .where({ account_id: accountId, batch_id: batchId })
     .first(
       db.raw(`count(*) filter (
-      where status = 'queued' or (status = 'sending' and updated_at > now() - interval '1 minute') or updated_at > now() - interval '1 second'
+      where status = 'queued' or (status = 'sending' and updated_at > now() - interval '15 minutes') or updated_at > now() - interval '1 second'
     )::int as busy`),
     );
   return row.busy === 0;
@@ -124,49 +79,10 @@ export async function getMessage(db: Knex, accountId: string, id: string): Promi
       'tags',
       'smtp_message_id',
       'error_code',
+      'attempts',
+      'last_error',
       'sent_at',
       'scheduled_at',
       'created_at',
     );
-}
-
-export async function markSent(db: Knex, accountId: string, id: string, sentAt: Date): Promise<void> {
-  await db('email_messages')
-    .where({ account_id: accountId, id })
-    .update({ status: 'sent', sent_at: sentAt, payload: null, updated_at: db.fn.now() });
-}
-
-/**
- * Live messages the relay took, marked sent together with their `email.sent` events in ONE statement (atomic
- * without a transaction): answers the events' ids.
- */
-export async function markSentWithEvents(
-  db: Knex,
-  accountId: string,
-  sent: Array<{ id: string; sentAt: Date; event: Record<string, unknown> }>,
-): Promise<string[]> {
-  const { rows } = await db
-    .raw(
-      `with sent as (
-         update email_messages m set status = 'sent', sent_at = v.sent_at, payload = null, updated_at = now()
-           from unnest(?::uuid[], ?::timestamptz[]) as v(id, sent_at)
-          where m.account_id = ? and m.id = v.id)
-       insert into email_events (account_id, type, data)
-       select ?, 'email.sent', e.data from unnest(?::jsonb[]) with ordinality as e(data, n) order by e.n
-       returning id`,
-      [sent.map((s) => s.id), sent.map((s) => s.sentAt), accountId, accountId, sent.map((s) => JSON.stringify(s.event))],
-    )
-    .options({ name: 'email_mark_sent_with_events' });
-  return (rows as Array<{ id: string }>).map((r) => r.id);
-}
-
-export async function markFailed(db: Knex, accountId: string, id: string, errorCode: string): Promise<void> {
-  await db('email_messages')
-    .where({ account_id: accountId, id })
-    .update({ status: 'failed', error_code: errorCode, payload: null, updated_at: db.fn.now() });
-}
-
-/** A message withheld before the relay committed it never left: its row goes, as if the request never came. */
-export async function deleteWithheld(db: Knex, accountId: string, id: string): Promise<void> {
-  await db('email_messages').where({ account_id: accountId, id, status: 'sending' }).delete();
 }

@@ -1,6 +1,6 @@
 import { createTransport, type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Mailbox } from './addresses';
-import { commitGate } from './commitGate';
 
 /** What the relay gets: the message and its envelope (bcc only in the envelope). */
 export interface RelayMessage {
@@ -15,15 +15,10 @@ export interface RelayMessage {
   html: string | null;
   text: string | null;
   headers: Record<string, string>;
-  /** SMTP submission only (REST never sets them): the message's attachments, carried to the relay as they came. */
+  /** The message's attachments, carried to the relay as they came. */
   attachments?: RelayAttachment[];
   /** SMTP submission only: the submitted envelope, which decides who receives (bcc = envelope recipients not in to/cc). */
   envelope?: { from: string; to: string[] };
-  /**
-   * Delivery outcomes: the envelope sender (`bounces+<id>@<EMAIL_RETURN_PATH_DOMAIN>`) and the DSN envelope id.
-   * The relay is asked for success, failure and delay notifications (RFC 3461) when it supports DSN.
-   */
-  returnPath?: { address: string; envelopeId: string };
 }
 
 export interface RelayAttachment {
@@ -34,44 +29,33 @@ export interface RelayAttachment {
   cid?: string;
 }
 
-export interface RelayReceipt {
-  /** Recipients the relay accepted and refused (a message with one accepted recipient is sent). */
-  accepted: string[];
-  rejected: string[];
-  /** The relay's final reply, e.g. `250 OK: queued as …`. */
-  response: string;
+/** One SMTP transaction's envelope: the sender (a VERP return path or the From address) and its recipients. */
+export interface RelayEnvelope {
+  from: string;
+  to: string[];
+  /** Asks the relay for delivery status notifications (RFC 3461): the envelope id, and the recipient as we named it. */
+  dsn?: { envelopeId: string; originalRecipient?: string };
 }
 
-/** The relay refused the message (`rejected`: an SMTP 4xx/5xx reply) or could not be used (`unavailable`). */
-export class RelayError extends Error {
-  constructor(
-    readonly kind: 'rejected' | 'unavailable',
-    readonly smtpCode: number | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RelayError';
-  }
-}
-
-/** The message was held back at the commit point: `reason` is what the gate answered. */
-export class RelayWithheld extends Error {
-  constructor(readonly reason: Error) {
-    super('message withheld before the relay committed it');
-    this.name = 'RelayWithheld';
-  }
+/** What the relay answered for one recipient of a transaction. */
+export interface RecipientReply {
+  recipient: string;
+  /** `accepted`: the relay took it; `refused`: a 5xx; `deferred`: a 4xx or the relay could not be used. */
+  outcome: 'accepted' | 'refused' | 'deferred';
+  /** The stage that decided: the connection (unreachable, TLS, AUTH, timeout), MAIL, RCPT or DATA. */
+  stage: 'connection' | 'mail' | 'rcpt' | 'data';
+  smtpCode: number | null;
+  /** The relay's reply text (or what went wrong with the connection), printable and bounded. */
+  reply: string;
 }
 
 export interface Relay {
-  /**
-   * Hands the message to the relay. `mayCommit` runs when the relay has accepted the envelope and again right
-   * before the final `.` of DATA; an error from it withholds the message (RelayWithheld) — nothing is delivered.
-   */
-  send(message: RelayMessage, mayCommit: () => Error | null): Promise<RelayReceipt>;
+  /** One transaction: answers each recipient's reply; never throws for what the relay says or does. */
+  deliver(raw: Buffer, envelope: RelayEnvelope): Promise<RecipientReply[]>;
   close(): void;
 }
 
-/** Bounds of one send: a relay that hangs answers 502 instead of holding the request. */
+/** Bounds of one transaction: a relay that hangs defers the message instead of holding the attempt. */
 const POOL_OPTIONS = {
   pool: true as const,
   maxConnections: 5,
@@ -83,6 +67,7 @@ const POOL_OPTIONS = {
   idleTimeout: 5_000,
 };
 const SEND_DEADLINE_MS = 60_000;
+const MAX_REPLY = 500;
 
 const relays = new Map<string, Relay>();
 
@@ -105,79 +90,136 @@ export function closeRelays(): void {
   relays.clear();
 }
 
+/** The message as it goes on the wire (RFC 5322), composed once for every transaction and signature. */
+export async function composeMessage(message: RelayMessage): Promise<Buffer> {
+  const composer = new MailComposer({
+    messageId: message.messageId,
+    from: address(message.from),
+    to: message.to.map(address),
+    cc: message.cc.map(address),
+    replyTo: message.replyTo.map(address),
+    subject: message.subject,
+    ...(message.html !== null ? { html: message.html } : {}),
+    ...(message.text !== null ? { text: message.text } : {}),
+    headers: message.headers,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
+  });
+  return composer.compile().build();
+}
+
 function openRelay(smtpUrl: string): Relay {
   const transporter: Transporter = createTransport({ ...POOL_OPTIONS, url: smtpUrl });
-  // The gate of each message in flight, by its Message-ID (the only per-message handle the plugin sees).
-  const gates = new Map<string, () => Error | null>();
-  transporter.use('stream', (mail, done) => {
-    const gate = gates.get(mail.data.messageId ?? '');
-    if (gate && mail.message) mail.message.processFunc((input) => commitGate(input, gate));
-    done();
-  });
-
   return {
-    async send(message, mayCommit) {
-      let withheld: Error | null = null;
-      // nodemailer rewrites the error a stream fails with, so the gate fails with a plain one and keeps the reason.
-      gates.set(message.messageId, () => {
-        withheld = mayCommit();
-        return withheld ? new Error('withheld') : null;
-      });
+    async deliver(raw, envelope) {
       try {
         const info = await transporter.sendMail({
-          messageId: message.messageId,
-          from: address(message.from),
-          to: message.to.map(address),
-          cc: message.cc.map(address),
-          bcc: message.bcc.map(address),
-          replyTo: message.replyTo.map(address),
-          subject: message.subject,
-          ...(message.html !== null ? { html: message.html } : {}),
-          ...(message.text !== null ? { text: message.text } : {}),
-          headers: message.headers,
-          ...(message.attachments?.length ? { attachments: message.attachments } : {}),
-          ...envelopeOf(message),
+          raw,
+          envelope: { from: envelope.from, to: envelope.to },
+          ...(envelope.dsn
+            ? {
+                dsn: {
+                  ret: 'HDRS',
+                  notify: ['success', 'failure', 'delay'],
+                  envid: envelope.dsn.envelopeId,
+                  ...(envelope.dsn.originalRecipient ? { orcpt: envelope.dsn.originalRecipient } : {}),
+                },
+              }
+            : {}),
           signal: AbortSignal.timeout(SEND_DEADLINE_MS),
         });
-        return {
-          accepted: (info.accepted ?? []).map(String),
-          rejected: (info.rejected ?? []).map(String),
-          response: String(info.response ?? ''),
-        };
+        const refusals = repliesOf((info as { rejectedErrors?: unknown[] }).rejectedErrors);
+        const accepted = (info.accepted ?? []).map(String).map((recipient): RecipientReply => ({
+          recipient,
+          outcome: 'accepted',
+          stage: 'data',
+          smtpCode: codeOf(info.response),
+          reply: bounded(String(info.response ?? '')),
+        }));
+        return [
+          ...accepted,
+          ...envelope.to
+            .filter((r) => !accepted.some((a) => same(a.recipient, r)))
+            .map((r) => refusals.get(r.toLowerCase()) ?? unknownReply(r)),
+        ];
       } catch (err) {
-        if (withheld) throw new RelayWithheld(withheld);
-        throw relayError(err);
-      } finally {
-        gates.delete(message.messageId);
+        return failedTransaction(err, envelope.to);
       }
     },
     close: () => transporter.close(),
   };
 }
 
-/** The submitted envelope, or with a return path the VERP sender (recipients as the submission or the headers name them). */
-function envelopeOf(message: RelayMessage) {
-  if (!message.returnPath) return message.envelope ? { envelope: message.envelope } : {};
-  const to = message.envelope?.to ?? [...message.to, ...message.cc, ...message.bcc].map((m) => m.address);
-  return {
-    envelope: { from: message.returnPath.address, to },
-    dsn: { ret: 'HDRS', notify: ['success', 'failure', 'delay'], envid: message.returnPath.envelopeId },
+/** A transaction that failed: per recipient at RCPT when the relay said so, else the same answer for all. */
+function failedTransaction(err: unknown, recipients: string[]): RecipientReply[] {
+  const e = err as {
+    code?: string;
+    command?: string;
+    responseCode?: number;
+    response?: string;
+    message?: string;
+    rejectedErrors?: unknown[];
   };
+  const perRecipient = repliesOf(e.rejectedErrors);
+  const stage: RecipientReply['stage'] =
+    e.code !== 'EENVELOPE' && e.code !== 'EMESSAGE'
+      ? 'connection'
+      : e.command === 'MAIL FROM'
+        ? 'mail'
+        : e.command === 'RCPT TO'
+          ? 'rcpt'
+          : 'data';
+  const code = typeof e.responseCode === 'number' && stage !== 'connection' ? e.responseCode : null;
+  const whole: Omit<RecipientReply, 'recipient'> = {
+    outcome: code !== null && code >= 500 ? 'refused' : 'deferred',
+    stage,
+    smtpCode: code,
+    reply: bounded(code !== null ? (e.response ?? e.message ?? '') : connectionTrouble(e)),
+  };
+  return recipients.map((recipient) => perRecipient.get(recipient.toLowerCase()) ?? { recipient, ...whole });
 }
 
-const address = (m: Mailbox) => (m.name ? { name: m.name, address: m.address } : m.address);
-
-/** A reply from the relay (MAIL, RCPT, DATA) is a refusal; anything else (connect, TLS, auth, timeout) is unavailability. */
-function relayError(err: unknown): RelayError {
-  const e = err as { code?: string; responseCode?: number; message?: string };
-  if ((e.code === 'EENVELOPE' || e.code === 'EMESSAGE') && typeof e.responseCode === 'number') {
-    return new RelayError('rejected', e.responseCode, `the SMTP relay refused the message (${e.responseCode})`);
+/** RCPT refusals by lower-case recipient. */
+function repliesOf(errors: unknown[] | undefined): Map<string, RecipientReply> {
+  const replies = new Map<string, RecipientReply>();
+  for (const raw of errors ?? []) {
+    const e = raw as { recipient?: string; responseCode?: number; response?: string };
+    if (!e.recipient) continue;
+    const code = typeof e.responseCode === 'number' ? e.responseCode : null;
+    replies.set(e.recipient.toLowerCase(), {
+      recipient: e.recipient,
+      outcome: code !== null && code >= 500 ? 'refused' : 'deferred',
+      stage: 'rcpt',
+      smtpCode: code,
+      reply: bounded(e.response ?? ''),
+    });
   }
-  const what =
-    e.code === 'EAUTH'
-      ? 'refused the configured credentials'
-      : e.code === 'ETIMEDOUT' || e.code === 'EABORT' || e.code === 'ABORT_ERR'
-        ? 'did not answer in time'
-        : 'could not be reached';
-  return new RelayError('unavailable', typeof e.responseCode === 'number' ? e.responseCode : null, `the SMTP relay ${what}`);
+  return replies;
 }
+
+const unknownReply = (recipient: string): RecipientReply => ({
+  recipient,
+  outcome: 'deferred',
+  stage: 'data',
+  smtpCode: null,
+  reply: 'the relay did not say whether it took this recipient',
+});
+
+function connectionTrouble(e: { code?: string; message?: string }): string {
+  if (e.code === 'EAUTH') return 'the SMTP relay refused the configured credentials';
+  if (e.code === 'ETIMEDOUT' || e.code === 'EABORT' || e.code === 'ABORT_ERR') return 'the SMTP relay did not answer in time';
+  if (e.code === 'ETLS') return 'TLS with the SMTP relay failed';
+  return 'the SMTP relay could not be reached';
+}
+
+const codeOf = (response: unknown): number | null => {
+  const match = /^(\d{3})/.exec(String(response ?? ''));
+  return match ? Number(match[1]) : null;
+};
+// Replies are the relay's words: printable ASCII and bounded before they are stored or shown.
+const bounded = (text: string) =>
+  text
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim()
+    .slice(0, MAX_REPLY);
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const address = (m: Mailbox) => (m.name ? { name: m.name, address: m.address } : m.address);

@@ -1,6 +1,6 @@
 import { simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser';
-import { formatMailbox } from '../send/addresses';
-import { parseMessage, type MessageInput } from '../send/schema';
+import { formatMailbox, parseMailbox, type Mailbox } from '../send/addresses';
+import { parseMessage, type FieldError, type MessageInput } from '../send/schema';
 import type { RelayAttachment } from '../send/transport';
 import { smtpError } from './replies';
 
@@ -35,8 +35,10 @@ const unparseable = (why: string) => smtpError('unparseable_message', `the messa
 
 /**
  * Reads the message with a real MIME parser (mailparser), then validates it with the REST schema (`parseMessage`:
- * addresses, at most 50 recipients, subject, html or text, header rules), so both paths share every rule. The
- * envelope decides who receives: bcc is every envelope recipient not named in To or Cc.
+ * addresses, subject, html or text, header rules), so both paths share every rule. The envelope decides who
+ * receives: it is what the schema judges as the recipients (at most 50, as RCPT already kept it), bcc is every
+ * envelope recipient not named in To or Cc, and the addresses To and Cc show are checked as addresses but do not
+ * count — a client sending a long To list in several transactions names every address in each.
  */
 export async function parseSubmission(raw: Buffer, envelope: { from: string; to: string[] }): Promise<SubmittedMessage> {
   let parsed: ParsedMail;
@@ -49,17 +51,11 @@ export async function parseSubmission(raw: Buffer, envelope: { from: string; to:
   const from = addresses(parsed.from);
   if (from.length !== 1) throw unparseable('it needs exactly one From address');
 
-  const to = addresses(parsed.to);
-  const cc = addresses(parsed.cc);
-  const named = new Set([...to, ...cc].map((a) => (a.address ?? '').toLowerCase()));
-  const bcc = envelope.to.filter((r) => !named.has(r.toLowerCase()));
+  const shown = { to: addresses(parsed.to).map(format), cc: addresses(parsed.cc).map(format) };
   const { headers, idempotencyKey } = customHeaders(parsed);
-
   const body = {
     from: format(from[0]),
-    to: to.map(format),
-    cc: cc.map(format),
-    bcc,
+    to: envelope.to,
     reply_to: addresses(parsed.replyTo).map(format),
     subject: parsed.subject ?? null,
     html: parsed.html || null,
@@ -67,10 +63,15 @@ export async function parseSubmission(raw: Buffer, envelope: { from: string; to:
     headers,
   };
   const result = parseMessage(body, 'message');
-  if (!result.ok) {
-    const detail = result.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    throw smtpError('validation_failed', `invalid message: ${detail}`, 400, { errors: result.errors });
+  const to = shownMailboxes(shown.to, 'message.to', 1);
+  const cc = shownMailboxes(shown.cc, 'message.cc', 0);
+  const errors = [...(result.ok ? [] : result.errors), ...to.errors, ...cc.errors];
+  if (!result.ok || errors.length > 0) {
+    const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+    throw smtpError('validation_failed', `invalid message: ${detail}`, 400, { errors });
   }
+  const named = new Set([...to.mailboxes, ...cc.mailboxes].map((m) => m.address.toLowerCase()));
+  const bcc = result.message.to.filter((m) => !named.has(m.address.toLowerCase()));
   const attachments = parsed.attachments.map((a): RelayAttachment => ({
     ...(a.filename ? { filename: a.filename } : {}),
     content: a.content,
@@ -79,10 +80,27 @@ export async function parseSubmission(raw: Buffer, envelope: { from: string; to:
     ...(a.cid ? { cid: a.cid } : {}),
   }));
   return {
-    input: { ...result.message, attachments, envelope },
+    input: { ...result.message, to: to.mailboxes, cc: cc.mailboxes, bcc, attachments, envelope },
     idempotencyKey,
-    fingerprint: { envelope, body, attachments: parsed.attachments.map((a) => [a.filename ?? '', a.contentType, a.checksum]) },
+    fingerprint: {
+      envelope,
+      body: { ...body, ...shown },
+      attachments: parsed.attachments.map((a) => [a.filename ?? '', a.contentType, a.checksum]),
+    },
   };
+}
+
+/** The addresses a To or Cc header shows, each checked as REST checks one (`path.<index>`); at least `min`. */
+function shownMailboxes(list: string[], path: string, min: number): { mailboxes: Mailbox[]; errors: FieldError[] } {
+  const mailboxes: Mailbox[] = [];
+  const errors: FieldError[] = [];
+  if (list.length < min) errors.push({ path, message: `must name at least ${min} address` });
+  list.forEach((value, i) => {
+    const parsed = parseMailbox(value);
+    if (parsed.ok) mailboxes.push(parsed.mailbox);
+    else errors.push({ path: `${path}.${i}`, message: parsed.error });
+  });
+  return { mailboxes, errors };
 }
 
 /** Headers beyond the structural ones, as the REST `headers` field (the same rules judge them); repeats are refused. */

@@ -22,6 +22,7 @@ const REPLIES: Record<string, SmtpReply> = {
   ip_not_allowed: { code: 550, enhanced: '5.7.1' },
   domain_not_allowed: { code: 550, enhanced: '5.7.1' },
   domain_not_verified: { code: 550, enhanced: '5.7.1' },
+  domain_dkim_not_verified: { code: 550, enhanced: '5.7.1' },
   sender_mismatch: { code: 550, enhanced: '5.7.1' },
   null_sender: { code: 550, enhanced: '5.7.1' },
   rate_limit_exceeded: { code: 451, enhanced: '4.7.1' },
@@ -36,26 +37,22 @@ const REPLIES: Record<string, SmtpReply> = {
   idempotency_key_reused: { code: 554, enhanced: '5.6.0' },
   idempotency_request_in_progress: { code: 451, enhanced: '4.3.0' },
   smtp_not_configured: { code: 451, enhanced: '4.3.5' },
-  smtp_unavailable: { code: 451, enhanced: '4.4.1' },
   temporal_unavailable: { code: 451, enhanced: '4.3.0' },
   recipient_suppressed: { code: 550, enhanced: '5.7.1' },
+  unsupported_parameter: { code: 555, enhanced: '5.5.4' },
 };
 
 /** The API error codes with a reply of their own (the others map by status in `replyFor`). */
 export const SMTP_REPLY_CODES = Object.keys(REPLIES);
-
-/** The relay refused the message: its own 4xx stays temporary, a 5xx is permanent. */
-function relayRefusal(err: ApiError): SmtpReply {
-  const relayCode = Number(err.extra.details?.smtp_code);
-  return relayCode >= 400 && relayCode < 500 ? { code: 451, enhanced: '4.4.0' } : { code: 554, enhanced: '5.3.0' };
-}
 
 export function replyFor(err: ApiError, stage: SmtpStage): SmtpReply {
   // AUTH answers only its own codes: a key that exists but may not submit is still "credentials refused" there.
   if (stage === 'auth' && (err.code === 'invalid_api_key' || err.code === 'api_key_revoked')) return { code: 535, enhanced: '5.7.8' };
   // Outside AUTH, a command that needs TLS first is RFC 3207's 530 (538 is AUTH's own, RFC 4954).
   if (stage !== 'auth' && err.code === 'encryption_required') return { code: 530, enhanced: '5.7.0' };
-  if (err.code === 'smtp_rejected') return relayRefusal(err);
+  // A suppressed recipient refused at RCPT is a bad destination mailbox for this sender (RFC 3463 X.1.1); a whole
+  // message refused at the end of DATA for it (suppressed meanwhile) is a policy refusal.
+  if (stage === 'rcpt' && err.code === 'recipient_suppressed') return { code: 550, enhanced: '5.1.1' };
   const known = REPLIES[err.code];
   if (known) return known;
   if (err.status >= 500 || err.status === 429) return { code: 451, enhanced: '4.3.0' };

@@ -1,11 +1,10 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { isDomainVerified } from '../domains/service';
-import { assertKeyActive, senderDomainAllowed, type EmailKeyAuth } from '../keys/authenticate';
-import { parseMailbox } from '../send/addresses';
-import { MAX_RECIPIENTS } from '../send/schema';
+import type { EmailKeyAuth } from '../keys/authenticate';
 import { authenticateSubmission, insecureAuthAllowed } from './auth';
+import { keepOwnEnhancedCodes } from './enhancedCodes';
+import { checkRecipient, checkSender } from './envelope';
 import { listenSmtp, type ListeningSmtp } from './listen';
 import { smtpError, smtpRefusal, type SmtpStage } from './replies';
 import { submitMessage } from './submit';
@@ -34,7 +33,9 @@ type Callback = (err?: Error | null) => void;
 
 /**
  * SMTP submission (smtp-server) on up to two ports, both sending through the REST send path: AUTH with the email
- * API key, MAIL FROM's domain rules, at most 50 recipients, then at the end of DATA `submitMessage`.
+ * API key, MAIL FROM's domain rules, at most 50 envelope recipients none of them suppressed, then at the end of DATA
+ * `submitMessage`. It advertises PIPELINING, 8BITMIME, ENHANCEDSTATUSCODES, SIZE, STARTTLS (before TLS) and AUTH
+ * (after it); not DSN, SMTPUTF8 or REQUIRETLS, whose parameters are refused (parameters.ts).
  */
 export async function startSubmissionServer(deps: AppDeps, listen: SubmissionListen): Promise<SubmissionServer> {
   const listening: ListeningSmtp[] = [];
@@ -77,6 +78,11 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
     cert: listen.tls.cert,
     banner: 'Workyard SMTP submission',
     size: config.SMTP_SUBMISSION_MAX_BYTES,
+    hideENHANCEDSTATUSCODES: false,
+    hideDSN: true,
+    // Addresses are ASCII (src/email/send/addresses.ts), and the relay's TLS on every hop cannot be promised.
+    hideSMTPUTF8: true,
+    hideREQUIRETLS: true,
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: false,
     // smtp-server alone would list AUTH in the EHLO answer before STARTTLS (and answer 538 only once a client has
@@ -105,21 +111,13 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
     },
     onMailFrom(address, session, callback) {
       Promise.resolve()
-        .then(() => checkSender(deps, keyOf(session), address.address))
+        .then(() => checkSender(deps, keyOf(session), address))
         .then(() => callback(), refuse(callback, 'mail'));
     },
     onRcptTo(address, session, callback) {
-      try {
-        assertKeyActive(keyOf(session));
-        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
-          throw smtpError('too_many_recipients', `at most ${MAX_RECIPIENTS} recipients per message; send the rest in another`);
-        }
-        const parsed = parseMailbox(address.address);
-        if (!parsed.ok) throw smtpError('invalid_recipient', `recipient ${parsed.error}`);
-        callback();
-      } catch (err) {
-        refuse(callback, 'rcpt')(err);
-      }
+      Promise.resolve()
+        .then(() => checkRecipient(deps, keyOf(session), address, session))
+        .then(() => callback(), refuse(callback, 'rcpt'));
     },
     onData(stream: SMTPServerDataStream, session, callback: (err?: Error | null, message?: string) => void) {
       const chunks: Buffer[] = [];
@@ -153,26 +151,8 @@ function submissionServer(deps: AppDeps, listen: SubmissionListen, secure: boole
       keys.delete(session.id);
     },
   });
+  keepOwnEnhancedCodes(server);
   // A client's broken connection or a failed TLS handshake is not the server's failure.
   server.on('error', (err) => deps.logger.debug({ err: (err as Error).message }, 'SMTP submission connection error'));
   return server;
-}
-
-/**
- * MAIL FROM: the key still active, a real sender (no null reverse path: bounces are not submitted), and its domain
- * allowed for the key and verified for the account — the rules REST applies to `from`, answered before DATA. The
- * From header must then use the same domain (checked at the end of DATA).
- */
-async function checkSender(deps: AppDeps, auth: EmailKeyAuth, address: string): Promise<void> {
-  assertKeyActive(auth);
-  if (!address) throw smtpError('null_sender', 'a submission needs a sender address (MAIL FROM:<> is for bounces)', 403);
-  const parsed = parseMailbox(address);
-  if (!parsed.ok) throw smtpError('invalid_sender', `MAIL FROM ${parsed.error}`);
-  const domain = parsed.mailbox.domain;
-  if (!senderDomainAllowed(auth, domain)) {
-    throw new ApiError(403, 'domain_not_allowed', `this email API key may not send from ${domain} (not in its domain allowlist)`);
-  }
-  if (!(await isDomainVerified(deps.db, auth.accountId, domain))) {
-    throw new ApiError(403, 'domain_not_verified', `${domain} is not a verified sender domain of this account; add and verify it first`);
-  }
 }

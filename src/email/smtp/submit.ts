@@ -3,7 +3,7 @@ import { ApiError } from '../../http/errors';
 import { requestHash, validIdempotencyKey, withIdempotency, type ReleaseRule } from '../../http/idempotency';
 import type { RouteResult } from '../../http/route';
 import { assertKeyActive, type EmailKeyAuth } from '../keys/authenticate';
-import { sendEmail } from '../send/service';
+import { sendEmail, type SentEmail } from '../send/service';
 import { parseSubmission } from './parse';
 import { smtpError } from './replies';
 
@@ -19,7 +19,8 @@ const releasesRetryable: ReleaseRule = (status) => status >= 500 || status === 4
 export interface Submitted {
   id: string;
   messageId: string;
-  status: 'sent' | 'simulated';
+  /** What the send path answered: `sent`, `queued` (a delivery job sends it), `simulated` (a test key). */
+  status: SentEmail['status'];
   replayed: boolean;
 }
 
@@ -62,7 +63,7 @@ export async function submitMessage(
         releasesRetryable,
       )
     : await run();
-  const body = result.body as { id: string; messageId: string; status: 'sent' | 'simulated'; code?: string; message?: string };
+  const body = result.body as { id: string; messageId: string; status: SentEmail['status']; code?: string; message?: string };
   // A replayed refusal is refused again, with the same code.
   if ((result.status ?? 200) >= 400) throw new ApiError(result.status!, body.code ?? 'internal', body.message ?? 'refused');
   return { id: body.id, messageId: body.messageId, status: body.status, replayed: result.headers?.['Idempotent-Replayed'] === 'true' };

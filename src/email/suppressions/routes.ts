@@ -39,9 +39,11 @@ const suppressionSchema = z.object({
   object: z.literal('suppression'),
   email: z.string().describe('Lower case.'),
   reason: z
-    .enum(['bounce', 'complaint', 'manual'])
-    .describe('`bounce`: a hard bounce (5.x.x); `complaint`: a feedback report; `manual`: added through the API.'),
-  message_id: z.string().nullable().describe('The email whose bounce or complaint added it; null for `manual`.'),
+    .enum(['bounce', 'complaint', 'manual', 'unsubscribe'])
+    .describe(
+      '`bounce`: a hard bounce (5.x.x); `complaint`: a feedback report; `manual`: added through the API; `unsubscribe`: the recipient used the one-click unsubscribe link of an email.',
+    ),
+  message_id: z.string().nullable().describe('The email whose bounce, complaint or unsubscribe link added it; null for `manual`.'),
   created_at: z.string().describe('ISO 8601'),
 });
 
@@ -67,7 +69,7 @@ export function emailSuppressionRoutes(): RouteDef[] {
         auth: readAuth,
         summary: 'List suppressed addresses, newest first.',
         description:
-          'Addresses this account no longer sends to: hard bounces and complaints add them automatically, `POST` by hand. A send naming one answers 422 `recipient_suppressed` and emits `email.suppressed`. Scope `email:send`.',
+          'Addresses this account no longer sends to: hard bounces, complaints and one-click unsubscribes add them automatically, `POST` by hand. A send naming one answers 422 `recipient_suppressed` and emits `email.suppressed`. Scope `email:send`.',
         query: listQuery,
         responses: { 200: { description: 'A page of suppressions', schema: listEnvelopeSchema(suppressionSchema) } },
       },
@@ -122,7 +124,7 @@ export function emailSuppressionRoutes(): RouteDef[] {
         tags,
         auth: manageAuth,
         summary: 'Allow sends to an address again.',
-        description: 'Scope `email:suppressions`. A later hard bounce or complaint adds it back.',
+        description: 'Scope `email:suppressions`. A later hard bounce, complaint or unsubscribe adds it back.',
         params: emailParams,
         responses: { 204: { description: 'Removed' } },
         errors: [notFound],

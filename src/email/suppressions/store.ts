@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import { preparedRows } from '../../db/prepared';
 import { offsetOf, type Page } from '../../http/pagination';
 
-export type SuppressionReason = 'bounce' | 'complaint' | 'manual';
+export type SuppressionReason = 'bounce' | 'complaint' | 'manual' | 'unsubscribe';
 
 export interface SuppressionRow {
   email: string;

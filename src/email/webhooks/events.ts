@@ -9,6 +9,12 @@ export const EMAIL_EVENT_TYPES = [
   'email.complained',
   'email.delivery_delayed',
   'email.suppressed',
+  // A recipient used a one-click unsubscribe link (src/email/unsubscribe).
+  'email.unsubscribed',
+  // A recipient's first open (tracking pixel) and first click of each link, when the sender domain tracks them
+  // (src/email/tracking).
+  'email.opened',
+  'email.clicked',
 ] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 

@@ -1,9 +1,11 @@
 import type { Server as TcpServer, Socket } from 'node:net';
 import DNS from 'dns2';
 import { startDnsControl } from './control';
-import { RCODE, TxtZone, type TxtValue } from './zone';
+import { publishRecords, type PublishedRecord } from './publish';
+import { DnsZone, RCODE, type MxValue, type TxtValue } from './zone';
 
-export type { TxtValue } from './zone';
+export type { PublishedRecord } from './publish';
+export type { MxValue, TxtValue } from './zone';
 
 /** How the server misbehaves on demand: answer SERVFAIL or REFUSED, or drop the query (the client times out). */
 export type DnsFault = 'servfail' | 'refused' | 'drop';
@@ -18,6 +20,13 @@ export interface DnsSandbox {
   /** Replaces the TXT records of `name` (case and a trailing dot ignored). */
   setTxt(name: string, values: TxtValue[]): void;
   removeTxt(name: string): void;
+  /** Replaces the MX records of `name`. */
+  setMx(name: string, values: MxValue[]): void;
+  removeMx(name: string): void;
+  /** Makes `name` a CNAME of `target`. */
+  setCname(name: string, target: string): void;
+  /** Publishes records as the domains API lists them: each name and type given gets exactly the values given. */
+  publish(records: PublishedRecord[]): void;
   clear(): void;
   /** The queries received, in order (name as asked, numeric type); the last 1000. */
   queries: Array<{ name: string; type: number }>;
@@ -33,12 +42,12 @@ const BIND_ATTEMPTS = 10;
 const MAX_LOGGED_QUERIES = 1000;
 
 /**
- * An authoritative DNS server on loopback (dns2) for TXT records: UDP and TCP on the same port, as resolvers expect
- * (they retry a truncated UDP answer over TCP). Names it does not hold answer NXDOMAIN.
+ * An authoritative DNS server on loopback (dns2) for TXT, MX and CNAME records: UDP and TCP on the same port, as resolvers
+ * expect (they retry a truncated UDP answer over TCP). Names it does not hold answer NXDOMAIN.
  */
 export async function startDnsSandbox(options: { host?: string; control?: boolean } = {}): Promise<DnsSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const zone = new TxtZone();
+  const zone = new DnsZone();
   let fault: DnsFault | null = null;
   let faultsLeft = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -65,15 +74,10 @@ export async function startDnsSandbox(options: { host?: string; control?: boolea
     } else if (question) {
       const answer = zone.answer(question.name, question.type);
       response.header.rcode = answer.rcode;
-      for (const data of answer.txt) {
-        response.answers.push({
-          name: question.name,
-          type: DNS.Packet.TYPE.TXT,
-          class: DNS.Packet.CLASS.IN,
-          ttl: 60,
-          data,
-        } as DNS.Packet.Resource);
-      }
+      const base = { name: question.name, class: DNS.Packet.CLASS.IN, ttl: 60 };
+      for (const data of answer.txt) response.answers.push({ ...base, type: DNS.Packet.TYPE.TXT, data } as DNS.Packet.Resource);
+      for (const mx of answer.mx) response.answers.push({ ...base, type: DNS.Packet.TYPE.MX, ...mx } as DNS.Packet.Resource);
+      for (const domain of answer.cname) response.answers.push({ ...base, type: DNS.Packet.TYPE.CNAME, domain } as DNS.Packet.Resource);
     }
     const reply = () => {
       send(response).catch(() => undefined);
@@ -103,7 +107,11 @@ export async function startDnsSandbox(options: { host?: string; control?: boolea
     address: `${host}:${port}`,
     controlUrl: control?.origin,
     setTxt: (name, values) => zone.set(name, values),
-    removeTxt: (name) => zone.remove(name),
+    removeTxt: (name) => zone.removeTxt(name),
+    setMx: (name, values) => zone.setMx(name, values),
+    removeMx: (name) => zone.removeMx(name),
+    setCname: (name, target) => zone.setCname(name, target),
+    publish: (records) => publishRecords(zone, records),
     clear: () => zone.clear(),
     queries: [],
     fail: (kind, times = Number.POSITIVE_INFINITY) => {

@@ -52,6 +52,8 @@ export interface SmtpSandbox {
 
 export interface SmtpSandboxOptions {
   host?: string;
+  /** A fixed port (a relay coming back where it was); 0 or unset: a free one. */
+  port?: number;
   /** Require SMTP AUTH (PLAIN or LOGIN, without TLS on loopback) with these credentials. */
   auth?: { user: string; pass: string };
   maxStored?: number;
@@ -166,7 +168,7 @@ export async function startSmtpSandbox(options: SmtpSandboxOptions = {}): Promis
   });
   server.on('error', () => undefined); // a client's broken connection is not the sandbox's failure
 
-  const listening = await listenSmtp(server, 0, host);
+  const listening = await listenSmtp(server, options.port ?? 0, host);
   const port = listening.port;
   const credentials = options.auth ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@` : '';
 

@@ -4,9 +4,11 @@ import type { SMTPServerAddress } from 'smtp-server';
 
 /**
  * Where the sandbox relay sends its simulated reports (the service's return path), and for which recipient domains
- * (`*`: all). The local part decides: `bounced` a failure DSN (5.1.1), `delayed` a delay DSN (4.4.7),
- * `complained` a success DSN then a feedback report (ARF), anything else a success DSN — each only when the
- * sender asked for it with NOTIFY (RFC 3461; no NOTIFY means failure and delay), the ARF always.
+ * (`*`: all). The local part (before any `+label`) decides: `bounced` a failure DSN (5.1.1), `delayed` a delay DSN
+ * (4.4.7), `relayed` a relayed DSN (handed on to a system that does not report), `expanded` an expanded one (a list),
+ * `complained` a success DSN then a feedback report (ARF), anything else a success DSN — each only when the sender
+ * asked for it with NOTIFY (RFC 3461; no NOTIFY means failure and delay), the ARF always. Reports go to the envelope
+ * sender whatever its form (a tagged VERP return path is passed back unchanged), with the ENVID and ORCPT it gave.
  */
 export interface OutcomeSimulation {
   returnPath: { host: string; port: number };
@@ -22,7 +24,22 @@ export interface CaughtMessage {
 
 const REPORTING_MTA = 'smtp-sandbox.workyard.test';
 
-type Action = 'delivered' | 'failed' | 'delayed';
+type Action = 'delivered' | 'failed' | 'delayed' | 'relayed' | 'expanded';
+
+const ACTION_OF = new Map<string, Action>([
+  ['bounced', 'failed'],
+  ['delayed', 'delayed'],
+  ['relayed', 'relayed'],
+  ['expanded', 'expanded'],
+]);
+/** The NOTIFY value that asks for each action's report (RFC 3461 4.1: relayed and expanded go with SUCCESS). */
+const NOTIFY_OF: Record<Action, string> = {
+  delivered: 'SUCCESS',
+  relayed: 'SUCCESS',
+  expanded: 'SUCCESS',
+  failed: 'FAILURE',
+  delayed: 'DELAY',
+};
 
 /** The reports a caught message earns, as raw messages to send to its envelope sender. */
 export function simulatedReports(message: CaughtMessage, domains: string[]): Buffer[] {
@@ -35,9 +52,8 @@ export function simulatedReports(message: CaughtMessage, domains: string[]): Buf
     if (!domains.includes('*') && !domains.includes(domain)) continue;
     const local = address.slice(0, address.lastIndexOf('@')).split('+')[0];
     const notify = rcpt.dsn?.notify?.map((n) => n.toUpperCase()) ?? ['FAILURE', 'DELAY'];
-    const action: Action = local === 'bounced' ? 'failed' : local === 'delayed' ? 'delayed' : 'delivered';
-    const wanted = { delivered: 'SUCCESS', failed: 'FAILURE', delayed: 'DELAY' }[action];
-    if (notify.includes(wanted)) reports.push(dsn(message, address, action, headers));
+    const action = ACTION_OF.get(local) ?? 'delivered';
+    if (notify.includes(NOTIFY_OF[action])) reports.push(dsn(message, rcpt, action, headers));
     if (local === 'complained') reports.push(arf(message, address, headers));
   }
   return reports;
@@ -54,24 +70,32 @@ export async function sendReports(simulation: OutcomeSimulation, to: string, rep
   }
 }
 
-function dsn(message: CaughtMessage, recipient: string, action: Action, headers: string): Buffer {
-  const status = { delivered: '2.0.0', failed: '5.1.1', delayed: '4.4.7' }[action];
-  const diagnostic = {
-    delivered: 'smtp; 250 2.0.0 OK',
-    failed: 'smtp; 550 5.1.1 The email account that you tried to reach does not exist',
-    delayed: 'smtp; 451 4.4.7 Mailbox temporarily unavailable; still trying',
-  }[action];
-  const human = {
-    delivered: 'Your message was delivered to the recipient.',
-    failed: 'Your message could not be delivered to one or more recipients. It has been returned.',
-    delayed: 'Your message has not been delivered yet; the relay will keep trying.',
-  }[action];
+const STATUS: Record<Action, string> = { delivered: '2.0.0', relayed: '2.0.0', expanded: '2.0.0', failed: '5.1.1', delayed: '4.4.7' };
+const DIAGNOSTIC: Record<Action, string> = {
+  delivered: 'smtp; 250 2.0.0 OK',
+  relayed: 'smtp; 250 2.0.0 OK (relayed to a system without DSN)',
+  expanded: 'smtp; 250 2.0.0 OK (delivered to the members of a list)',
+  failed: 'smtp; 550 5.1.1 The email account that you tried to reach does not exist',
+  delayed: 'smtp; 451 4.4.7 Mailbox temporarily unavailable; still trying',
+};
+const HUMAN: Record<Action, string> = {
+  delivered: 'Your message was delivered to the recipient.',
+  relayed: 'Your message was relayed to a system that does not send delivery notifications.',
+  expanded: 'Your message was delivered to the members of a mailing list.',
+  failed: 'Your message could not be delivered to one or more recipients. It has been returned.',
+  delayed: 'Your message has not been delivered yet; the relay will keep trying.',
+};
+
+function dsn(message: CaughtMessage, rcpt: SMTPServerAddress, action: Action, headers: string): Buffer {
+  const recipient = rcpt.address.toLowerCase();
+  const [status, diagnostic, human] = [STATUS[action], DIAGNOSTIC[action], HUMAN[action]];
   const boundary = `dsn-${randomUUID()}`;
   const perMessage = [
     `Reporting-MTA: dns; ${REPORTING_MTA}`,
     ...(message.envelopeId ? [`Original-Envelope-Id: ${message.envelopeId}`] : []),
   ];
   const perRecipient = [
+    ...(rcpt.dsn?.orcpt ? [`Original-Recipient: ${rcpt.dsn.orcpt}`] : []),
     `Final-Recipient: rfc822; ${recipient}`,
     `Action: ${action}`,
     `Status: ${status}`,

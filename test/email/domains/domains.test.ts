@@ -50,6 +50,15 @@ describe('email sender domains', () => {
     assert.equal(res.body.record.type, 'TXT');
     assert.equal(res.body.record.name, `_workyard.${name}`);
     assert.match(res.body.record.value, /^workyard-verification=[A-Za-z0-9_-]{32,}$/);
+    assert.deepEqual(res.body.records[0], {
+      purpose: 'ownership',
+      ...res.body.record,
+      requirement: 'required',
+      status: 'pending',
+      verified_at: null,
+      last_checked_at: null,
+      last_check_error: null,
+    });
     const got = await app.call('GET', `/v1/email/domains/${res.body.id}`, { token: key });
     assert.deepEqual(got.body, res.body);
   });
@@ -65,13 +74,13 @@ describe('email sender domains', () => {
     await add(name, await newEmailKey(other.accountId, ['email:domains']));
   });
 
-  it('the name must be a DNS name: no IP, no trailing dot, at most 243 characters (the record name fits 253), labels of at most 63', async () => {
+  it('the name must be a DNS name: no IP, no trailing dot, at most 233 characters (the DKIM record name fits 253), labels of at most 63', async () => {
     for (const name of [
       '203.0.113.7',
       '2001:db8::1',
       'example.com.',
       `${'a'.repeat(64)}.com`,
-      `${'abcdefghi.'.repeat(24)}abcd.com`,
+      `${'abcdefghi.'.repeat(23)}abcd.com`,
       'localhost',
       'bad_name.com',
       '',
@@ -135,13 +144,15 @@ describe('email sender domains', () => {
     assert.equal(await isDomainVerified(harness().db, (await newAccount()).accountId, domain.name), false, 'another account');
   });
 
-  it('verify: the longest domain (243 characters) verifies, its record name fitting the DNS limit', async () => {
+  it('verify: the longest domain (233 characters) verifies with its DKIM record, whose name fits the DNS limit', async () => {
     const label = 'a'.repeat(63);
-    const name = `${label}.${label}.${label}.${`l${++n}${Date.now().toString(36)}`.padEnd(47, 'x')}.com`;
-    assert.equal(name.length, 243);
+    const name = `${label}.${label}.${label}.${`l${++n}${Date.now().toString(36)}`.padEnd(37, 'x')}.com`;
+    assert.equal(name.length, 233);
     const domain = await add(name);
-    publish(domain);
-    assert.equal((await verify(domain.id)).body.status, 'verified');
+    dns.publish(domain.records);
+    const res = await verify(domain.id);
+    assert.equal(res.body.status, 'verified');
+    assert.equal(res.body.dkim_status, 'verified', res.text);
   });
 
   it('verify: a record with another value fails with "value differs"', async () => {
@@ -230,11 +241,13 @@ describe('email sender domains', () => {
     for (const id of [theirs.id, ...ABSENT_IDS]) {
       assertError(await app.call('GET', `/v1/email/domains/${id}`, { token: key }), 404, 'domain_not_found');
       assertError(await verify(id), 404, 'domain_not_found');
+      assertError(await app.call('POST', `/v1/email/domains/${id}/dkim/rotate`, { token: key }), 404, 'domain_not_found');
       assertError(await app.call('DELETE', `/v1/email/domains/${id}`, { token: key }), 404, 'domain_not_found');
     }
     const still = await app.call('GET', `/v1/email/domains/${theirs.id}`, { token: otherKey });
     assert.equal(still.status, 200);
     assert.equal(still.body.status, 'pending');
+    assert.deepEqual(still.body.records, theirs.records, 'no key rotated');
   });
 
   it('domain routes need an email key with the scope email:domains', async () => {
@@ -245,9 +258,10 @@ describe('email sender domains', () => {
       ['GET', '/v1/email/domains'],
       ['GET', `/v1/email/domains/${domain.id}`],
       ['POST', `/v1/email/domains/${domain.id}/verify`],
+      ['POST', `/v1/email/domains/${domain.id}/dkim/rotate`],
       ['DELETE', `/v1/email/domains/${domain.id}`],
     ] as const) {
-      const body = method === 'POST' ? { name: uniqueDomain() } : undefined;
+      const body = path === '/v1/email/domains' && method === 'POST' ? { name: uniqueDomain() } : undefined;
       assertError(await app.call(method, path, { token: sendOnly, body }), 403, 'missing_scope');
       assert.equal((await app.call(method, path, { body })).status, 401);
     }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { reportMessageId, verpMessageId } from '../../../src/email/returnPath/handle';
 import { parseReport } from '../../../src/email/returnPath/report';
 
 const ID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -48,12 +47,19 @@ describe('reading delivery status notifications and feedback reports', () => {
     assert.equal(report.reportingMta, 'dns; mx.example.test');
     assert.equal(report.originalMessageId, `<${ID}@mail.example.test>`);
     assert.deepEqual(report.recipients, [
-      { recipient: 'jane@customer.test', action: 'failed', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 no such user', remoteMta: null },
-      { recipient: 'bob@customer.test', action: 'delayed', status: '4.4.7', diagnostic: null, remoteMta: null },
+      {
+        recipient: 'jane@customer.test',
+        originalRecipient: 'jane@customer.test',
+        action: 'failed',
+        status: '5.1.1',
+        diagnostic: 'smtp; 550 5.1.1 no such user',
+        remoteMta: null,
+      },
+      { recipient: 'bob@customer.test', originalRecipient: null, action: 'delayed', status: '4.4.7', diagnostic: null, remoteMta: null },
     ]);
   });
 
-  it('an ARF report: the feedback type and Original-Rcpt-To, else the original To; not a report is null', () => {
+  it('an ARF report: the feedback type, Original-Rcpt-To (else the original To), Original-Mail-From (else Return-Path); not a report is null', () => {
     const arf = (feedback: string, original: string) =>
       parseReport(
         multipartReport('feedback-report', [
@@ -62,35 +68,23 @@ describe('reading delivery status notifications and feedback reports', () => {
           `Content-Type: message/rfc822\r\n\r\n${original}\r\n\r\nbody\r\n`,
         ]),
       );
-    const named = arf('Feedback-Type: abuse\r\nVersion: 1\r\nOriginal-Rcpt-To: <A@x.test>\r\nOriginal-Rcpt-To: b@x.test', 'To: c@x.test');
+    const named = arf(
+      'Feedback-Type: abuse\r\nVersion: 1\r\nOriginal-Mail-From: <B+X@Returns.test>\r\nOriginal-Rcpt-To: <A@x.test>\r\nOriginal-Rcpt-To: b@x.test',
+      'Return-Path: <other@returns.test>\r\nTo: c@x.test',
+    );
     assert.ok(named && named.kind === 'arf');
     assert.equal(named.feedbackType, 'abuse');
     assert.deepEqual(named.recipients, ['a@x.test', 'b@x.test']);
-    const fromTo = arf('Feedback-Type: fraud\r\nVersion: 1', `Message-ID: <${ID}@mail.example.test>\r\nTo: Carol <c@x.test>, d@x.test`);
+    assert.equal(named.originalMailFrom, 'b+x@returns.test');
+    const fromTo = arf(
+      'Feedback-Type: fraud\r\nVersion: 1',
+      `Return-Path: <b+y@returns.test>\r\nMessage-ID: <${ID}@mail.example.test>\r\nTo: Carol <c@x.test>, d@x.test`,
+    );
     assert.ok(fromTo && fromTo.kind === 'arf');
     assert.deepEqual(fromTo.recipients, ['c@x.test', 'd@x.test']);
-    assert.equal(
-      reportMessageId(fromTo, ['fbl@returns.test'], 'returns.test'),
-      ID,
-      "a feedback loop's own address: the original's Message-ID",
-    );
+    assert.equal(fromTo.originalMailFrom, 'b+y@returns.test');
+    assert.equal(fromTo.originalMessageId, `<${ID}@mail.example.test>`);
     assert.equal(parseReport(Buffer.from('Subject: hello\r\n\r\nnot a report\r\n')), null);
     assert.equal(parseReport(multipartReport('disposition-notification', ['Content-Type: text/plain\r\n\r\nread\r\n'])), null);
-  });
-
-  it('the VERP address names the email only on the return-path domain; a VERP id and an envelope id that differ name none', () => {
-    assert.equal(verpMessageId(`bounces+${ID}@Returns.Test`, 'returns.test'), ID);
-    assert.equal(verpMessageId(`bounces+${ID}@other.test`, 'returns.test'), null);
-    assert.equal(verpMessageId('bounces+not-an-id@returns.test', 'returns.test'), null);
-    const dsn = {
-      kind: 'dsn' as const,
-      envelopeId: '9b2c1c1e-8f0a-4a51-9d6e-0d1c5b0b3a11',
-      reportingMta: null,
-      originalMessageId: null,
-      recipients: [],
-    };
-    assert.equal(reportMessageId(dsn, [`bounces+${ID}@returns.test`], 'returns.test'), null);
-    assert.equal(reportMessageId({ ...dsn, envelopeId: ID }, [`bounces+${ID}@returns.test`], 'returns.test'), ID);
-    assert.equal(reportMessageId(dsn, ['postmaster@returns.test'], 'returns.test'), dsn.envelopeId);
   });
 });

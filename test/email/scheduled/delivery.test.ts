@@ -3,7 +3,8 @@ import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { assertError } from '../../marketing/grounding/fixtures';
 import { eventually } from '../../jobs/jobTestKit';
-import { emailKey, eventRows, message, senderAccount, sleep } from '../send/kit';
+import { addSuppression } from '../../../src/email/suppressions/service';
+import { emailKey, eventRows, message, senderAccount, settledEmail, sleep } from '../send/kit';
 import { startQueuedWorld, type QueuedWorld } from '../send/queuedKit';
 import { inSeconds, jobIdOf, messageRow, receivedOf, scheduledJobSettled } from './kit';
 
@@ -12,8 +13,10 @@ describe('scheduled sends: POST /v1/email/send with scheduled_at', function () {
   let world: QueuedWorld;
 
   before(async () => {
-    world = await startQueuedWorld();
+    // A delivery the relay defers at its time is retried a second later.
+    world = await startQueuedWorld({ config: { EMAIL_RETRY_INITIAL_SECONDS: 1 } });
   });
+  afterEach(() => world.smtp.reset());
   after(async () => {
     await world.close();
   });
@@ -68,6 +71,11 @@ describe('scheduled sends: POST /v1/email/send with scheduled_at', function () {
     const sent = await world.app.call('GET', `/v1/email/emails/${id}`, { token });
     assert.equal(sent.body.status, 'sent');
     assert.ok(sent.body.sent_at);
+    assert.equal(sent.body.attempts, 1);
+    assert.deepEqual(
+      sent.body.recipients.map((r: { email: string; state: string }) => [r.email, r.state]),
+      [['jane@customer.test', 'sent']],
+    );
     assert.equal((await messageRow(id)).payload, null, 'the body goes once sent');
     assert.deepEqual(
       (await eventRows(account.accountId)).map((e) => e.type),
@@ -147,7 +155,7 @@ describe('scheduled sends: POST /v1/email/send with scheduled_at', function () {
     assert.equal(daily?.sends ?? 0, 0, 'the daily cap was never charged');
   });
 
-  it('a batch with scheduled messages: 202, each scheduled one with its time, the others sent now', async () => {
+  it('a batch with scheduled messages: 202, each scheduled one with its time, the others queued now', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
     const at = inSeconds(3);
@@ -156,16 +164,84 @@ describe('scheduled sends: POST /v1/email/send with scheduled_at', function () {
       body: [message({ to: 'now@customer.test' }), message({ to: 'later@customer.test', scheduled_at: at }), message({ from: 'x' })],
     });
     assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.object, 'batch');
+    assert.ok(res.body.job_id, 'the batch job sends the messages for now');
     const [now, later, invalid] = res.body.data;
-    assert.equal(now.status, 'sent');
+    assert.equal(now.status, 'queued');
     assert.equal(later.status, 'scheduled');
     assert.equal(later.scheduled_at, new Date(at).toISOString());
+    assert.deepEqual(later.recipients, [{ email: 'later@customer.test', type: 'to', state: 'scheduled' }]);
     assert.equal(invalid.error.code, 'validation_failed');
+    assert.equal((await settledEmail(world, token, now.id)).body.status, 'sent');
     assert.equal(receivedOf(world, now.messageId).length, 1);
     assert.equal(receivedOf(world, later.messageId).length, 0);
     const done = await scheduledJobSettled(account.ownerToken, account.accountId, later.id);
     assert.deepEqual(done.result, { email_id: later.id, status: 'sent' });
     assert.equal(receivedOf(world, later.messageId).length, 1);
+  });
+
+  it('a scheduled email the relay defers at its time is retried by its job and delivered once', async () => {
+    const account = await senderAccount();
+    const { token } = await emailKey(account.accountId);
+    world.smtp.refuseNext('mail', { code: 451, message: '4.3.0 Try again later' });
+    const res = await schedule(token, 2);
+    assert.equal(res.status, 202, res.text);
+    const done = await scheduledJobSettled(account.ownerToken, account.accountId, res.body.id);
+    assert.deepEqual(done.result, { email_id: res.body.id, status: 'sent' });
+    const read = await world.app.call('GET', `/v1/email/emails/${res.body.id}`, { token });
+    assert.equal(read.body.status, 'sent');
+    assert.equal(read.body.attempts, 2);
+    assert.equal(receivedOf(world, res.body.messageId).length, 1);
+    assert.deepEqual(
+      (await eventRows(account.accountId)).map((e) => e.type),
+      ['email.scheduled', 'email.delivery_delayed', 'email.sent'],
+    );
+  });
+
+  it('a recipient suppressed since the email was scheduled is skipped at its time with email.suppressed; the others get it', async () => {
+    const account = await senderAccount();
+    const { token } = await emailKey(account.accountId);
+    const res = await schedule(token, 2, { to: ['stays@customer.test', 'leaves@customer.test'] });
+    assert.equal(res.status, 202, res.text);
+    await addSuppression(harness().db, account.accountId, 'leaves@customer.test', 'complaint');
+    const done = await scheduledJobSettled(account.ownerToken, account.accountId, res.body.id);
+    assert.deepEqual(done.result, { email_id: res.body.id, status: 'sent' });
+    const [received] = receivedOf(world, res.body.messageId);
+    assert.deepEqual(received.envelope.to, ['stays@customer.test']);
+    const read = await world.app.call('GET', `/v1/email/emails/${res.body.id}`, { token });
+    const states = Object.fromEntries(read.body.recipients.map((r: { email: string }) => [r.email, r]));
+    assert.equal(states['stays@customer.test'].state, 'sent');
+    assert.equal(states['leaves@customer.test'].state, 'skipped');
+    assert.equal(states['leaves@customer.test'].reason, 'complaint');
+    const events = await eventRows(account.accountId);
+    assert.deepEqual(events.find((e) => e.type === 'email.sent')?.data.recipients, ['stays@customer.test']);
+    const suppressed = events.filter((e) => e.type === 'email.suppressed');
+    assert.deepEqual(
+      suppressed.map((e) => [e.data.recipient, e.data.reason]),
+      [['leaves@customer.test', 'complaint']],
+    );
+  });
+
+  it('an email whose every recipient was suppressed since it was scheduled fails at its time with recipient_suppressed, refunded', async () => {
+    const account = await senderAccount();
+    const { token, id: keyId } = await emailKey(account.accountId, { dailyCap: 10 });
+    const res = await schedule(token, 2);
+    assert.equal(res.status, 202, res.text);
+    await addSuppression(harness().db, account.accountId, 'jane@customer.test', 'bounce');
+    const done = await scheduledJobSettled(account.ownerToken, account.accountId, res.body.id);
+    assert.deepEqual(done.result, { email_id: res.body.id, status: 'failed', error_code: 'recipient_suppressed' });
+    assert.equal(receivedOf(world, res.body.messageId).length, 0);
+    const row = await messageRow(res.body.id);
+    assert.equal(row.status, 'failed');
+    assert.equal(row.error_code, 'recipient_suppressed');
+    assert.equal(row.payload, null, 'the body goes');
+    const failed = (await eventRows(account.accountId)).filter((e) => e.type === 'email.failed');
+    assert.deepEqual(
+      failed.map((e) => e.data.error.code),
+      ['recipient_suppressed'],
+    );
+    const daily = await harness().db('email_key_daily_sends').where({ key_id: keyId }).first('sends');
+    assert.equal(daily?.sends ?? 0, 0, 'the daily cap taken at its time was given back');
   });
 
   it("a test key's scheduled email is stored, readable, and simulated at its time: never relayed, no events", async () => {

@@ -1,21 +1,24 @@
 import assert from 'node:assert/strict';
+import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { assertError, assertFieldError } from '../../marketing/grounding/fixtures';
-import { emailKey, eventRows, message, messageRows, senderAccount, type SendWorld, useSendWorld } from './kit';
+import { emailKey, eventRows, message, messageRows, senderAccount, settledEmail, type SendWorld, useSendWorld } from './kit';
+import { batchJobSettled } from './queuedKit';
 
 const batchOf = (n: number) => Array.from({ length: n }, (_, i) => message({ to: `r${i}@customer.test`, subject: `Message ${i}` }));
 
 describe('POST /v1/email/batch', () => {
-  it('a batch of 100 messages is accepted with one result per message, in order', async () => {
+  it('a batch of 100 messages is accepted with one result per message, in order, each with its recipients', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId, { environment: 'test' });
     const res = await call('POST', '/v1/email/batch', { token, body: batchOf(100) });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.length, 100);
-    res.body.data.forEach((entry: { index: number; id: string; messageId: string; status: string }, i: number) => {
+    res.body.data.forEach((entry: { index: number; id: string; messageId: string; status: string; recipients: unknown }, i: number) => {
       assert.equal(entry.index, i);
       assert.equal(entry.status, 'simulated');
       assert.equal(entry.messageId, `<${entry.id}@mail.example.test>`);
+      assert.deepEqual(entry.recipients, [{ email: `r${i}@customer.test`, type: 'to', state: 'simulated' }]);
     });
     assert.equal(new Set(res.body.data.map((e: { id: string }) => e.id)).size, 100);
   });
@@ -93,20 +96,35 @@ describe('POST /v1/email/batch with a live key', () => {
   let world: SendWorld;
   useSendWorld((w) => (world = w));
 
-  it('each valid message of a live batch is delivered on its own, stored and evented', async () => {
+  type Entry = { index: number; id?: string; messageId?: string; status?: string; recipients?: unknown; error?: { code: string } };
+
+  it('a live batch, however small, is 202 with the batch, its job and every valid message queued; each is then delivered on its own, stored and evented', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
     const res = await world.app.call('POST', '/v1/email/batch', { token, body: [...batchOf(3), message({ to: 'bad' })] });
-    assert.equal(res.status, 200, res.text);
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.object, 'batch');
+    assert.match(res.body.job_id, new RegExp(`^email-batch:${account.accountId}:${res.body.id}$`));
+    const data: Entry[] = res.body.data;
     assert.deepEqual(
-      res.body.data.map((e: { status?: string }) => e.status),
-      ['sent', 'sent', 'sent', undefined],
+      data.map((e) => e.status),
+      ['queued', 'queued', 'queued', undefined],
     );
+    assert.deepEqual(data[1].recipients, [{ email: 'r1@customer.test', type: 'to', state: 'queued' }]);
+    assert.equal(data[3].error?.code, 'validation_failed');
+
+    const job = await batchJobSettled(account.ownerToken, res.body.job_id);
+    assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 3, sent: 3, failed: 0, deferred: 0 });
     const received = await world.smtp.waitForMessages(3);
     assert.deepEqual(received.map((m) => m.envelope.to[0]).sort(), ['r0@customer.test', 'r1@customer.test', 'r2@customer.test']);
     for (const m of received) {
-      const entry = res.body.data.find((e: { messageId: string }) => e.messageId === m.parsed.header('message-id'));
+      const entry = data.find((e) => e.messageId === m.parsed.header('message-id'));
       assert.ok(entry, 'each delivered message carries the messageId its result names');
+    }
+    for (const entry of data.slice(0, 3)) {
+      const settled = await settledEmail(world, token, entry.id!);
+      assert.equal(settled.body.status, 'sent');
+      assert.equal(settled.body.batch_id, res.body.id);
     }
     assert.deepEqual(
       (await messageRows(account.accountId)).map((r) => r.status),
@@ -118,18 +136,31 @@ describe('POST /v1/email/batch with a live key', () => {
     );
   });
 
-  it('a message the relay refuses gets smtp_rejected while the others are sent', async () => {
+  it('a recipient the relay refuses at RCPT fails its message (smtp_rejected, the address bounced and suppressed) while the others are sent', async () => {
     const account = await senderAccount();
     const { token } = await emailKey(account.accountId);
-    world.smtp.refuseNext('rcpt', { code: 550, message: 'No such user', recipient: 'r1@customer.test' });
+    world.smtp.refuseNext('rcpt', { code: 550, message: '5.1.1 No such user', recipient: 'r1@customer.test' });
     const res = await world.app.call('POST', '/v1/email/batch', { token, body: batchOf(3) });
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data[0].status, 'sent');
-    assert.equal(res.body.data[1].error.code, 'smtp_rejected');
-    assert.equal(res.body.data[2].status, 'sent');
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(
+      res.body.data.map((e: Entry) => e.status),
+      ['queued', 'queued', 'queued'],
+      'the relay answers after the request: every valid message is accepted',
+    );
+    const job = await batchJobSettled(account.ownerToken, res.body.job_id);
+    assert.deepEqual(job.body.result, { batch_id: res.body.id, total: 3, sent: 2, failed: 1, deferred: 0 });
+    const [first, refused, last] = await Promise.all(res.body.data.map((e: Entry) => settledEmail(world, token, e.id!)));
+    assert.equal(first.body.status, 'sent');
+    assert.equal(last.body.status, 'sent');
+    assert.equal(refused.body.status, 'failed');
+    assert.equal(refused.body.error_code, 'smtp_rejected');
+    assert.equal(refused.body.recipients[0].state, 'bounced');
+    assert.equal(refused.body.recipients[0].detail.smtp_code, 550);
     assert.equal((await world.smtp.waitForMessages(2)).length, 2);
     const types = (await eventRows(account.accountId)).map((e) => e.type).sort();
-    assert.deepEqual(types, ['email.failed', 'email.sent', 'email.sent']);
+    assert.deepEqual(types, ['email.bounced', 'email.failed', 'email.sent', 'email.sent']);
+    const suppression = await harness().db('email_suppressions').where({ account_id: account.accountId }).first();
+    assert.equal(suppression?.email, 'r1@customer.test');
   });
 
   it('a live batch without SMTP_URL is 503 smtp_not_configured', async () => {

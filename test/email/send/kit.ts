@@ -1,18 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../../src/config';
 import type { AppDeps } from '../../../src/deps';
 import type { EmailScope } from '../../../src/auth/types';
-import { createDomain } from '../../../src/email/domains/service';
+import { newDkimKeyPair } from '../../../src/email/dkim/keyPair';
+import { activateKey, recordKeyCheck } from '../../../src/email/dkim/store';
+import { insertNewKey } from '../../../src/email/domains/dkimKeys';
+import { createDomain, forgetAccountDomains } from '../../../src/email/domains/service';
 import { recordCheck } from '../../../src/email/domains/store';
 import { closeEmailRuntime } from '../../../src/email/keys/runtime';
 import { createEmailKey, type NewEmailKey } from '../../../src/email/keys/service';
 import { closeRelay } from '../../../src/email/send/transport';
+import { createActivities } from '../../../src/app/activities';
 import { createApp } from '../../../src/app/app';
+import { createWorker } from '../../../src/temporal/worker';
 import { createMetrics } from '../../../src/http/metrics';
 import { startSmtpSandbox, type SmtpSandbox, type SmtpSandboxOptions } from '../../../src/sandbox/smtp';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
+import { eventually } from '../../jobs/jobTestKit';
 import { callAt, type CallOptions, type CallResult } from '../../helpers/http';
 
 export const SENDER_DOMAIN = 'mail.example.test';
@@ -25,19 +32,34 @@ export interface SendWorld {
   close(): Promise<void>;
 }
 
-/** `temporal`: e.g. the task queue of a test worker of its own (one that sends through `smtp`), or an unreachable client. */
+/**
+ * The world's jobs run on a task queue of its own, with a worker that sends through `smtp` (its config is the
+ * world's). `temporal`: e.g. an unreachable client (then no worker is started).
+ */
 export async function startSendWorld(
   options: { config?: Partial<Config>; smtp?: SmtpSandboxOptions; temporal?: Partial<AppDeps['temporal']> } = {},
 ): Promise<SendWorld> {
   const smtp = await startSmtpSandbox(options.smtp);
-  const base = harness().deps;
-  const temporal = { ...base.temporal, ...options.temporal };
+  const { deps: base, bundle, temporalAddress, temporalSecurity } = harness();
+  const taskQueue = `email-${randomBytes(4).toString('hex')}`;
+  const temporal = { ...base.temporal, taskQueue, ...options.temporal };
   const deps: AppDeps = {
     ...base,
     temporal,
     config: { ...base.config, SMTP_URL: smtp.url, ...options.config },
     metrics: createMetrics(false),
   };
+  const ownWorker = options.temporal
+    ? null
+    : await createWorker({
+        address: temporalAddress,
+        security: temporalSecurity,
+        namespace: base.temporal.namespace,
+        taskQueue,
+        bundle,
+        activities: createActivities({ config: deps.config, db: base.db, logger: base.logger }),
+      });
+  const running = ownWorker?.worker.run();
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -50,6 +72,11 @@ export async function startSendWorld(
         server.close(() => resolve());
       });
       await closeEmailRuntime(deps);
+      if (ownWorker) {
+        ownWorker.worker.shutdown();
+        await running;
+        await ownWorker.connection.close();
+      }
       closeRelay(deps.config.SMTP_URL ?? '');
       await smtp.stop();
     },
@@ -63,10 +90,18 @@ export async function senderAccount(domain = SENDER_DOMAIN): Promise<TestAccount
   return account;
 }
 
+/** One key pair for every test domain: generating RSA-2048 costs a quarter of a second. */
+let testKeyPair: ReturnType<typeof newDkimKeyPair> | undefined;
+
+/** A domain of the account with ownership and DKIM verified (its one key active), as a live send needs it. */
 export async function verifiedDomain(accountId: string, name: string): Promise<void> {
-  const { db } = harness();
+  const { db, deps } = harness();
   const domain = await createDomain(db, accountId, name);
   await recordCheck(db, accountId, domain.id, { verified: true, error: null });
+  const key = await insertNewKey(db, deps.secretHashKey, domain, await (testKeyPair ??= newDkimKeyPair()));
+  await recordKeyCheck(db, key.id, { verified: true, error: null });
+  await activateKey(db, domain.id, key.id);
+  forgetAccountDomains(accountId);
 }
 
 export async function emailKey(
@@ -112,4 +147,14 @@ export function useSendWorld(onReady: (world: SendWorld) => void, options: Param
   after(async () => {
     await world?.close();
   });
+}
+
+/** An email once its delivery has settled (`sent` or `failed`, no recipient waiting), as GET /v1/email/emails/{id} answers it. */
+export async function settledEmail(world: SendWorld, token: string, id: string, timeoutMs = 30_000): Promise<CallResult> {
+  return eventually(
+    () => world.app.call('GET', `/v1/email/emails/${id}`, { token }),
+    (r) => r.status === 200 && (r.body.status === 'sent' || r.body.status === 'failed'),
+    timeoutMs,
+    `email ${id} to settle`,
+  );
 }

@@ -1,40 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { createActivities } from '../../../src/app/activities';
-import { createWorker } from '../../../src/temporal/worker';
-import { harness } from '../../helpers/harness';
 import { call, type CallResult } from '../../helpers/http';
 import { eventually } from '../../jobs/jobTestKit';
 import { startSendWorld, type SendWorld } from './kit';
 
-/** A send world whose queued batches are delivered by a worker of its own, sending through the world's relay. */
+/** A send world (its jobs delivered by a worker of its own, sending through the world's relay) and its task queue. */
 export interface QueuedWorld extends SendWorld {
   taskQueue: string;
 }
 
-export async function startQueuedWorld(): Promise<QueuedWorld> {
-  const { bundle, temporalAddress, temporalSecurity, deps: base } = harness();
-  const taskQueue = `email-batch-${randomBytes(4).toString('hex')}`;
-  const world = await startSendWorld({ temporal: { taskQueue } });
-  const { worker, connection } = await createWorker({
-    address: temporalAddress,
-    security: temporalSecurity,
-    namespace: base.temporal.namespace,
-    taskQueue,
-    bundle,
-    activities: createActivities({ config: world.app.deps.config, db: base.db, logger: base.logger }),
-  });
-  const running = worker.run();
-  return {
-    ...world,
-    taskQueue,
-    async close() {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await world.close();
-    },
-  };
+export async function startQueuedWorld(options: Parameters<typeof startSendWorld>[0] = {}): Promise<QueuedWorld> {
+  const world = await startSendWorld(options);
+  return { ...world, taskQueue: world.app.deps.temporal.taskQueue };
 }
 
 export const batchOf = (n: number) =>

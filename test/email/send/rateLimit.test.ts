@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { call } from '../../helpers/http';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, message, senderAccount, sleep, startSendWorld } from './kit';
+import { emailKey, message, messageRows, senderAccount, settledEmail, sleep, startSendWorld } from './kit';
 
 describe('POST /v1/email/send: limits', () => {
   it('over the per-second limit the send is 429 rate_limit_exceeded with Retry-After and rate-limit headers', async () => {
@@ -44,17 +44,24 @@ describe('POST /v1/email/send: limits', () => {
     }
   });
 
-  it("over a live key's daily cap the send is 429 daily_quota_exceeded and nothing is delivered", async () => {
+  it("over a live key's daily cap the send is 429 daily_quota_exceeded and nothing is queued or delivered", async () => {
     const world = await startSendWorld();
     try {
       const account = await senderAccount();
       const { token } = await emailKey(account.accountId, { dailyCap: 2 });
-      for (let i = 0; i < 2; i++) assert.equal((await world.app.call('POST', '/v1/email/send', { token, body: message() })).status, 200);
+      const accepted: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await world.app.call('POST', '/v1/email/send', { token, body: message() });
+        assert.equal(res.status, 202, res.text);
+        accepted.push(res.body.id);
+      }
       const refused = await world.app.call('POST', '/v1/email/send', { token, body: message() });
       assertError(refused, 429, 'daily_quota_exceeded');
       assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      for (const id of accepted) assert.equal((await settledEmail(world, token, id)).body.status, 'sent');
       await sleep(200);
       assert.equal(world.smtp.messages.length, 2);
+      assert.equal((await messageRows(account.accountId)).length, 2, 'the refused send was never stored');
     } finally {
       await world.close();
     }

@@ -3,7 +3,7 @@ import { createTemplate } from '../../../src/email/templates/service';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { assertError } from '../../marketing/grounding/fixtures';
-import { emailKey, message, senderAccount, sleep, type SendWorld, useSendWorld } from './kit';
+import { emailKey, message, messageRows, senderAccount, sleep, type SendWorld, useSendWorld } from './kit';
 
 describe('POST /v1/email/send with a template', () => {
   let world: SendWorld;
@@ -24,13 +24,13 @@ describe('POST /v1/email/send with a template', () => {
   const templated = (template: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     message({ subject: undefined, text: undefined, template, ...extra });
 
-  it('a send naming a template delivers it rendered with the variables (HTML-escaped in html)', async () => {
+  it('a send naming a template is accepted and delivered rendered with the variables (HTML-escaped in html)', async () => {
     const { template, token } = await accountWithTemplate();
     const res = await world.app.call('POST', '/v1/email/send', {
       token,
       body: templated({ id: template.id, variables: { name: 'Ann <3', plan: 'pro' } }),
     });
-    assert.equal(res.status, 200, res.text);
+    assert.equal(res.status, 202, res.text);
     const [received] = await world.smtp.waitForMessages(1);
     assert.equal(received.parsed.header('subject'), 'Welcome, Ann <3!');
     assert.equal(received.parsed.html, '<p>Hi Ann &lt;3, your plan is pro.</p>');
@@ -43,19 +43,20 @@ describe('POST /v1/email/send with a template', () => {
       token,
       body: templated({ name: 'WELCOME', variables: { name: 'Bo', plan: 'free', unused: true } }, { subject: 'Custom subject' }),
     });
-    assert.equal(res.status, 200, res.text);
+    assert.equal(res.status, 202, res.text);
     const [received] = await world.smtp.waitForMessages(1);
     assert.equal(received.parsed.header('subject'), 'Custom subject');
     assert.equal(received.parsed.text, 'Hi Bo, your plan is free.');
   });
 
   it('a template variable without a value is 400 template_variable_missing and nothing is sent', async () => {
-    const { template, token } = await accountWithTemplate();
+    const { account, template, token } = await accountWithTemplate();
     const res = await world.app.call('POST', '/v1/email/send', { token, body: templated({ id: template.id, variables: { name: 'Ann' } }) });
     assertError(res, 400, 'template_variable_missing');
     assert.equal(res.body.variable, 'plan');
     await sleep(100);
     assert.equal(world.smtp.dataReceived, 0);
+    assert.deepEqual(await messageRows(account.accountId), [], 'nothing was queued');
   });
 
   it("a missing template, or another account's, is 400 template_not_found", async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { eventually } from '../../jobs/jobTestKit';
 import { flushUsage } from '../../../src/email/usage/record';
 import { emailKey, eventRows, idOf, mail, messageRows, senderAccount, startSmtpWorld, submit, type SmtpWorld } from './kit';
 
@@ -37,7 +38,6 @@ describe('SMTP submission: sending', () => {
       }),
     );
     assert.ok(result.ok, result.response);
-    assert.match(result.response, /status=sent/);
     const id = idOf(result.response);
     const [received] = await world.smtp.waitForMessages(1);
     assert.equal(received.envelope.from, 'support@mail.example.test');
@@ -48,9 +48,14 @@ describe('SMTP submission: sending', () => {
     assert.match(raw, new RegExp(`Message-ID: <${id}@mail\\.example\\.test>`));
     assert.match(raw, /filename=note\.txt/);
     assert.match(raw, /YXR0YWNoZWQgdGV4dA==|attached text/);
-    const [row] = await messageRows(account.accountId);
+    assert.match(result.response, /status=queued/);
+    const [row] = await eventually(
+      () => messageRows(account.accountId),
+      (rows) => rows[0]?.status === 'sent',
+      10_000,
+      'the submitted message to be sent',
+    );
     assert.equal(row.id, id);
-    assert.equal(row.status, 'sent');
     const [event] = await eventRows(account.accountId);
     assert.equal(event.type, 'email.sent');
     assert.equal(event.data.email_id, id);

@@ -4,6 +4,7 @@ import type { Config } from '../../../src/config';
 import { startSubmissionServer, type SubmissionServer } from '../../../src/email/smtp/server';
 import { selfSigned } from '../../../src/email/smtp/tls';
 import { startSendWorld, type SendWorld } from '../send/kit';
+import { openDialogue, plainAuth, type Dialogue, type WireReply } from './dialogue';
 
 export { emailKey, eventRows, FROM, messageRows, SENDER_DOMAIN, senderAccount, sleep, verifiedDomain } from '../send/kit';
 
@@ -82,4 +83,21 @@ export function idOf(response: string): string {
   const match = /id=([0-9a-f-]{36})/.exec(response);
   assert.ok(match, response);
   return match[1];
+}
+
+/** A raw dialogue on the STARTTLS port, past the banner, EHLO, STARTTLS, EHLO again and AUTH PLAIN with `pass`. */
+export async function authedDialogue(world: SmtpWorld, pass: string): Promise<{ dialogue: Dialogue; ehlo: WireReply }> {
+  const dialogue = await openDialogue(world.submission.starttlsPort!);
+  try {
+    await dialogue.reply();
+    await dialogue.command('EHLO client.test');
+    await dialogue.startTls();
+    const ehlo = await dialogue.command('EHLO client.test');
+    const auth = await dialogue.command(plainAuth(SMTP_USER, pass));
+    assert.equal(auth.code, 235, auth.lines.join(' | '));
+    return { dialogue, ehlo };
+  } catch (err) {
+    dialogue.close();
+    throw err;
+  }
 }

@@ -77,6 +77,8 @@ describe('SMTP submission: the REST rules', () => {
     const { token } = await emailKey(account.accountId, { dailyCap: 1 });
     assert.ok((await submit(world, token, mail())).ok);
     assertRefused(await submit(world, token, mail()), 451, '4.7.1', 'daily_quota_exceeded');
+    await world.smtp.waitForMessages(1);
+    await sleep(300);
     assert.equal(world.smtp.messages.length, 1);
   });
 

@@ -48,9 +48,9 @@ describe('SMTP submission: AUTH only after STARTTLS', () => {
       await dialogue.command('EHLO client.test');
       // Not offered, so not there: smtp-server's own refusal, before any of our code reads the credentials.
       const refused = await dialogue.command(plainAuth(SMTP_USER, `${token.slice(0, -4)}AAAA`));
-      assert.deepEqual([refused.code, refused.lines], [500, ['Error: command not recognized']]);
+      assert.deepEqual([refused.code, refused.lines], [500, ['5.5.2 Error: command not recognized']]);
       const refusedGood = await dialogue.command(plainAuth(SMTP_USER, token));
-      assert.deepEqual([refusedGood.code, refusedGood.lines], [500, ['Error: command not recognized']]);
+      assert.deepEqual([refusedGood.code, refusedGood.lines], [500, ['5.5.2 Error: command not recognized']]);
       const mailFrom = await dialogue.command('MAIL FROM:<support@mail.example.test>');
       assert.equal(mailFrom.code, 530, mailFrom.lines.join(' | '));
       assert.match(mailFrom.lines[0], /^5\.7\.0 encryption_required: /);
