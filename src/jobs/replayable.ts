@@ -27,6 +27,9 @@ export const REPLAY_POLICY: Readonly<Record<string, ReplayPolicy>> = {
   'ai-turn': no('an AI turn belongs to its chat session and stored message; send the message again in the session'),
   'content-publish': no("publishing is one workflow per content item driven by the item's schedule; schedule or publish the item again"),
   'email-batch': no('a batch delivery sends emails: a replay could send them twice; the send queue retries what was not sent'),
+  'email-delivery': no(
+    'a delivery sends an email: a replay could send it twice; the job itself retries the relay until every recipient has its outcome',
+  ),
   'email-scheduled': no('a scheduled send is one workflow per message steered by signals; schedule the message again'),
   'alert-event': no('it delivers one account webhook event (an alert); its retries are the delivery, not a new request'),
   'email-event': no('it is an email webhook event delivery; failed deliveries are redispatched by the email webhook machinery'),

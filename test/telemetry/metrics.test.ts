@@ -11,7 +11,7 @@ import { newAccount, type TestAccount } from '../helpers/accounts';
 import { call } from '../helpers/http';
 import { harness } from '../helpers/harness';
 import { deliver, newShop, sign, type TestShop } from '../commerce/webhooks/receiverKit';
-import { emailKey, message, senderAccount, startSendWorld } from '../email/send/kit';
+import { emailKey, message, senderAccount, settledEmail, startSendWorld } from '../email/send/kit';
 import { eventually, jobUrl, startTestJob } from '../jobs/jobTestKit';
 
 /** The value of one series in Prometheus text (the line whose labels include all of `labels`), 0 when absent. */
@@ -165,7 +165,7 @@ describe('metrics: GET /metrics', () => {
   });
 
   describe('email sends', () => {
-    it('a relayed send counts as sent, a test key send as simulated, and a send over the per-second limit as a refusal', async () => {
+    it('a delivered send counts as sent, a test key send as simulated, and a send over the per-second limit as a refusal', async () => {
       const labels = ['sent', 'simulated'].map((outcome) => ({ outcome }));
       const refusal = { limiter: 'email_per_second' };
       const world = await startSendWorld();
@@ -176,7 +176,10 @@ describe('metrics: GET /metrics', () => {
         const text = await scrape();
         const [sent, simulated] = labels.map((l) => sample(text, 'workyard_email_sends_total', l));
         const refused = sample(text, 'workyard_rate_limit_refusals_total', refusal);
-        assert.equal((await world.app.call('POST', '/v1/email/send', { token: live.token, body: message() })).status, 200);
+        const accepted = await world.app.call('POST', '/v1/email/send', { token: live.token, body: message() });
+        assert.equal(accepted.status, 202);
+        // The delivery attempt (this process's worker) counts it once the relay took it.
+        assert.equal((await settledEmail(world, live.token, accepted.body.id)).body.status, 'sent');
         assert.equal((await world.app.call('POST', '/v1/email/send', { token: test.token, body: message() })).status, 200);
         assert.equal((await world.app.call('POST', '/v1/email/send', { token: test.token, body: message() })).status, 429);
         const after = await scrape();

@@ -17,6 +17,7 @@ import { contentImagesContract } from '../../workflows/contentImages.contract';
 import { contentPublishContract } from '../../workflows/contentPublish.contract';
 import type { WorkflowContract, WorkflowOf } from '../../workflows/defineWorkflow';
 import { emailBatchDeliveryContract } from '../../workflows/emailBatchDelivery.contract';
+import { emailDeliveryContract } from '../../workflows/emailDelivery.contract';
 import { emailEventDeliveryContract } from '../../workflows/emailEventDelivery.contract';
 import { emailScheduledSendContract } from '../../workflows/emailScheduledSend.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
@@ -47,6 +48,7 @@ const IMPLEMENTATIONS = [
   implementing(jobsBulkContract, bundle.jobsBulk),
   implementing(emailEventDeliveryContract, bundle.emailEventDelivery),
   implementing(emailBatchDeliveryContract, bundle.emailBatchDelivery),
+  implementing(emailDeliveryContract, bundle.emailDelivery),
   implementing(sitePlatformTokenHealthContract, bundle.sitePlatformTokenHealth),
   implementing(sitePlatformWebhookHealthContract, bundle.sitePlatformWebhookHealth),
   implementing(sitePlatformWebhookUrlReconcileContract, bundle.sitePlatformWebhookUrlReconcile),

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { uuidFromBytes } from '../../http/ids';
 
 /**
  * The tagged return path of one recipient of one email (VERP), and its DSN envelope id:
@@ -70,7 +71,7 @@ export function readVerpEnvelopeId(secret: Secret, envelopeId: string): VerpTag 
   if (!match) return null;
   const [, id, tag, check] = match;
   if (!sameText(checkOf(secret, id, tag), check)) return null;
-  return { emailId: `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`, tag };
+  return { emailId: uuidFromBytes(Buffer.from(id, 'hex')), tag };
 }
 
 /** Whether `tag` is the one the email `emailId` was sent to `recipient` with. */

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deriveKey } from '../../crypto/aesGcm';
+import { uuidFromBytes, uuidToBytes } from '../../http/ids';
 
 /**
  * The token of a tracking pixel or a tracked link: which account, email and recipient it was made for, which link
@@ -43,13 +44,12 @@ export const MAX_LINK_INDEX = 0xffff;
 /** Longer than any token we make (62 bytes: 83 characters). */
 const MAX_TOKEN_LENGTH = 128;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function trackingToken(secret: string, target: TrackingTarget): string {
   const parts = [
     Buffer.of(VERSION, KIND_BYTE[target.kind]),
-    uuidBytes(target.accountId),
-    uuidBytes(target.emailId),
+    uuidToBytes(target.accountId),
+    uuidToBytes(target.emailId),
     recipientTag(secret, target.emailId, target.recipient),
   ];
   if (target.kind === 'click') {
@@ -74,8 +74,8 @@ export function readTrackingToken(secret: string, token: string): ReadToken | nu
   if (!timingSafeEqual(macOf(secret, payload), bytes.subarray(bytes.length - MAC_BYTES))) return null;
   return {
     kind,
-    accountId: uuidOf(payload.subarray(2, 18)),
-    emailId: uuidOf(payload.subarray(18, 34)),
+    accountId: uuidFromBytes(payload.subarray(2, 18)),
+    emailId: uuidFromBytes(payload.subarray(18, 34)),
     recipientTag: Buffer.from(payload.subarray(34, HEAD_BYTES)),
     link: kind === 'click' ? payload.readUInt16BE(HEAD_BYTES) : null,
   };
@@ -105,14 +105,4 @@ function keys(secret: string): { mac: Buffer; tag: Buffer } {
   if (derived?.secret !== secret)
     derived = { secret, mac: deriveKey(secret, 'email-tracking'), tag: deriveKey(secret, 'email-tracking-recipient') };
   return derived;
-}
-
-function uuidBytes(id: string): Buffer {
-  if (!UUID.test(id)) throw new Error('a tracking token needs UUIDs for the account and the email');
-  return Buffer.from(id.replace(/-/g, ''), 'hex');
-}
-
-function uuidOf(bytes: Buffer): string {
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

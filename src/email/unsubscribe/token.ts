@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deriveKey } from '../../crypto/aesGcm';
+import { uuidFromBytes, uuidToBytes } from '../../http/ids';
 
 /**
  * The token of a one-click unsubscribe link: whom it unsubscribes, from which account, and a MAC, so the link is
@@ -24,13 +25,12 @@ const HEAD_BYTES = 1 + 16 + 16;
 /** Longer than any token of a valid address (254 octets). */
 export const MAX_TOKEN_LENGTH = 512;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function unsubscribeToken(secret: string, target: UnsubscribeTarget): string {
   const payload = Buffer.concat([
     Buffer.of(VERSION),
-    uuidBytes(target.accountId),
-    uuidBytes(target.emailId),
+    uuidToBytes(target.accountId),
+    uuidToBytes(target.emailId),
     Buffer.from(target.recipient.toLowerCase(), 'utf8'),
   ]);
   return Buffer.concat([payload, macOf(secret, payload)]).toString('base64url');
@@ -44,8 +44,8 @@ export function readUnsubscribeToken(secret: string, token: string): Unsubscribe
   const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
   if (!timingSafeEqual(macOf(secret, payload), bytes.subarray(bytes.length - MAC_BYTES))) return null;
   return {
-    accountId: uuidOf(payload.subarray(1, 17)),
-    emailId: uuidOf(payload.subarray(17, HEAD_BYTES)),
+    accountId: uuidFromBytes(payload.subarray(1, 17)),
+    emailId: uuidFromBytes(payload.subarray(17, HEAD_BYTES)),
     recipient: payload.subarray(HEAD_BYTES).toString('utf8'),
   };
 }
@@ -60,14 +60,4 @@ let derived: { secret: string; key: Buffer } | null = null;
 function keyOf(secret: string): Buffer {
   if (derived?.secret !== secret) derived = { secret, key: deriveKey(secret, 'email-unsubscribe') };
   return derived.key;
-}
-
-function uuidBytes(id: string): Buffer {
-  if (!UUID.test(id)) throw new Error('an unsubscribe token needs UUIDs for the account and the email');
-  return Buffer.from(id.replace(/-/g, ''), 'hex');
-}
-
-function uuidOf(bytes: Buffer): string {
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -42,7 +42,9 @@ describe('email event re-dispatch and durability', function () {
       undefined,
     );
     const { client } = harness();
-    // Visibility lags: runs earlier tests started may still be arriving, so the count is taken once it holds still.
+    // Events earlier tests left without a stamp are handed over first: then there is nothing to re-dispatch.
+    for (let pass = await runSweep(); pass.dispatched > 0; pass = await runSweep()) assert.equal(pass.failed, 0);
+    // Visibility lags: runs started before may still be arriving, so the count is taken once it holds still.
     const count = async () => (await client.workflow.count(`TaskQueue = '${world.taskQueue}'`)).count;
     let before = await count();
     for (let still = 0; still < 3;) {
@@ -51,11 +53,10 @@ describe('email event re-dispatch and durability', function () {
       still = now === before ? still + 1 : 0;
       before = now;
     }
-    const pass = await runSweep();
-    assert.equal(pass.failed, 0);
+    const idle = await runSweep();
+    assert.deepEqual([idle.dispatched, idle.failed], [0, 0]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = await count();
-    assert.equal(after - before, pass.dispatched, 'only events that needed it got a workflow');
+    assert.equal(await count(), before, 'a pass with nothing to re-dispatch starts no workflow');
   });
 
   it('an event emitted while Temporal is unreachable is recorded and delivered later by the re-dispatch sweep', async () => {
