@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Commerce receiver (issue 4), on top of 20261122002000_commerce:
+ * Commerce receiver, on top of 20261122002000_commerce:
  * - each recorded delivery keeps what its handler did (processed, failed, ignored) and a failure's code, so a
  *   failed-in-handler delivery — answered 200 as doc3 demands — is still on record;
  * - each logged order keeps whether it was its contact's first order (decided once, when the order first entered

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Webhook outbox (issue 4): the receiver records each verified delivery WITH its payload and answers 200 once the
+ * Webhook outbox: the receiver records each verified delivery WITH its payload and answers 200 once the
  * row is committed; a relay in the API process (src/commerce/webhooks/dispatcher.ts) hands undispatched rows to
  * the shop's workflow and stamps `dispatched_at`. `seq` is the arrival order (rows of one group-commit insert share
  * `received_at`); the partial index keeps the relay's claim cheap however large the table grows. Rows that exist

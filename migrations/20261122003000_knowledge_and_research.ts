@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Knowledge bases and research (doc1, issue 5).
+ * Knowledge bases and research (doc1).
  *
  * - `knowledge_bases`: per account; at most one of kind `research` (created on first use, research runs index the
  *   pages they use into it), any number of kind `custom`.

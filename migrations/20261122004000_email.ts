@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Email sending with scoped keys (doc1, issue 6).
+ * Email sending with scoped keys (doc1).
  *
  * - `email_keys`: `svc_test_…` / `svc_live_…` keys. Only an HMAC of the secret is stored (high-entropy secrets need
  *   no slow hash), with its last characters for display. Scopes, per-second limit, optional daily cap and the

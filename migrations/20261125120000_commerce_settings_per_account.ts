@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 12: a project id was unique across all accounts in `project_commerce_settings`, so one account saving
+ * A project id was unique across all accounts in `project_commerce_settings`, so one account saving
  * settings for another's project id locked that account out. Projects live outside this service until they become
  * an account-owned resource, so each account keeps its own settings per project id: key (account_id, project_id).
  */

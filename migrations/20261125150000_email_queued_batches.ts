@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Email batches beyond a key's per-second limit (issue 12): their messages wait in `email_messages` as `queued`,
+ * Email batches beyond a key's per-second limit: their messages wait in `email_messages` as `queued`,
  * with the batch they belong to, their place in it and the message itself (`payload`, cleared once delivered or failed), until the
  * batch's workflow sends them at the key's rate.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 13: a website project becomes a resource of one account. Every area that takes a project id asks the
+ * A website project becomes a resource of one account. Every area that takes a project id asks the
  * projects service, and tables that hang off a project reference it by foreign key (a later migration), so a
  * project id can never be owned by two accounts.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 13, part 2: every project id already in use becomes a row of `projects`, and the tables that hang off a
+ * Every project id already in use becomes a row of `projects`, and the tables that hang off a
  * project reference it by foreign key, unique per project.
  *
  * Until now each account kept its own rows per project id, so one id may appear under several accounts. The account

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 13: where a service-hosted project is deployed (one row per environment), with the sealed secret that signs
+ * Where a service-hosted project is deployed (one row per environment), with the sealed secret that signs
  * the catalogue's cache-tag revalidation posts (doc3 "site revalidation_token") and the last post's outcome.
  * (account_id, project_id) references the project, so a deployment can never hang off another account's project.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 14, fan-out (H3): what the fan-out of an inbound event did — the projects it reached (at most 50), whether the
+ * Fan-out: what the fan-out of an inbound event did — the projects it reached (at most 50), whether the
  * cap cut some off, the pages re-indexed — kept on the event row beside `fanned_out_at`.
  */
 export async function up(knex: Knex): Promise<void> {

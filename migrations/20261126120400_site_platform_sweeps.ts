@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 14, sweeps (H5): the webhook-health sweep asks, per connection, when its newest verified delivery arrived
+ * Sweeps: the webhook-health sweep asks, per connection, when its newest verified delivery arrived
  * (a site-token connection has no subscription rows to carry `last_received_at`). This index answers that without a
  * scan of the event log.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 15, scheduled publishing and item URLs.
+ * Scheduled publishing and item URLs.
  * - `schedule_executes`: true exactly while a `content-publish:<account>:<content>` workflow holds the item's
  *   `scheduled_publish_at` (the write that armed it committed after the workflow accepted the date). A stored date
  *   without it is recorded only. Rows written before this migration were never armed, so they read as recorded only.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 16 (article images), first step: what the image run is gated and charged by, and the brand guides its
+ * Article images: what the image run is gated and charged by, and the brand guides its
  * prompts read.
  * - `account_plans`: one row per account once an operator set it (no row = the default plan: unlimited images, good
  *   standing). `image_allowance_monthly` null = unlimited.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 16 (article images), the run's record of each rendered image: one row per image unit key
+ * Article images: the run's record of each rendered image, one row per image unit key
  * (`<workflowId>:<slot>`), written as soon as the image is hosted. A render activity retried after a worker kill finds
  * its row and answers it again instead of rendering, uploading and charging a second time.
  * - `hosted_on`: `site_platform` (the platform's asset library, `platform_asset_id` set) or `media_store` (the

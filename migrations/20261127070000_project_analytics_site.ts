@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 18 (content analytics): the project's site id in the web-analytics collector (the Plausible `site_id`, its
+ * Content analytics: the project's site id in the web-analytics collector (the Plausible `site_id`, its
  * domain as registered there). Null until set: such a project has no collector figures, only forms-ledger ones.
  */
 export async function up(knex: Knex): Promise<void> {

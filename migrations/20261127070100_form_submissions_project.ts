@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 18: lead stats are per project, so a ledger row names the project it belongs to. A delivery names only its
+ * Lead stats are per project, so a ledger row names the project it belongs to. A delivery names only its
  * site; the project is the account's oldest binding of that site that is not `disabled` (the fan-out's order), and a
  * backfill row the project it was run for. The composite key keeps the project within the row's account; deleting
  * the project clears only `project_id`, so the lead stays in the ledger.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 18 (content analytics): the nightly daily rows. One row per content item per closed UTC day — the page's
+ * Content analytics: the nightly daily rows. One row per content item per closed UTC day — the page's
  * views and unique views that day, and the rolling 30-day scorecard as of that night — written once (the primary key
  * makes the nightly job idempotent per item and day) and deleted with the item.
  */

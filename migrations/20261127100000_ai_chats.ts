@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 19 (department AI chats). A session per account and department, optionally pinned to a project; its turns
+ * Department AI chats. A session per account and department, optionally pinned to a project; its turns
  * (each one a workflow `ai-turn:<account>:<turn>`), holding the turn's model transcript so workflow history carries
  * only ids; and each turn's events with a gap-free `seq` (the poll's `since_seq`), deduplicated by `key` so an
  * activity retry never records an event twice.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Scheduled sends (issue 20): a message with `scheduled_at` waits in `email_messages` as `scheduled`, with its body
+ * Scheduled sends: a message with `scheduled_at` waits in `email_messages` as `scheduled`, with its body
  * in `payload`, until its workflow (`email-scheduled:<account>:<id>`) sends it. `cancelled`: cancelled before its
  * time; `simulated`: a test key's scheduled message, simulated at its time (never relayed).
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Suppressions and delivery outcomes (issue 20).
+ * Suppressions and delivery outcomes.
  * - `email_suppressions`: addresses an account no longer sends to (lower case, one row per account and address):
  *   `bounce` (a hard bounce), `complaint` (a feedback report) or `manual` (added through the API).
  * - `email_message_events`: what the return path learnt about a message per recipient (delivered, bounced,

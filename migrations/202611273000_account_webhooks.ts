@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Account webhooks (issue 21): alerts about jobs and operations, signed and retried like the email webhooks.
+ * Account webhooks: alerts about jobs and operations, signed and retried like the email webhooks.
  * - `account_webhook_endpoints`: URLs subscribed to alert event types, with their sealed signing secret.
  * - `alert_events`: an outbox: events recorded where they happen, handed to a delivery workflow by the emitter or,
  *   when that start failed or the emitter had no Temporal client (activities), by the API's relay. `callback_url`

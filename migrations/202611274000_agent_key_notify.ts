@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Agent-key changes are announced on the `agent_keys` channel (issue 22): API replicas keep the keys they
+ * Agent-key changes are announced on the `agent_keys` channel: API replicas keep the keys they
  * authenticate in memory and drop an entry when its key is revoked, re-permissioned or deleted — by any code path
  * or replica, since the database says so at commit. `last_used_at` stamps announce nothing.
  */

@@ -5,7 +5,7 @@ import { contentAnalyticsDailyContract } from '../../workflows/contentAnalyticsD
 import { commerceOrderBackfillContract } from '../../workflows/commerceOrderBackfill.contract';
 import { purgeIdempotencyKeysContract } from '../../workflows/purgeIdempotencyKeys.contract';
 
-/** The service's sweeps; later issues add the spec's cron jobs here. */
+/** The service's sweeps: each a Temporal Schedule with its run-now route. */
 export const SCHEDULES: ScheduleEntry[] = [
   defineSchedule(purgeIdempotencyKeysContract, {
     name: 'idempotency-key-purge',
