@@ -12,7 +12,7 @@ export function usageText(): string {
     '      This text.',
     '',
     'Configuration comes from environment variables (DATABASE_URL, TEMPORAL_ADDRESS, PORT, DATA_DIR, SECRET_HASH_KEY, …;',
-    'see the README). Outside production, commands other than start use the servers of the `npm start` stack running',
+    'see docs/configuration.md). Outside production, commands other than start use the servers of the `npm start` stack running',
     'on the same DATA_DIR when DATABASE_URL or TEMPORAL_ADDRESS is unset.',
     'Exit codes: 0 done, 1 failed (the message says why), 2 bad command line.',
   ].join('\n');

@@ -46,7 +46,7 @@ export const updateEmailDomainDescription =
   'part is never changed. `tracking_host` (e.g. `track.<domain>`, or null): a name whose CNAME to this service is listed ' +
   'in `records` as `tracking_cname`; links use it once `POST …/verify` finds the record, until then the service URL. ' +
   'Sends see the change at once on this replica and within 5 s on others; a message already being delivered keeps what ' +
-  'its copies were made with. Mail scanners and privacy proxies load pixels and follow links too: see the README.';
+  'its copies were made with. Mail scanners and privacy proxies load pixels and follow links too: see docs/email.md.';
 
 export const trackingNotConfiguredError =
   'Tracking makes its links on PUBLIC_APP_URL, which is unset (or, for `tracking_host`, names an IP address a CNAME cannot ' +

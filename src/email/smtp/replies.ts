@@ -11,7 +11,7 @@ export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
 
 /**
  * The reply of each API error code. Temporary conditions (limits, the relay, our own failures) are 4xx, so a
- * client queues the message and retries; everything a retry cannot fix is 5xx. Documented in the README (SMTP
+ * client queues the message and retries; everything a retry cannot fix is 5xx. Documented in docs/email.md (SMTP
  * submission).
  */
 const REPLIES: Record<string, SmtpReply> = {

@@ -11,7 +11,7 @@ export const clickDescription =
   "A tracked link of one recipient's copy (sender domain with `click_tracking`). Answers 302 to the URL the message linked " +
   "to — the one stored for the message under the link's index, which the token's MAC binds, so it never redirects anywhere " +
   'else — with `Referrer-Policy: no-referrer`. The first click of each link by a recipient emits `email.clicked` with ' +
-  '`link`; later clicks only count. HEAD redirects without counting. Link scanners follow links too: see the README.';
+  '`link`; later clicks only count. HEAD redirects without counting. Link scanners follow links too: see docs/email.md.';
 
 export const engagementDescription =
   'How often each recipient opened the email (pixel loads) and followed each tracked link: first and last time and ' +

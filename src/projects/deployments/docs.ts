@@ -14,7 +14,7 @@ export const ONLY_SERVICE_HOSTED =
   'deployments, unreachable here and sent no revalidations, until it is switched back. ' +
   "Another account's project, or a malformed or unknown id, answers 404 `project_not_found`.";
 
-/** The revalidation protocol a deployed site implements (also in the README). */
+/** The revalidation protocol a deployed site implements (also in docs/projects.md). */
 export const PROTOCOL =
   "When the project's shop changes its catalogue (doc3: products/create, products/update, products/delete, " +
   'collections/update), the service POSTs `{"tags":["commerce-products","commerce-collections"]}` to `<base_url>/api/revalidate` of every ' +

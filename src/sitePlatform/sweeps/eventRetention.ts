@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import { deleteExpiredEvents } from './store';
 
 /**
- * How long the inbound event log keeps a row (README "Site platform sweeps"). A verified event is kept 30 days: the
+ * How long the inbound event log keeps a row (docs/site-platform.md, "Site platform sweeps"). A verified event is kept 30 days: the
  * platform's retries end 30 minutes after the first attempt, so the replay guard needs far less, and the margin lets
  * operators read a month of deliveries (the webhook-health sweep reads it for site-token connections too). A verified
  * event the relay has not dispatched yet is work, never deleted. An unverified row carries no trusted content and only

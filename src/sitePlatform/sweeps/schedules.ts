@@ -5,7 +5,7 @@ import { sitePlatformWebhookHealthContract } from '../../../workflows/sitePlatfo
 import { sitePlatformWebhookUrlReconcileContract } from '../../../workflows/sitePlatformWebhookUrlReconcile.contract';
 
 /**
- * The four site platform sweeps of doc2 (crons in UTC; the spec leaves the cadences to us — README "Site platform
+ * The four site platform sweeps of doc2 (crons in UTC; the spec leaves the cadences to us — docs/site-platform.md, "Site platform
  * sweeps" gives the reasons). Each runs with its default input (10-minute budget, `partial: true` when it runs out);
  * a run still going when the next is due is skipped. Run-now: `POST /api/cron/<name>` with the cron secret; the
  * connection sweeps take `account_id` there (one account only), token health also `disconnect_cap`.

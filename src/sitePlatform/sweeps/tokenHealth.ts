@@ -12,7 +12,7 @@ import type { ConnectionRef, PageRequest } from './store';
 export type { ConnectionRef, PageRequest };
 
 /**
- * The disconnect condition of the token-health sweep (README "Site platform sweeps"): the platform rejected the
+ * The disconnect condition of the token-health sweep (docs/site-platform.md, "Site platform sweeps"): the platform rejected the
  * stored token (401 platform_auth on GET /token/introspect) on REJECTIONS_TO_DISCONNECT checks in a row, each at
  * least REJECTION_SPACING_MINUTES after the previous counted one, with no successful introspection between them.
  * A success starts the count over; anything else (5xx, timeout, rate limit, network, a malformed answer, a 403)

@@ -12,7 +12,7 @@ import * as store from './store';
 import type { ConnectionRef, PageRequest } from './store';
 
 /**
- * Silence thresholds (README "Site platform sweeps"). An OAuth connection's registrations are checked on the platform
+ * Silence thresholds (docs/site-platform.md, "Site platform sweeps"). An OAuth connection's registrations are checked on the platform
  * every run, so silence there mostly means a quiet site — or deliveries that never reach the receiver: after a week
  * installed with no verified delivery for a week, one inbox item says so. A site-token connection registers by hand:
  * three days after install with no verified delivery in the event log, one inbox item repeats the manual steps.
