@@ -5,6 +5,7 @@ import * as docs from './actionDocs';
 import { BulkBody, BulkIdParams, BulkOperationSchema } from './bulkSchemas';
 import { getBulk, startBulk } from './bulkService';
 import { replayJob } from './replayService';
+import { createdJob } from './start/answer';
 import { JOB_ROUTE_VARIANTS, JOB_TAGS as tags, jobNotFoundError as jobNotFound, type JobRouteVariant as Variant } from './routeVariants';
 import { JobIdParams, JobSchema } from './schemas';
 
@@ -102,7 +103,7 @@ function routesFor(v: Variant): RouteDef[] {
       },
       async ({ auth, deps, params, requestId }) => {
         const job = await replayJob(deps.temporal, deps.metrics, { accountId: accountOf(auth), id: params.id, requestId });
-        return { status: 201, body: job, headers: { Location: jobPath(job.id, v.prefix) } };
+        return createdJob(job, v.prefix);
       },
     ),
   ];

@@ -5,12 +5,13 @@ import type { TemporalDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import type { Metrics } from '../http/metrics';
 import { startJob, type JobStartOptions } from '../temporal/jobs';
-import { describeRun, jobFromRun, jobStatusOf, type RunDescription } from '../temporal/jobView';
+import { jobStatusOf, type RunDescription } from '../temporal/jobView';
 import { withTemporal } from '../temporal/rpc';
 import { ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey, TagsKey } from '../temporal/searchAttributes';
 import { replayPolicyOf } from './replayable';
 import type { Job, JobStatus } from './schemas';
 import { jobNotFound, ownedRun } from './service';
+import { startedJobOf } from './start/kit';
 
 /** The statuses a replay starts again from: the job ended without its result. */
 export const REPLAYABLE_STATUSES: readonly JobStatus[] = ['failed', 'canceled', 'timed_out', 'terminated'];
@@ -92,7 +93,5 @@ export async function replayJob(temporal: TemporalDeps, metrics: Metrics, reques
     memo: { replayOf: run.workflowId },
     options: optionsOf(run),
   });
-  const fresh = await describeRun(temporal, started.id);
-  if (!fresh) throw jobNotFound();
-  return jobFromRun(temporal, fresh);
+  return startedJobOf(temporal, started.id);
 }

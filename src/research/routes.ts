@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { accountOf } from '../auth/authenticate';
-import type { AuthContext } from '../auth/types';
 import { optionalText, requiredText } from '../http/fields';
 import { validIdempotencyKey } from '../http/idempotency';
 import { idParams, refId } from '../http/ids';
-import { route, type RouteDef, type RouteResult } from '../http/route';
-import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../jobs/accepted';
+import { route, type RouteDef } from '../http/route';
 import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../jobs/jobOptions';
 import { JobSchema } from '../jobs/schemas';
+import { jobsBaseOf, jobStartAnswer } from '../jobs/start/answer';
+import { ACCEPTED_JOB_START_HEADERS, PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../jobs/start/docs';
+import { jobWait } from '../jobs/start/wait';
 import { errorSpecs } from '../marketing/content/errors';
 import { twinRoutes } from '../marketing/twins';
-import type { StartAndWaitOutcome } from '../temporal/startAndWait';
-import { DEFAULT_MAX_SOURCES, MAX_SOURCES, type ResearchResult } from '../../workflows/research.contract';
+import { DEFAULT_MAX_SOURCES, MAX_SOURCES } from '../../workflows/research.contract';
 import * as docs from './docs';
 import { ResearchResultSchema, StoredResearchSchema } from './result';
 import { getResearch, researchContent, researchTopic } from './service';
@@ -36,8 +36,16 @@ const topicBody = z.strictObject({
 });
 
 const runResponses = {
-  201: { description: 'The run finished within the wait bound: its result.', schema: ResearchResultSchema },
-  202: { description: 'Still running past the wait bound: the job; poll `Location`.', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS },
+  201: {
+    description: 'The run finished within the wait bound: its result.',
+    schema: ResearchResultSchema,
+    headers: PREFERENCE_APPLIED_HEADER,
+  },
+  202: {
+    description: 'Still running past the wait bound: the job; poll `Location`.',
+    schema: JobSchema,
+    headers: ACCEPTED_JOB_START_HEADERS,
+  },
 };
 
 const runErrors = [
@@ -60,11 +68,6 @@ function idempotencyKeyOf(header: string): string | undefined {
   return header ? validIdempotencyKey(header) : undefined;
 }
 
-function answer(outcome: StartAndWaitOutcome<ResearchResult>, auth: AuthContext): RouteResult {
-  if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
-  return { status: 201, body: outcome.result };
-}
-
 /** Research runs (start and wait) and the research stored on an item. */
 export function researchRoutes(): RouteDef[] {
   return [
@@ -76,7 +79,7 @@ export function researchRoutes(): RouteDef[] {
         tags,
         permission: 'marketing.content:update',
         summary: 'Research a content item: knowledge bases, web search, pages, artifact, settings.research.',
-        description: `${docs.CONTENT_RUN}\n\n${JOB_OPTIONS_DOC}`,
+        description: `${docs.CONTENT_RUN}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
         params: idParams,
         body: contentBody,
         responses: runResponses,
@@ -85,16 +88,18 @@ export function researchRoutes(): RouteDef[] {
       async ({ params, body, auth, deps, ctx, requestId }) => {
         const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
         const route = `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/content/{id}/research`;
+        const wait = jobWait(ctx.get('prefer'), deps.config.RESEARCH_WAIT_SECONDS);
         const outcome = await researchContent(deps, {
           accountId: accountOf(auth),
           requestId,
           idempotencyKey,
           route,
+          wait,
           contentId: params.id,
           maxSources: body.max_sources,
           options: await jobStartOptionsOf(deps, accountOf(auth), body),
         });
-        return answer(outcome, auth);
+        return jobStartAnswer(outcome, wait, { jobsBase: jobsBaseOf(auth) });
       },
     ),
 
@@ -122,7 +127,7 @@ export function researchRoutes(): RouteDef[] {
         tags,
         auth: { kind: 'agent', permission: 'marketing.content:create' },
         summary: 'Research a topic without a content item; nothing is stamped.',
-        description: `${docs.TOPIC_RUN}\n\n${JOB_OPTIONS_DOC}`,
+        description: `${docs.TOPIC_RUN}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
         body: topicBody,
         responses: runResponses,
         errors: [
@@ -133,10 +138,12 @@ export function researchRoutes(): RouteDef[] {
       },
       async ({ body, auth, deps, ctx, requestId }) => {
         const idempotencyKey = idempotencyKeyOf(ctx.get('idempotency-key'));
+        const wait = jobWait(ctx.get('prefer'), deps.config.RESEARCH_WAIT_SECONDS);
         const outcome = await researchTopic(deps, {
           accountId: accountOf(auth),
           requestId,
           idempotencyKey,
+          wait,
           route: 'POST /api/agent/marketing/content/research',
           topic: body.topic,
           keyword: body.keyword ?? null,
@@ -145,7 +152,7 @@ export function researchRoutes(): RouteDef[] {
           maxSources: body.max_sources,
           options: await jobStartOptionsOf(deps, accountOf(auth), body),
         });
-        return answer(outcome, auth);
+        return jobStartAnswer(outcome, wait, { jobsBase: jobsBaseOf(auth) });
       },
     ),
   ];

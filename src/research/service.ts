@@ -1,36 +1,19 @@
 import type { Knex } from '../db/knex';
 import type { AppDeps } from '../deps';
-import { ApiError } from '../http/errors';
-import { requestHash } from '../http/idempotency';
 import { getArtifact, type Artifact } from '../knowledge/service';
 import { invalidReference } from '../marketing/content/errors';
 import { getContent, type ContentItem } from '../marketing/content/service';
 import { findAvatar } from '../marketing/grounding/service';
 import { findOwnProject } from '../projects/service';
-import { jobOptionsHashed, type JobStartOptions, type StartJobInput } from '../temporal/jobs';
-import { describeRun } from '../temporal/jobView';
-import { startAndWait, type StartAndWaitOutcome } from '../temporal/startAndWait';
+import { runJobRequest, type JobRequest } from '../jobs/start/kit';
+import type { StartAndWaitOutcome } from '../temporal/startAndWait';
 import { DEFAULT_MAX_SOURCES, researchContract, type ResearchInput, type ResearchResult } from '../../workflows/research.contract';
 
-type RunDeps = Pick<AppDeps, 'config' | 'db' | 'temporal' | 'metrics' | 'logger'>;
+type RunDeps = Pick<AppDeps, 'db' | 'temporal' | 'metrics' | 'logger'>;
 
-export interface RunRequest {
+export interface RunRequest extends JobRequest {
   accountId: string;
-  requestId: string;
-  /** The validated Idempotency-Key header; absent: a run of its own. */
-  idempotencyKey?: string;
-  /** The route's method and path template (`POST /api/marketing/content/{id}/research`): part of the request's fingerprint. */
-  route: string;
-  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
-  options?: JobStartOptions;
 }
-
-export const keyReused = () =>
-  new ApiError(
-    409,
-    'idempotency_key_reused',
-    'this Idempotency-Key was already used with another request (another route, item or body); send a new key',
-  );
 
 /** Research of a content item: its title and target keyword (read again by the run's first step). */
 export async function researchContent(
@@ -50,7 +33,7 @@ export async function researchContent(
       maxSources,
       requestId: request.requestId,
     },
-    { route: request.route, content_id: item.id, max_sources: maxSources },
+    { content_id: item.id, max_sources: maxSources },
   );
 }
 
@@ -78,7 +61,6 @@ export async function researchTopic(
       requestId: request.requestId,
     },
     {
-      route: request.route,
       topic: request.topic,
       keyword: request.keyword,
       avatar_id: request.avatarId,
@@ -89,37 +71,24 @@ export async function researchTopic(
 }
 
 /**
- * Starts the run and waits for it up to RESEARCH_WAIT_SECONDS. A key is one request of one account (Stripe's rule):
- * with an Idempotency-Key the workflow id is `research:<account>:<key>`, so a retry attaches to the same run (running
- * or finished) instead of starting another, on whichever item or route it is sent. The run's memo keeps a hash of
- * the request (route, item or topic, body with its tags, metadata and callback_url), and a request whose hash differs is 409 and runs nothing.
+ * Starts the run and waits for it as the request's wait says (RESEARCH_WAIT_SECONDS at most). A key is one request
+ * of one account (Stripe's rule): with an Idempotency-Key the workflow id is `research:<account>:<key>`, so a retry
+ * attaches to the same run (running or finished) instead of starting another, on whichever item or route it is sent;
+ * another request under the key (route, item or topic, body with its tags, metadata and callback_url) is 409 and runs nothing.
  */
-async function run(
+function run(
   deps: RunDeps,
   request: RunRequest,
   input: ResearchInput,
-  hashed: Record<string, unknown>,
+  fingerprint: Record<string, unknown>,
 ): Promise<StartAndWaitOutcome<ResearchResult>> {
-  const hash = requestHash({ ...hashed, ...jobOptionsHashed(request.options) });
-  const start: StartJobInput<[ResearchInput]> = {
+  return runJobRequest(deps, request, {
+    contract: researchContract,
     accountId: request.accountId,
     args: [input],
-    requestId: request.requestId,
-    key: request.idempotencyKey,
+    fingerprint,
     searchAttributes: { ContentId: input.contentId ?? undefined, ProjectId: input.projectId ?? undefined },
-    memo: { requestHash: hash },
-    options: request.options,
-  };
-  return startAndWait(deps, researchContract, start, {
-    waitSeconds: deps.config.RESEARCH_WAIT_SECONDS,
-    afterStart: start.key ? (id) => refuseOtherRequest(deps, id, hash) : undefined,
   });
-}
-
-/** A retry attached to the run its key names: refused when that run was started by another request (its memo's hash). */
-export async function refuseOtherRequest(deps: Pick<AppDeps, 'temporal'>, id: string, hash: string): Promise<void> {
-  const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
-  if (typeof stored === 'string' && stored !== hash) throw keyReused();
 }
 
 export interface StoredResearch {

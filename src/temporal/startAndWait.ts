@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import type { Job } from './jobJson';
 import { GENERIC_FAILURE, jobFailureError, jobFailureOf } from './failures';
 import { describeJob } from './jobView';
-import { startJob, type StartJobInput } from './jobs';
+import { startJob, type StartedJob, type StartJobInput } from './jobs';
 import { isUnavailable, temporalUnavailable } from './rpc';
 
 export type StartAndWaitOutcome<T> = { status: 'completed'; jobId: string; result: T } | { status: 'running'; job: Job };
@@ -59,10 +59,19 @@ export async function startAndWait<C extends WorkflowContract>(
   input: StartJobInput<ArgsOf<C>>,
   options: { waitSeconds: number; afterStart?: (jobId: string) => Promise<void> },
 ): Promise<StartAndWaitOutcome<ResultOf<C>>> {
-  type T = ResultOf<C>;
   const started = await startJob(deps.temporal, deps.metrics, contract, input);
   await options.afterStart?.(started.id);
-  const waited = await waitForResult<T>(deps, started.id, started.handle, options.waitSeconds * 1000);
+  return waitForStartedJob(deps, started, options.waitSeconds);
+}
+
+/** The wait of startAndWait, for a job its caller started (or attached to) itself. */
+export async function waitForStartedJob<C extends WorkflowContract>(
+  deps: WaitDeps,
+  started: StartedJob<C>,
+  waitSeconds: number,
+): Promise<StartAndWaitOutcome<ResultOf<C>>> {
+  type T = ResultOf<C>;
+  const waited = await waitForResult<T>(deps, started.id, started.handle, waitSeconds * 1000);
   if (waited.done) return { status: 'completed', jobId: started.id, result: waited.value };
 
   const described = await describeJob(deps.temporal, started.id);

@@ -5,6 +5,9 @@ import { validIdempotencyKey } from '../../http/idempotency';
 import { refId } from '../../http/ids';
 import { wholeNumberQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
+import { withPreferenceApplied } from '../../jobs/start/answer';
+import { PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../../jobs/start/docs';
+import { jobWait } from '../../jobs/start/wait';
 import { twinRoutes } from '../twins';
 import * as docs from './docs';
 import { confirmCall, readTurn, startTurn } from './service';
@@ -113,19 +116,25 @@ export function aiChatRoutes(): RouteDef[] {
         // A read-only key may chat: its turn is offered read tools only.
         readOnlyMayPost: true,
         summary: 'Say something to the marketing department chat: a turn that runs tools and answers.',
-        description: `${docs.START}\n\n${JOB_OPTIONS_DOC}`,
+        description: `${docs.START}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
         body: startBody,
         responses: {
-          200: { description: 'The turn finished within the wait (completed, failed or cancelled).', schema: turnSchema },
+          200: {
+            description: 'The turn finished within the wait (completed, failed or cancelled).',
+            schema: turnSchema,
+            headers: PREFERENCE_APPLIED_HEADER,
+          },
           202: {
             description: 'Still running past the wait, or waiting for a confirmation: what had arrived; poll it.',
             schema: turnSchema,
+            headers: PREFERENCE_APPLIED_HEADER,
           },
         },
         errors: [...errors.start, ...JOB_OPTIONS_ERRORS],
       },
       async ({ body, auth, deps, ctx, requestId }) => {
         const header = ctx.get('idempotency-key');
+        const wait = jobWait(ctx.get('prefer'), deps.config.AI_TURN_WAIT_SECONDS);
         const outcome = await startTurn(deps, auth as AccountAuth, {
           department: 'marketing',
           message: body.message,
@@ -135,8 +144,9 @@ export function aiChatRoutes(): RouteDef[] {
           route: `POST ${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/ai/turns`,
           requestId,
           options: await jobStartOptionsOf(deps, accountOf(auth), body),
+          wait,
         });
-        return { status: outcome.done ? 200 : 202, body: outcome.view };
+        return withPreferenceApplied({ status: outcome.done ? 200 : 202, body: outcome.view }, wait);
       },
     ),
     ...twinRoutes(

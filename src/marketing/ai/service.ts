@@ -3,11 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountAuth } from '../../auth/types';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { requestHash } from '../../http/idempotency';
+import { keyReused, requestFingerprint } from '../../jobs/start/fingerprint';
+import { startRequestedJob, type JobRequest } from '../../jobs/start/kit';
 import { createToolChatClient } from '../../providers/chatTools';
 import { requireOwnProject } from '../../projects/service';
 import { jobId } from '../../temporal/jobIds';
-import { jobOptionsHashed, startJob, type JobStartOptions } from '../../temporal/jobs';
 import { withTemporal } from '../../temporal/rpc';
 import { aiTurnConfirmSignal, aiTurnContract } from '../../../workflows/aiTurn.contract';
 import { findSession, findTurn, findTurnView, insertSession, insertTurn, turnStatus } from './store';
@@ -20,17 +20,11 @@ export type Department = (typeof DEPARTMENTS)[number];
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'temporal' | 'metrics' | 'logger'>;
 
-export interface StartTurnRequest {
+export interface StartTurnRequest extends JobRequest {
   department: Department;
   message: string;
   sessionId: string | null;
   projectId: string | null;
-  idempotencyKey?: string;
-  /** The route's method and path: part of the request's fingerprint. */
-  route: string;
-  requestId: string;
-  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
-  options?: JobStartOptions;
 }
 
 /** The caller a turn acts for, frozen at its start. */
@@ -51,13 +45,11 @@ function turnIdOf(accountId: string, key: string | undefined): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const keyReused = () =>
-  new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another request; send a new key');
-
 /**
- * Starts a turn (a session is opened when none is named) and waits up to AI_TURN_WAIT_SECONDS for it: answers the
- * finished turn, or `{ done: false }` with what had arrived when it is still running or waits for a confirmation.
- * With an Idempotency-Key a retry attaches to the same turn; another request under the key is 409.
+ * Starts a turn (a session is opened when none is named) and waits for it as the request's wait says
+ * (AI_TURN_WAIT_SECONDS at most): answers the finished turn, or `{ done: false }` with what had arrived when it is
+ * still running, waits for a confirmation, or the client asked for the answer at once. With an Idempotency-Key a
+ * retry attaches to the same turn (the turn row is the key's record); another request under the key is 409.
  */
 export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnRequest): Promise<{ done: boolean; view: TurnView }> {
   const caller = callerOf(auth);
@@ -65,13 +57,8 @@ export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnReq
   if (!createToolChatClient(deps.config)) {
     throw new ApiError(503, 'ai_not_configured', 'no chat model is configured (MODEL_API_KEY); department chats cannot run');
   }
-  const hash = requestHash({
-    route: req.route,
-    message: req.message,
-    session_id: req.sessionId,
-    project_id: req.projectId,
-    ...jobOptionsHashed(req.options),
-  });
+  const fingerprint = { message: req.message, session_id: req.sessionId, project_id: req.projectId };
+  const hash = requestFingerprint(req, fingerprint);
   const turnId = turnIdOf(accountId, req.idempotencyKey);
   let turn = req.idempotencyKey ? await findTurn(deps.db, accountId, turnId) : undefined;
   if (turn && turn.request_hash !== hash) throw keyReused();
@@ -90,16 +77,15 @@ export async function startTurn(deps: Deps, auth: AccountAuth, req: StartTurnReq
     if (!inserted.created && inserted.turn.request_hash !== hash) throw keyReused();
     turn = inserted.turn;
   }
-  await startJob(deps.temporal, deps.metrics, aiTurnContract, {
+  await startRequestedJob(deps, req, {
+    contract: aiTurnContract,
     accountId,
     args: [{ accountId, turnId: turn.id, maxSeconds: deps.config.AI_TURN_MAX_SECONDS, maxSteps: deps.config.AI_TURN_MAX_STEPS }],
-    key: turn.id,
+    fingerprint,
+    ownKey: turn.id,
     searchAttributes: { ProjectId: turn.project_id ?? undefined },
-    requestId: req.requestId,
-    memo: { requestHash: hash },
-    options: req.options,
   });
-  const done = await waitForTurn(deps, accountId, turn.id, turn.workflow_id, deps.config.AI_TURN_WAIT_SECONDS * 1000);
+  const done = !req.wait.atOnce && (await waitForTurn(deps, accountId, turn.id, turn.workflow_id, req.wait.seconds * 1000));
   return { done, view: await readTurn(deps, accountId, turn.id, 0) };
 }
 

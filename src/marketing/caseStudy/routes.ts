@@ -3,9 +3,11 @@ import { accountOf } from '../../auth/authenticate';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { refId } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
-import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
 import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
+import { jobsBaseOf, jobStartAnswer } from '../../jobs/start/answer';
+import { ACCEPTED_JOB_START_HEADERS, PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../../jobs/start/docs';
+import { jobWait } from '../../jobs/start/wait';
 import { contentItemSchema } from '../content/schemas';
 import { twinRoutes } from '../twins';
 import { draftCaseStudyRun } from './run';
@@ -52,20 +54,25 @@ export function caseStudyRoutes(): RouteDef[] {
       tags,
       permission: 'marketing.content:create',
       summary: 'Draft a case study from a won CRM deal.',
-      description: `${docs.DRAFT}\n\n${JOB_OPTIONS_DOC}`,
+      description: `${docs.DRAFT}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
       body: draftBody,
       responses: {
-        201: { description: 'The draft finished within the wait bound: the new content item.', schema: contentItemSchema },
+        201: {
+          description: 'The draft finished within the wait bound: the new content item.',
+          schema: contentItemSchema,
+          headers: PREFERENCE_APPLIED_HEADER,
+        },
         202: {
           description: 'Still drafting past the wait bound: the job; poll `Location`.',
           schema: JobSchema,
-          headers: ACCEPTED_JOB_HEADERS,
+          headers: ACCEPTED_JOB_START_HEADERS,
         },
       },
       errors: [...errors, ...JOB_OPTIONS_ERRORS],
     },
     async ({ body, auth, deps, ctx, requestId }) => {
       const header = ctx.get('idempotency-key');
+      const wait = jobWait(ctx.get('prefer'), deps.config.CASE_STUDY_WAIT_SECONDS);
       const outcome = await draftCaseStudyRun(deps, {
         accountId: accountOf(auth),
         requestId,
@@ -77,9 +84,9 @@ export function caseStudyRoutes(): RouteDef[] {
         avatarId: body.avatar_id ?? null,
         projectId: body.project_id ?? null,
         options: await jobStartOptionsOf(deps, accountOf(auth), body),
+        wait,
       });
-      if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
-      return { status: 201, body: outcome.result };
+      return jobStartAnswer(outcome, wait, { jobsBase: jobsBaseOf(auth) });
     },
   );
 }

@@ -3,9 +3,11 @@ import { accountOf } from '../../auth/authenticate';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { idParams } from '../../http/ids';
 import type { RouteDef } from '../../http/route';
-import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
 import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
+import { jobsBaseOf, jobStartAnswer } from '../../jobs/start/answer';
+import { ACCEPTED_JOB_START_HEADERS, PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../../jobs/start/docs';
+import { jobWait } from '../../jobs/start/wait';
 import { MAX_SECTION_IMAGES } from '../../../workflows/contentImages.contract';
 import { errorSpecs } from '../content/errors';
 import { publicBaseUrl } from '../media/representation';
@@ -59,21 +61,26 @@ export function imageRunRoutes(): RouteDef[] {
       tags,
       permission: 'marketing.content:update',
       summary: 'Generate and place images for a content item: a hero and one per H2 that adds information.',
-      description: `${docs.RUN}\n\n${JOB_OPTIONS_DOC}`,
+      description: `${docs.RUN}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
       params: idParams,
       body: runBody,
       responses: {
-        201: { description: 'The run finished within the wait bound: its result.', schema: ContentImagesResultSchema },
+        201: {
+          description: 'The run finished within the wait bound: its result.',
+          schema: ContentImagesResultSchema,
+          headers: PREFERENCE_APPLIED_HEADER,
+        },
         202: {
           description: 'Still running past the wait bound: the job; poll `Location`.',
           schema: JobSchema,
-          headers: ACCEPTED_JOB_HEADERS,
+          headers: ACCEPTED_JOB_START_HEADERS,
         },
       },
       errors: [...runErrors, ...JOB_OPTIONS_ERRORS],
     },
     async ({ params, body, auth, deps, ctx, requestId }) => {
       const header = ctx.get('idempotency-key');
+      const wait = jobWait(ctx.get('prefer'), deps.config.IMAGE_WAIT_SECONDS);
       const outcome = await runContentImages(deps, {
         accountId: accountOf(auth),
         contentId: params.id,
@@ -84,9 +91,9 @@ export function imageRunRoutes(): RouteDef[] {
         replaceFeatured: body.replace_featured ?? false,
         maxSections: body.max_sections ?? MAX_SECTION_IMAGES,
         options: await jobStartOptionsOf(deps, accountOf(auth), body),
+        wait,
       });
-      if (outcome.status === 'running') return acceptedJob(outcome.job, auth.kind === 'agent' ? '/api/agent/jobs' : '/api/jobs');
-      return { status: 201, body: outcome.result };
+      return jobStartAnswer(outcome, wait, { jobsBase: jobsBaseOf(auth) });
     },
   );
 }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { validIdempotencyKey } from '../../http/idempotency';
 import { route, type RouteDef } from '../../http/route';
-import { ACCEPTED_JOB_HEADERS, acceptedJob } from '../../jobs/accepted';
 import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 import { JobSchema } from '../../jobs/schemas';
+import { jobStartAnswer } from '../../jobs/start/answer';
+import { ACCEPTED_JOB_START_HEADERS, PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../../jobs/start/docs';
+import { jobWait } from '../../jobs/start/wait';
 import { FORMS_BACKFILL_DEFAULT_LIMIT, FORMS_BACKFILL_MAX_LIMIT } from '../../../workflows/sitePlatformFormsBackfill.contract';
 import { builderAccount } from '../operations/projectAccount';
 import * as docs from './docs';
@@ -59,17 +61,21 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
         path: '/api/builder/site-platform/{projectId}/forms/backfill',
         operationId: 'sitePlatformFormsBackfill',
         summary: "Import a project's site's historical form submissions into the forms ledger",
-        description: `${docs.BACKFILL}\n\n${JOB_OPTIONS_DOC}`,
+        description: `${docs.BACKFILL}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
         tags: ['site-platform'],
         auth: { kind: 'sessionOrAgentSecret' },
         params: projectParams,
         body: backfillBody,
         responses: {
-          200: { description: 'The backfill finished within the wait bound (partial or not): its counts.', schema: resultSchema },
+          200: {
+            description: 'The backfill finished within the wait bound (partial or not): its counts.',
+            schema: resultSchema,
+            headers: PREFERENCE_APPLIED_HEADER,
+          },
           202: {
             description: 'Still running past the wait bound: the job; poll `Location`.',
             schema: JobSchema,
-            headers: ACCEPTED_JOB_HEADERS,
+            headers: ACCEPTED_JOB_START_HEADERS,
           },
         },
         errors: [...docs.BACKFILL_ERRORS, ...JOB_OPTIONS_ERRORS],
@@ -77,6 +83,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
       async ({ params, body, auth, deps, ctx, requestId }) => {
         const accountId = await builderAccount(deps.db, auth, params.projectId, ctx.get('x-account-id') || undefined);
         const header = ctx.get('idempotency-key');
+        const wait = jobWait(ctx.get('prefer'), deps.config.SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS);
         const outcome = await startFormsBackfill(deps, {
           accountId,
           projectId: params.projectId,
@@ -86,9 +93,9 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
           offset: body.offset,
           formId: body.form_id ?? null,
           options: await jobStartOptionsOf(deps, accountId, body),
+          wait,
         });
-        if (outcome.status === 'running') return acceptedJob(outcome.job);
-        return { status: 200, body: outcome.result };
+        return jobStartAnswer(outcome, wait, { finished: 200 });
       },
     ),
   ];

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { recordPlatformSubmission } from '../../forms/service';
 import { ApiError } from '../../http/errors';
-import { requestHash } from '../../http/idempotency';
-import { jobOptionsHashed, type JobStartOptions } from '../../temporal/jobs';
-import { describeRun } from '../../temporal/jobView';
-import { startAndWait, type StartAndWaitOutcome } from '../../temporal/startAndWait';
+import { runJobRequest, type JobRequest } from '../../jobs/start/kit';
+import type { StartAndWaitOutcome } from '../../temporal/startAndWait';
 import {
   sitePlatformFormsBackfillContract,
   type FormsBackfillInput,
@@ -104,34 +101,27 @@ export async function importFormsPage(deps: SitePlatformDeps, input: FormsPageIn
   return { kind: 'page', ...counts, total: typeof total === 'number' ? total : null };
 }
 
-export interface BackfillRequest {
+export interface BackfillRequest extends JobRequest {
   accountId: string;
   projectId: string;
-  requestId: string;
-  /** The validated Idempotency-Key header; absent: a run of its own. */
-  idempotencyKey?: string;
   limit: number;
   offset: number;
   formId: string | null;
-  /** The request's `tags`, `metadata` and `callback_url` (part of its fingerprint too). */
-  options?: JobStartOptions;
 }
 
 const notConnected = () =>
   new ApiError(412, 'site_platform_not_connected', 'no site platform connection resolves for this project; connect first');
 const siteNotBound = () =>
   new ApiError(409, 'project_site_not_bound', 'the project is bound to no platform site; bind one (PUT the project binding) first');
-const keyReused = () =>
-  new ApiError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with another backfill request; send a new key');
 
 /**
- * Starts the backfill job for a project and waits for it up to SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS (then the
- * caller answers 202 with the job). The job id is `site-platform-forms-backfill:<account>:<Idempotency-Key>` (the key hashed when it would not
- * fit, see jobId), so a retry with the same key attaches to the same run; the run's memo keeps a hash of the request, and a key sent with
- * another request is 409 `idempotency_key_reused`. A failed job answers the coded error it failed with, as the
- * operation route answers it (`upstreamStatus`, `retry_after_seconds` and the platform's code included: one mapping,
- * src/platforms/sitePlatform/errors.ts, carried through the job by src/temporal/failures.ts); a first-page rate limit
- * is 429 `rate_limited` with `retry_after_seconds`.
+ * Starts the backfill job for a project and waits for it as the request's wait says
+ * (SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS at most; then the caller answers 202 with the job). The job id is
+ * `site-platform-forms-backfill:<account>:<Idempotency-Key>` (the key hashed when it would not fit, see jobId), so a
+ * retry with the same key attaches to the same run; a key sent with another request is 409 `idempotency_key_reused`.
+ * A failed job answers the coded error it failed with, as the operation route answers it (`upstreamStatus`,
+ * `retry_after_seconds` and the platform's code included: one mapping, src/platforms/sitePlatform/errors.ts, carried
+ * through the job by src/temporal/failures.ts); a first-page rate limit is 429 `rate_limited` with `retry_after_seconds`.
  */
 export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): Promise<StartAndWaitOutcome<FormsBackfillResult>> {
   const creds = await resolveCredentials(deps, req.accountId, { projectId: req.projectId });
@@ -146,33 +136,11 @@ export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): P
     offset: req.offset,
     formId: req.formId,
   };
-  const hash = requestHash({
-    projectId: req.projectId,
-    limit: req.limit,
-    offset: req.offset,
-    formId: req.formId,
-    ...jobOptionsHashed(req.options),
+  return runJobRequest(deps, req, {
+    contract: sitePlatformFormsBackfillContract,
+    accountId: req.accountId,
+    args: [input],
+    fingerprint: { projectId: req.projectId, limit: req.limit, offset: req.offset, formId: req.formId },
+    searchAttributes: { ProjectId: req.projectId, ConnectionId: creds.connectionId },
   });
-  return startAndWait(
-    deps,
-    sitePlatformFormsBackfillContract,
-    {
-      accountId: req.accountId,
-      args: [input],
-      requestId: req.requestId,
-      key: req.idempotencyKey ?? randomUUID(),
-      searchAttributes: { ProjectId: req.projectId, ConnectionId: creds.connectionId },
-      memo: { requestHash: hash },
-      options: req.options,
-    },
-    {
-      waitSeconds: deps.config.SITE_PLATFORM_FORMS_BACKFILL_WAIT_SECONDS,
-      afterStart: req.idempotencyKey
-        ? async (id) => {
-            const stored = (await describeRun(deps.temporal, id))?.memo?.requestHash;
-            if (typeof stored === 'string' && stored !== hash) throw keyReused();
-          }
-        : undefined,
-    },
-  );
 }
