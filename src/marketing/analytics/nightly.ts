@@ -3,7 +3,7 @@ import type { Knex } from '../../db/knex';
 import { createAnalyticsClient } from '../../providers/analytics';
 import { ProviderError } from '../../providers/errors';
 import { findOwnProject } from '../../projects/service';
-import { keywordOf } from '../content/representation';
+import { keywordOf } from '../content/settings';
 import { urlsOf } from '../content/url';
 import { analyticsProjectsPage, insertDailyRows, newestDays, projectItems, type AnalyticsProject } from './dailyStore';
 import { nightScorecards, type NightPage } from './nightScorecards';

@@ -4,7 +4,7 @@ import { createAnalyticsClient, type PageStats } from '../../providers/analytics
 import { ProviderError } from '../../providers/errors';
 import { findOwnProject } from '../../projects/service';
 import { getContent } from '../content/service';
-import type { ContentItem } from '../content/representation';
+import type { ContentItem } from '../content/contentItemJson';
 import { urlOf } from '../content/url';
 import { attributedContacts, attributedDeals, type AttributedDeals } from './attribution';
 import { newestStored } from './dailyRows';

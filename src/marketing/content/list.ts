@@ -1,7 +1,7 @@
 import type { Knex } from '../../db/knex';
 import { listEnvelope, offsetOf, type Page } from '../../http/pagination';
 import { contentPage, type ContentFilter, type ContentSort } from './listStore';
-import { toContentItem, type ContentItem } from './representation';
+import { toContentItem, type ContentItem } from './contentItemJson';
 import { urlsOf, type ItemUrl } from './url';
 
 export type ListedItem = ContentItem & Pick<ItemUrl, 'url'>;

@@ -4,7 +4,8 @@ import { DEFAULT_LIMIT, listEnvelopeSchema, MAX_LIMIT, pageQuery } from '../../h
 import { route, type RouteDef } from '../../http/route';
 import { listContent } from './list';
 import { URL_RULE } from './url';
-import { contentItemSchema, GROUNDING_TEXT_MAX } from './schemas';
+import { contentItemSchema } from './contentItemJson';
+import { GROUNDING_TEXT_MAX } from './schemas';
 import * as docs from './docs';
 
 const tags = ['Marketing content'];

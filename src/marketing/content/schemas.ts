@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { optionalText, requiredText } from '../../http/fields';
+import { contentItemSchema, DEPLOY_TARGETS } from './contentItemJson';
 import { distributionPlanInput } from './distributionPlan';
 
-export const DEPLOY_TARGETS = ['production', 'staging', 'dev', 'none', 'publish'] as const;
-export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
+// Declared with its mapper in contentItemJson.ts.
+export { contentItemSchema } from './contentItemJson';
 export const GROUNDING_TEXT_MAX = 255;
 export const MAX_TAGS = 50;
 
@@ -107,73 +108,25 @@ export const writableFields = {
 
 export const createBody = z.strictObject({ title: requiredText(500), ...writableFields });
 
+/** Members the item routes add to the item (agent get, lists). */
+const ADDED_KEYS = ['url', 'url_source', 'scheduled_publish'] as const;
+type ReadOnlyKey = Exclude<keyof typeof contentItemSchema.shape, keyof typeof createBody.shape> | (typeof ADDED_KEYS)[number];
+
 /**
- * Read-only members an editor echoes back when it sends the whole item: accepted and ignored, so a form can PUT
- * what it got from GET.
+ * Read-only members an editor echoes back when it sends the whole item (every member of the item no write sets):
+ * accepted and ignored, so a form can PUT what it got from GET.
  */
 const READ_ONLY_KEYS = [
-  'id',
-  'customer_avatar',
-  'customer_journey',
-  'before_after_grid',
-  'published_at',
-  'created_by_user_id',
-  'created_at',
-  'updated_at',
-  'url',
-  'url_source',
-  'scheduled_publish',
-] as const;
+  ...Object.keys(contentItemSchema.shape).filter((key) => !(key in createBody.shape)),
+  ...ADDED_KEYS,
+] as ReadOnlyKey[];
 const ignored = () => z.unknown().optional().describe('Read-only: ignored when echoed back.');
-const echoedReadOnly = Object.fromEntries(READ_ONLY_KEYS.map((key) => [key, ignored()])) as Record<
-  (typeof READ_ONLY_KEYS)[number],
-  ReturnType<typeof ignored>
->;
+const echoedReadOnly = Object.fromEntries(READ_ONLY_KEYS.map((key) => [key, ignored()])) as Record<ReadOnlyKey, ReturnType<typeof ignored>>;
 
 export const updateBody = z.strictObject({ title: requiredText(500).optional(), ...writableFields, ...echoedReadOnly });
 
 export type CreateInput = z.output<typeof createBody>;
 export type UpdateInput = z.output<typeof updateBody>;
-
-const namedRef = z.object({ id: z.string(), name: z.string() }).nullable();
-
-export const contentItemSchema = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    slug: z.string().nullable(),
-    body: z.string().nullable(),
-    excerpt: z.string().nullable(),
-    status: z.string(),
-    content_type: z.string(),
-    category_id: z.string().nullable(),
-    tags: z.array(z.string()),
-    settings: z.record(z.string(), z.unknown()),
-    avatar_id: z.string().nullable(),
-    journey_id: z.string().nullable(),
-    journey_stage: z.string().nullable(),
-    before_after_grid_id: z.string().nullable(),
-    target_keyword: z.string().nullable(),
-    customer_avatar: namedRef,
-    customer_journey: namedRef,
-    before_after_grid: namedRef,
-    meta_title: z.string().nullable(),
-    meta_description: z.string().nullable(),
-    featured_image_url: z.string().nullable(),
-    featured_image_alt: z.string().nullable(),
-    meta_keywords: z.string().nullable(),
-    canonical_url: z.string().nullable(),
-    cms_link: z.object({ project_id: z.string(), collection_id: z.string(), item_id: z.string().nullable() }).nullable(),
-    deploy_target: z.enum(DEPLOY_TARGETS),
-    scheduled_publish_at: z.string().nullable(),
-    published_at: z.string().nullable(),
-    created_by_user_id: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .describe(
-    'A content item. The five grounding fields are always present (null when unset); customer_avatar, customer_journey and before_after_grid are read-only { id, name } objects.',
-  );
 
 export const idParams = z.strictObject({
   id: z.string().describe('Content item id (uuid). A malformed or unknown id, or one of another account, answers 404 `content_not_found`.'),

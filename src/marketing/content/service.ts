@@ -7,14 +7,14 @@ import { findScheduleRow } from '../schedule/store';
 import { releaseAfterDelete, syncHold } from '../schedule/sync';
 import { checkSentCmsLink } from './cmsLink';
 import { contentNotFound } from './errors';
-import { toContentItem, type ContentItem } from './representation';
+import { toContentItem, type ContentItem } from './contentItemJson';
 import type { CreateInput, UpdateInput } from './schemas';
 import type { KeywordPrecedence } from './settings';
 import { deleteContentRow, findContent, insertContent, lockContent, updateContentColumns, type ContentColumns } from './store';
 import { insertVersion } from './versionStore';
 import { changedFields, columnsOfWrite, NEW_ITEM, sentFields } from './write';
 
-export type { ContentItem } from './representation';
+export type { ContentItem } from './contentItemJson';
 
 /** One item of the account; a missing, malformed or other-account id is 404 `content_not_found`. */
 export async function getContent(db: Knex, accountId: string, id: string): Promise<ContentItem> {

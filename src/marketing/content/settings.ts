@@ -1,4 +1,25 @@
-import { keywordOf } from './representation';
+import { readDistributionPlan } from './distributionPlan';
+
+/**
+ * The keyword of a row: its own column, or for rows written before 2026-09-12 (column null) the value they kept in
+ * settings.target_keyword.
+ */
+export function keywordOf(row: { target_keyword: string | null; settings: Record<string, unknown> }): string | null {
+  if (row.target_keyword !== null) return row.target_keyword;
+  const legacy = row.settings?.target_keyword;
+  return typeof legacy === 'string' && legacy !== '' ? legacy : null;
+}
+
+/** Settings as clients read them: a malformed distribution plan is read as no plan (the key is left out). */
+export function readSettings(stored: Record<string, unknown>): Record<string, unknown> {
+  const settings = { ...(stored ?? {}) };
+  if ('distribution_plan' in settings) {
+    const plan = readDistributionPlan(settings.distribution_plan);
+    if (plan) settings.distribution_plan = plan;
+    else delete settings.distribution_plan;
+  }
+  return settings;
+}
 
 /** Which keyword wins when a write sends both the top-level one and settings.target_keyword. */
 export type KeywordPrecedence = 'settings' | 'top_level';

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import { findOwnProject, findOwnProjects, type ProjectRow } from '../../projects/service';
-import type { ContentItem } from './representation';
+import type { ContentItem } from './contentItemJson';
 import { siteEntryUrlOf } from './urlStore';
 
 export const URL_SOURCES = ['site_platform_cms', 'service_hosted', 'canonical_url'] as const;

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import type { Actor } from '../actor';
-import type { ContentItem } from './representation';
+import type { ContentItem } from './contentItemJson';
 
 export interface VersionRow {
   id: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import { listEnvelope, offsetOf, type Page } from '../../http/pagination';
-import { contentItemSchema } from './schemas';
+import { contentItemSchema } from './contentItemJson';
 import { getContent } from './service';
 import { listVersions, type VersionRow } from './versionStore';
 

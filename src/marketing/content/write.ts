@@ -1,33 +1,36 @@
 import type { Knex } from '../../db/knex';
 import { assertReferencesOwned } from './grounding';
 import { resolveJourneyStage } from './journeyStage';
-import type { ContentItem } from './representation';
+import type { ContentItem } from './contentItemJson';
 import { holdOfWrite, sameCollection, type HoldChange } from '../schedule/hold';
-import type { CreateInput, UpdateInput } from './schemas';
+import { createBody, type CreateInput, type UpdateInput } from './schemas';
 import { mergeSettings, resolveKeyword, type KeywordPrecedence } from './settings';
 import type { ContentColumns, ContentRow } from './store';
 
-/** Columns a write copies as sent (absent = leave). */
-const PLAIN_COLUMNS = [
-  'title',
-  'slug',
-  'body',
-  'excerpt',
-  'status',
-  'content_type',
-  'category_id',
-  'tags',
-  'avatar_id',
-  'journey_id',
-  'before_after_grid_id',
-  'meta_title',
-  'meta_description',
-  'featured_image_url',
-  'featured_image_alt',
-  'meta_keywords',
-  'canonical_url',
-  'deploy_target',
-] as const;
+/** Write fields that columnsOfWrite works out itself; every other field of the write schema is a plain column. */
+const COMPUTED = [
+  'journey_stage',
+  'target_keyword',
+  'settings',
+  'cms_link',
+  'scheduled_publish_at',
+  'cancel_scheduled_publish',
+] as const satisfies ReadonlyArray<keyof CreateInput>;
+type PlainColumn = Exclude<keyof CreateInput, (typeof COMPUTED)[number]>;
+
+/** Fields a write copies as sent (absent = leave) into the column of the same name. */
+const PLAIN_COLUMNS = Object.keys(createBody.shape).filter((key): key is PlainColumn => !(COMPUTED as readonly string[]).includes(key));
+
+/** The plain columns a write sends; tsc checks that each is a column of the row, of a type the column takes. */
+function plainColumns(input: CreateInput | UpdateInput): Partial<Pick<ContentColumns, PlainColumn>> {
+  return sentOf(input, PLAIN_COLUMNS);
+}
+
+function sentOf<T, K extends keyof T>(input: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const sent: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (input[key] !== undefined) sent[key] = input[key];
+  return sent;
+}
 
 const EMPTY: Pick<
   ContentRow,
@@ -74,9 +77,7 @@ export async function columnsOfWrite(
   const hold = holdOfWrite(stored, input, now);
   const schedule = hold.scheduledPublishAt;
 
-  const columns: ContentColumns = {};
-  const record = columns as Record<string, unknown>;
-  for (const key of PLAIN_COLUMNS) if (input[key] !== undefined) record[key] = input[key];
+  const columns: ContentColumns = plainColumns(input);
   if (journeyStage !== undefined) columns.journey_stage = journeyStage;
   if (input.cms_link !== undefined) columns.cms_link = cmsLinkColumn(stored.cms_link, input.cms_link, stagedItemId);
   else if (stagedItemId && stored.cms_link) columns.cms_link = JSON.stringify({ ...stored.cms_link, item_id: stagedItemId });

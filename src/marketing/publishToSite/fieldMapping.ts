@@ -1,10 +1,16 @@
-import type { ContentItem } from '../content/service';
+import type { ContentItem } from '../content/contentItemJson';
 
-/** What the mapping reads of an item (a draft staged before the item is written passes the fields it will have). */
-export type MappedFields = Pick<
-  ContentItem,
-  'title' | 'slug' | 'body' | 'excerpt' | 'meta_description' | 'featured_image_url' | 'featured_image_alt'
->;
+/** The item fields the mapping reads (a draft staged before the item is written passes the values they will have). */
+export const MAPPED_FIELDS = [
+  'title',
+  'slug',
+  'body',
+  'excerpt',
+  'meta_description',
+  'featured_image_url',
+  'featured_image_alt',
+] as const satisfies ReadonlyArray<keyof ContentItem>;
+export type MappedFields = Pick<ContentItem, (typeof MAPPED_FIELDS)[number]>;
 
 export interface CollectionField {
   slug: string;

@@ -5,11 +5,9 @@ import { contentSourceOf } from '../../sitePlatform/operations/contentSource';
 import { withTargetLock } from '../../sitePlatform/operations/locks';
 import { runOperation } from '../../sitePlatform/operations/runner';
 import type { Actor } from '../actor';
-import { fieldDataFor, type CollectionField, type MappedFields } from '../publishToSite/fieldMapping';
+import { fieldDataFor, MAPPED_FIELDS, type CollectionField, type MappedFields } from '../publishToSite/fieldMapping';
 import { holdOfWrite, type HoldFacts, type HoldInput } from './hold';
 import { findScheduleLink, recordLinkedEntry } from './store';
-
-const MAPPED = ['title', 'slug', 'body', 'excerpt', 'meta_description', 'featured_image_url', 'featured_image_alt'] as const;
 
 export interface StageRequest {
   accountId: string;
@@ -78,7 +76,7 @@ async function createDraft(
 /** The item's mapped fields as the write will leave them: what it sends, else what is stored. */
 function draftFields(req: StageRequest): MappedFields {
   const fields: Record<string, unknown> = {};
-  for (const key of MAPPED) fields[key] = req.input[key] !== undefined ? req.input[key] : (req.stored[key] ?? null);
+  for (const key of MAPPED_FIELDS) fields[key] = req.input[key] !== undefined ? req.input[key] : (req.stored[key] ?? null);
   return fields as unknown as MappedFields;
 }
 

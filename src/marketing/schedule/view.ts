@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contentPublishWorkflowId } from '../../../workflows/contentPublish.contract';
 import type { Knex } from '../../db/knex';
-import { DEPLOY_TARGETS } from '../content/schemas';
+import { DEPLOY_TARGETS } from '../content/contentItemJson';
 import { findScheduleRow, type ScheduleRow } from './store';
 
 /** The item's schedule as the agent routes report it (PLAN section 5). */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { listEnvelope, offsetOf } from '../../../http/pagination';
 import { contentNotFound } from '../../content/errors';
 import { listContent } from '../../content/list';
-import { toContentItem } from '../../content/representation';
+import { toContentItem } from '../../content/contentItemJson';
 import { getContent, updateContent, type ContentItem } from '../../content/service';
 import { urlOf, urlsOf } from '../../content/url';
 import { imagesPreview } from '../../images/preview';
