@@ -1,18 +1,15 @@
 import { ActivityFailure, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { PAGE_ACTIVITY, ROW_ACTIVITY_RETRY } from './sweep';
 import type { ContentAnalyticsDailyInput, ContentAnalyticsDailySummary } from './contentAnalyticsDaily.contract';
 import { trackProgress } from './progress';
 import { reportConnection, startSweepBudget } from './sweepBudget';
 
-const { listContentAnalyticsProjects } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { listContentAnalyticsProjects } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { fillContentAnalyticsDays } = proxyActivities<Activities>({
   // Up to 7 days × (3 collector queries bounded by ANALYTICS_TIMEOUT_MS + 2 statements) and a few search calls.
   startToCloseTimeout: '5 minutes',
-  // A collector failure comes back as a result (the days wait for the next run); what throws is the database.
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+  retry: ROW_ACTIVITY_RETRY,
 });
 
 /** Projects visited before the run continues as new (keeps the history small). */

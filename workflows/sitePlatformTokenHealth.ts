@@ -1,6 +1,7 @@
-import { ActivityFailure, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget } from './sweepBudget';
+import { reportConnection } from './sweepBudget';
+import { configuredConnections, endUnconfigured, PAGE_ACTIVITY, ROW_ACTIVITY_RETRY, runSweep } from './sweep';
 import {
   DEFAULT_DISCONNECT_CAP,
   MAX_DISCONNECT_CAP,
@@ -8,18 +9,13 @@ import {
   type TokenHealthInput,
   type TokenHealthSummary,
 } from './sitePlatformTokenHealth.contract';
-import type { ConnectionRef, TokenCheckResult } from '../src/sitePlatform/sweeps/tokenHealth';
-import { trackProgress } from './progress';
+import type { ConnectionRef, TokenCheckResult, TokenPage } from '../src/sitePlatform/sweeps/tokenHealth';
 
-const { listSitePlatformTokenHealthPage } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { listSitePlatformTokenHealthPage } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { checkSitePlatformToken } = proxyActivities<Activities>({
   // One introspection (bounded by SITE_PLATFORM_TIMEOUT_MS and a 5 s Retry-After wait) and, on a disconnect, the fallback of its projects.
   startToCloseTimeout: '3 minutes',
-  // Platform failures come back as results ("unknown"); what throws is the database, worth a retry.
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+  retry: ROW_ACTIVITY_RETRY,
 });
 
 const capOf = (value: unknown) =>
@@ -34,63 +30,49 @@ const capOf = (value: unknown) =>
  * the native CMS, inbox item with their ids), at most `disconnectCap` per run — the rest are reported `disconnect_cap`.
  */
 export async function sitePlatformTokenHealth(input: TokenHealthInput = {}): Promise<TokenHealthSummary> {
-  const budget = startSweepBudget(input);
   const cap = capOf(input.disconnectCap);
-  const progress = trackProgress('introspecting');
-  const summary: TokenHealthSummary = input.summary ?? {
-    partial: false,
-    configured: true,
-    disconnect_cap: cap,
-    checked: 0,
-    healthy: 0,
-    rejected: 0,
-    unknown: 0,
-    disconnected: 0,
-    capped: 0,
-    rewrapped: 0,
-    failed: 0,
-    skipped: 0,
-    inbox_items_created: 0,
-    connections: [],
-    connections_truncated: false,
-  };
-  progress.advance(summary.checked);
-  let reported = summary.checked - summary.healthy;
-  for (let after = input.after ?? null; ;) {
-    if (budget.spent()) return { ...summary, partial: true };
-    const page = await listSitePlatformTokenHealthPage({
-      after,
-      limit: budget.pageSize,
-      ...(input.accountId ? { accountId: input.accountId } : {}),
-    });
-    if (!page.configured) return { ...summary, configured: false, code: page.code };
-    for (const ref of page.connections) {
-      if (budget.spent()) return { ...summary, partial: true };
-      const result = await checkOne(ref, summary.disconnected < cap);
-      summary.checked++;
-      if (result.rewrapped) summary.rewrapped++;
-      if (result.inboxItemCreated) summary.inbox_items_created++;
-      if (result.status === 'healthy') summary.healthy++;
-      else if (result.status === 'rejected') summary.rejected++;
-      else if (result.status === 'unknown') summary.unknown++;
-      else if (result.status === 'disconnected') summary.disconnected++;
-      else if (result.status === 'disconnect_cap') summary.capped++;
-      else if (result.status === 'failed') summary.failed++;
-      else summary.skipped++;
-      if (result.status !== 'healthy') {
-        reported++;
-        reportConnection(summary.connections, entryOf(ref, result));
-      }
-      summary.connections_truncated = summary.connections.length < reported;
-      progress.advance();
-    }
-    if (!page.next) return summary;
-    after = page.next;
-    if (workflowInfo().continueAsNewSuggested) {
-      const next = makeContinueAsNewFunc<typeof sitePlatformTokenHealth>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
-      return next({ ...input, deadline: budget.deadline, after, summary });
-    }
-  }
+  return runSweep<TokenHealthSummary, TokenPage, ConnectionRef>(input, {
+    phase: 'introspecting',
+    fresh: () => ({
+      partial: false,
+      configured: true,
+      disconnect_cap: cap,
+      checked: 0,
+      healthy: 0,
+      rejected: 0,
+      unknown: 0,
+      disconnected: 0,
+      capped: 0,
+      rewrapped: 0,
+      failed: 0,
+      skipped: 0,
+      inbox_items_created: 0,
+      connections: [],
+      connections_truncated: false,
+    }),
+    page: (after, limit) => listSitePlatformTokenHealthPage({ after, limit, ...(input.accountId ? { accountId: input.accountId } : {}) }),
+    fold: endUnconfigured,
+    each: {
+      items: configuredConnections,
+      async visit(summary, ref) {
+        const result = await checkOne(ref, summary.disconnected < cap);
+        summary.checked++;
+        if (result.rewrapped) summary.rewrapped++;
+        if (result.inboxItemCreated) summary.inbox_items_created++;
+        if (result.status === 'healthy') summary.healthy++;
+        else if (result.status === 'rejected') summary.rejected++;
+        else if (result.status === 'unknown') summary.unknown++;
+        else if (result.status === 'disconnected') summary.disconnected++;
+        else if (result.status === 'disconnect_cap') summary.capped++;
+        else if (result.status === 'failed') summary.failed++;
+        else summary.skipped++;
+        if (result.status !== 'healthy') reportConnection(summary.connections, entryOf(ref, result));
+        // Every connection not found healthy is reported.
+        summary.connections_truncated = summary.connections.length < summary.checked - summary.healthy;
+      },
+    },
+    resume: { done: (summary) => summary.checked },
+  });
 }
 
 function entryOf(ref: ConnectionRef, result: TokenCheckResult): TokenHealthEntry {

@@ -1,6 +1,7 @@
-import { ActivityFailure, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { reportConnection, startSweepBudget } from './sweepBudget';
+import { reportConnection } from './sweepBudget';
+import { PAGE_ACTIVITY, ROW_ACTIVITY_RETRY, runSweep } from './sweep';
 import type {
   SitePlatformWebhookHealthInput,
   SitePlatformWebhookHealthSummary,
@@ -8,17 +9,12 @@ import type {
 } from './sitePlatformWebhookHealth.contract';
 import type { ConnectionRef } from '../src/sitePlatform/sweeps/tokenHealth';
 import type { WebhookHealthResult } from '../src/sitePlatform/sweeps/webhookHealth';
-import { trackProgress } from './progress';
 
-const { listSitePlatformWebhookHealthPage } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { listSitePlatformWebhookHealthPage } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { checkSitePlatformWebhooks } = proxyActivities<Activities>({
   // A listing per shared site and, when something is missing, the re-registration (per site under its lock).
   startToCloseTimeout: '5 minutes',
-  // Platform failures come back as results (inbox items raised); what throws is the database, worth a retry.
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+  retry: ROW_ACTIVITY_RETRY,
 });
 
 /**
@@ -30,56 +26,45 @@ const { checkSitePlatformWebhooks } = proxyActivities<Activities>({
  * install) raise one deduplicated inbox item each.
  */
 export async function sitePlatformWebhookHealth(input: SitePlatformWebhookHealthInput = {}): Promise<SitePlatformWebhookHealthSummary> {
-  const budget = startSweepBudget(input);
-  const progress = trackProgress('checking');
-  const summary: SitePlatformWebhookHealthSummary = input.summary ?? {
-    partial: false,
-    checked: 0,
-    healthy: 0,
-    reregistered: 0,
-    reregister_failed: 0,
-    silent: 0,
-    failed: 0,
-    skipped: 0,
-    inbox_items_created: 0,
-    connections: [],
-    connections_truncated: false,
-  };
-  progress.advance(summary.checked);
   let reported = input.reported ?? 0;
-  for (let after = input.after ?? null; ;) {
-    if (budget.spent()) return { ...summary, partial: true };
-    const page = await listSitePlatformWebhookHealthPage({
-      after,
-      limit: budget.pageSize,
-      ...(input.accountId ? { accountId: input.accountId } : {}),
-    });
-    for (const ref of page.connections) {
-      if (budget.spent()) return { ...summary, partial: true };
-      const result = await checkOne(ref);
-      summary.checked++;
-      if (result.status === 'healthy') summary.healthy++;
-      else if (result.status === 'reregistered') summary.reregistered++;
-      else if (result.status === 'reregister_failed') summary.reregister_failed++;
-      else if (result.status === 'failed') summary.failed++;
-      else if (result.status === 'skipped') summary.skipped++;
-      if (result.silent) summary.silent++;
-      summary.inbox_items_created += result.inboxItemsCreated;
-      const plain = (result.status === 'healthy' || result.status === 'site_token') && !result.silent;
-      if (!plain) {
-        reported++;
-        reportConnection(summary.connections, entryOf(ref, result));
-      }
-      summary.connections_truncated = summary.connections.length < reported;
-      progress.advance();
-    }
-    if (!page.next) return summary;
-    after = page.next;
-    if (workflowInfo().continueAsNewSuggested) {
-      const next = makeContinueAsNewFunc<typeof sitePlatformWebhookHealth>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
-      return next({ ...input, deadline: budget.deadline, after, summary, reported });
-    }
-  }
+  return runSweep(input, {
+    phase: 'checking',
+    fresh: (): SitePlatformWebhookHealthSummary => ({
+      partial: false,
+      checked: 0,
+      healthy: 0,
+      reregistered: 0,
+      reregister_failed: 0,
+      silent: 0,
+      failed: 0,
+      skipped: 0,
+      inbox_items_created: 0,
+      connections: [],
+      connections_truncated: false,
+    }),
+    page: (after, limit) => listSitePlatformWebhookHealthPage({ after, limit, ...(input.accountId ? { accountId: input.accountId } : {}) }),
+    each: {
+      items: (page) => page.connections,
+      async visit(summary, ref) {
+        const result = await checkOne(ref);
+        summary.checked++;
+        if (result.status === 'healthy') summary.healthy++;
+        else if (result.status === 'reregistered') summary.reregistered++;
+        else if (result.status === 'reregister_failed') summary.reregister_failed++;
+        else if (result.status === 'failed') summary.failed++;
+        else if (result.status === 'skipped') summary.skipped++;
+        if (result.silent) summary.silent++;
+        summary.inbox_items_created += result.inboxItemsCreated;
+        const plain = (result.status === 'healthy' || result.status === 'site_token') && !result.silent;
+        if (!plain) {
+          reported++;
+          reportConnection(summary.connections, entryOf(ref, result));
+        }
+        summary.connections_truncated = summary.connections.length < reported;
+      },
+    },
+    resume: { done: (summary) => summary.checked, carry: () => ({ reported }) },
+  });
 }
 
 function entryOf(ref: ConnectionRef, r: WebhookHealthResult): WebhookHealthEntry {

@@ -1,15 +1,7 @@
 import type { Knex } from '../../db/knex';
-import { offsetOf, type Page } from '../../http/pagination';
-import { whereNameContains } from './nameSearchStore';
+import { groundingStore, type GroundingRow } from './groundingStore';
 
-export interface GridRow {
-  id: string;
-  account_id: string;
-  name: string;
-  description: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type GridRow = GroundingRow;
 
 export interface ResultRow {
   id: string;
@@ -39,35 +31,14 @@ const grids = 'before_after_grids';
 const results = 'before_after_results';
 const testimonials = 'before_after_testimonials';
 
-/** Newest first. */
-export async function listGrids(db: Knex, accountId: string, search: string | undefined, page: Page) {
-  const filtered = () => whereNameContains(db(grids).where('account_id', accountId), search);
-  const [rows, [{ count }]] = await Promise.all([
-    filtered()
-      .select('*')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(page.limit)
-      .offset(offsetOf(page)) as Promise<GridRow[]>,
-    filtered().count({ count: '*' }) as unknown as Promise<Array<{ count: number }>>,
-  ]);
-  return { rows, total: Number(count) };
-}
+const gridStore = groundingStore<GridRow, GridFields>({ table: grids, refColumns: ['id', 'name'] });
 
-export async function findGrid(db: Knex, accountId: string, id: string): Promise<GridRow | undefined> {
-  return db(grids).where({ account_id: accountId, id }).first();
-}
+// A deleted grid takes its rows with it; content items that named it keep existing with `before_after_grid_id` null.
+export const { list: listGrids, find: findGrid, lockRef: lockGridRef, insert: insertGrid, delete: deleteGrid } = gridStore;
 
 /** The grid, locked for an update of it and its rows. */
 export async function lockGrid(db: Knex, accountId: string, id: string): Promise<GridRow | undefined> {
   return db(grids).where({ account_id: accountId, id }).forUpdate().first();
-}
-
-/** The grid's id and name, locked against deletion for the caller's transaction (content references it). */
-export async function lockGridRef(db: Knex, accountId: string, id: string): Promise<{ id: string; name: string } | undefined> {
-  return db(grids).where({ account_id: accountId, id }).forKeyShare().first('id', 'name');
 }
 
 /** Rows of the given grids, each list in position order. */
@@ -90,20 +61,9 @@ export async function testimonialIds(db: Knex, accountId: string, gridId: string
   return db(testimonials).where({ account_id: accountId, grid_id: gridId }).pluck('id');
 }
 
-export async function insertGrid(db: Knex, accountId: string, fields: GridFields & { name: string }): Promise<GridRow> {
-  const [row] = await db(grids)
-    .insert({ account_id: accountId, ...fields })
-    .returning('*');
-  return row;
-}
-
-/** Updates the grid's own columns and stamps `updated_at` (also when only its rows changed). */
+/** Updates the grid's own columns and stamps `updated_at` (also when only its rows changed); the caller holds the grid's lock. */
 export async function touchGrid(db: Knex, accountId: string, id: string, fields: GridFields): Promise<GridRow> {
-  const [row] = await db(grids)
-    .where({ account_id: accountId, id })
-    .update({ ...fields, updated_at: db.fn.now() })
-    .returning('*');
-  return row;
+  return (await gridStore.update(db, accountId, id, fields)) as GridRow;
 }
 
 /** Replaces the grid's results with `rows` in order; a row with an `id` keeps it (the caller checked it is this grid's). */
@@ -139,9 +99,4 @@ export async function replaceTestimonials(db: Knex, accountId: string, gridId: s
       consent: t.consent,
     })),
   );
-}
-
-/** True when a row was deleted (its rows go with it). Content items that named it keep existing with `before_after_grid_id` null. */
-export async function deleteGrid(db: Knex, accountId: string, id: string): Promise<boolean> {
-  return (await db(grids).where({ account_id: accountId, id }).delete()) > 0;
 }
