@@ -59,7 +59,8 @@ export const TEST_WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.t
  * else a fresh dev server. The first is connected to as the app connects (TLS settings included) and is left running.
  */
 async function runTemporal(env: NodeJS.ProcessEnv): Promise<RunTemporal> {
-  if (!env.TEMPORAL_ADDRESS) return { ...(await startTemporalDevServer()), security: new TemporalSecurity(), external: false };
+  // Port 0: any free port, so that the shards of one run (test/runner/run.cjs) never race for 7233.
+  if (!env.TEMPORAL_ADDRESS) return { ...(await startTemporalDevServer({ port: 0 })), security: new TemporalSecurity(), external: false };
   const { address, namespace, security } = temporalSettingsOf(env);
   return { address: address!, namespace, security, external: true, stop: async () => undefined };
 }

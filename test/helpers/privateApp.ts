@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
 import { createApp } from '../../src/app/app';
+import { closeAgentKeyCache } from '../../src/auth/agentKeyRuntime';
+import { closeEmailRuntime } from '../../src/email/keys/runtime';
 import { createMetrics } from '../../src/http/metrics';
 import type { RouteDef } from '../../src/http/route';
 import type { Logger } from '../../src/logger';
@@ -45,10 +47,14 @@ export async function startPrivateApp(
   return {
     baseUrl,
     call: (method, path, options) => callAt(baseUrl, method, path, options),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      // Its own LISTEN connections: left open, every private app of a run would hold two until the run ends.
+      await closeEmailRuntime(deps);
+      await closeAgentKeyCache(deps);
+    },
   };
 }
