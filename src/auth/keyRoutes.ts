@@ -28,9 +28,11 @@ const newKeyBody = z.strictObject({
 
 const keyIdParams = z.strictObject({ id: z.uuid().describe('Agent key id.') });
 
-const createdKey = agentKeySchema.extend({
-  token: z.string().describe('The key (`wyk_…`), sent as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
-});
+const createdKey = agentKeySchema
+  .extend({
+    token: z.string().describe('The key (`wyk_…`), sent as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
+  })
+  .meta({ id: 'AgentKeyWithToken' });
 
 function agentOf(auth: AuthContext) {
   if (auth.kind !== 'agent') throw new Error('agent route reached without an agent key');

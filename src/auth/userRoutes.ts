@@ -20,10 +20,12 @@ const newUserBody = z.strictObject({
   role: z.enum(['admin', 'member']).describe('`owner` cannot be granted: an account has the one owner it was created with.'),
 });
 
-const createdUser = z.object({
-  user: userSchema,
-  session_token: z.string().describe('A session token (`wys_…`) for the new user. Shown once: only its hash is stored.'),
-});
+const createdUser = z
+  .object({
+    user: userSchema,
+    session_token: z.string().describe('A session token (`wys_…`) for the new user. Shown once: only its hash is stored.'),
+  })
+  .meta({ id: 'CreatedUser' });
 
 /** The caller, the account's users, and signing out. All take a user session token. */
 export function userRoutes(): RouteDef[] {

@@ -37,17 +37,19 @@ const createBody = z.strictObject({
 
 const listQuery = z.strictObject({ kind: kind.optional().describe('Only activities of this kind.'), ...pageQuery });
 
-const activitySchema = z.object({
-  id: z.string(),
-  contactId: z.string(),
-  kind: z.string(),
-  body: z.string().nullable(),
-  externalId: z.string().nullable(),
-  occurredAt: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdBy: z.string().nullable(),
-  createdAt: z.string(),
-});
+const activitySchema = z
+  .object({
+    id: z.string(),
+    contactId: z.string(),
+    kind: z.string(),
+    body: z.string().nullable(),
+    externalId: z.string().nullable(),
+    occurredAt: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Activity' });
 
 const toActivityJson = (a: ActivityRow): z.infer<typeof activitySchema> => ({
   id: a.id,

@@ -3,23 +3,25 @@ import type { ContactRow } from './contactStore';
 import { iso } from '../http/fields';
 
 /** A contact as every CRM route returns it (camelCase, as the spec spells `createdAt`). */
-export const contactSchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  tags: z.array(z.string()),
-  notes: z.string().nullable(),
-  source: z.string().describe('Who created it: `api` (this API), `commerce` (order ingestion), `form` (site forms) …'),
-  createdAt: z.string().describe('ISO 8601'),
-  updatedAt: z.string().describe('ISO 8601'),
-  commerceTotalSpentCents: z.number().int().describe("Sum of the contact's commerce orders, minor units"),
-  commerceOrderCount: z.number().int(),
-  commerceFirstOrderAt: z.string().nullable(),
-  commerceFirstOrderId: z.string().nullable(),
-  commerceLastOrderAt: z.string().nullable(),
-});
+export const contactSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    company: z.string().nullable(),
+    phone: z.string().nullable(),
+    tags: z.array(z.string()),
+    notes: z.string().nullable(),
+    source: z.string().describe('Who created it: `api` (this API), `commerce` (order ingestion), `form` (site forms) …'),
+    createdAt: z.string().describe('ISO 8601'),
+    updatedAt: z.string().describe('ISO 8601'),
+    commerceTotalSpentCents: z.number().int().describe("Sum of the contact's commerce orders, minor units"),
+    commerceOrderCount: z.number().int(),
+    commerceFirstOrderAt: z.string().nullable(),
+    commerceFirstOrderId: z.string().nullable(),
+    commerceLastOrderAt: z.string().nullable(),
+  })
+  .meta({ id: 'Contact' });
 
 export type ContactJson = z.infer<typeof contactSchema>;
 

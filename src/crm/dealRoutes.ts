@@ -56,22 +56,24 @@ const listQuery = z.strictObject({
   ...pageQuery,
 });
 
-const dealSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  contactId: z.string().nullable(),
-  amount: z.number().int(),
-  currency: z.string(),
-  pipelineId: z.string(),
-  stageId: z.string(),
-  status: status.describe('The kind of its stage.'),
-  wonAt: z.string().nullable().describe('When the deal entered a won stage; null unless won.'),
-  sourceType: z.string().nullable(),
-  sourceId: z.string().nullable(),
-  sourceLabel: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+const dealSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    contactId: z.string().nullable(),
+    amount: z.number().int(),
+    currency: z.string(),
+    pipelineId: z.string(),
+    stageId: z.string(),
+    status: status.describe('The kind of its stage.'),
+    wonAt: z.string().nullable().describe('When the deal entered a won stage; null unless won.'),
+    sourceType: z.string().nullable(),
+    sourceId: z.string().nullable(),
+    sourceLabel: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Deal' });
 
 const toDealJson = (d: DealView): z.infer<typeof dealSchema> => ({
   id: d.id,

@@ -10,17 +10,21 @@ const auth = { kind: 'session' } as const;
 
 const moveBody = z.strictObject({ contactId: refId(), stageId: refId() });
 
-const stageSchema = z.object({
-  id: z.string().describe('Send as `stageId` to move a contact or a deal here.'),
-  pipelineId: z.string(),
-  name: z.string(),
-  position: z.number().int().describe('Board order, from 1.'),
-  kind: z.enum(['open', 'won', 'lost']).describe('`won` and `lost` stages close a deal (a deal moved into `won` gets `wonAt`).'),
-  contactCount: z.number().int().describe('Contacts currently in this stage.'),
-  dealCount: z.number().int().describe('Deals currently in this stage.'),
-});
+const stageSchema = z
+  .object({
+    id: z.string().describe('Send as `stageId` to move a contact or a deal here.'),
+    pipelineId: z.string(),
+    name: z.string(),
+    position: z.number().int().describe('Board order, from 1.'),
+    kind: z.enum(['open', 'won', 'lost']).describe('`won` and `lost` stages close a deal (a deal moved into `won` gets `wonAt`).'),
+    contactCount: z.number().int().describe('Contacts currently in this stage.'),
+    dealCount: z.number().int().describe('Deals currently in this stage.'),
+  })
+  .meta({ id: 'PipelineStage' });
 
-const moveResponse = z.object({ contactId: z.string(), stageId: z.string(), pipelineId: z.string(), movedAt: z.string() });
+const moveResponse = z
+  .object({ contactId: z.string(), stageId: z.string(), pipelineId: z.string(), movedAt: z.string() })
+  .meta({ id: 'ContactStageMove' });
 
 const invalidRef = { status: 400, code: 'invalid_reference', description: docs.invalidReferenceError };
 

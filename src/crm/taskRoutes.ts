@@ -42,18 +42,20 @@ const listQuery = z.strictObject({
   ...pageQuery,
 });
 
-const taskSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  contactId: z.string().nullable(),
-  dueDate: z.string().nullable(),
-  assignedTo: z.string().nullable(),
-  status,
-  completedAt: z.string().nullable(),
-  createdBy: z.string().nullable().describe('The user who created the task.'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+const taskSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    contactId: z.string().nullable(),
+    dueDate: z.string().nullable(),
+    assignedTo: z.string().nullable(),
+    status,
+    completedAt: z.string().nullable(),
+    createdBy: z.string().nullable().describe('The user who created the task.'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Task' });
 
 const toTaskJson = (t: TaskRow): z.infer<typeof taskSchema> => ({
   id: t.id,

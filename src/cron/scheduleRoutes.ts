@@ -9,24 +9,26 @@ const auth = { kind: 'cron' as const };
 const params = z.strictObject({ name: z.string().min(1).max(100).describe('Schedule name (its Temporal Schedule is `workyard:<name>`).') });
 const noteBody = z.strictObject({ note: z.string().trim().min(1).max(500).describe('Why (shown in the Temporal UI).') });
 
-const scheduleSchema = z.object({
-  name: z.string(),
-  cron: z.string(),
-  description: z.string(),
-  workflow_type: z.string(),
-  overlap: z.string(),
-  run_now_options: z
-    .array(z.string())
-    .describe('The body members `POST /api/cron/{name}` takes for this sweep (`account_id`, `disconnect_cap`); [] when it takes none.'),
-  synced: z.boolean().describe('False when Temporal has no such schedule yet (`npm start` or `schedules sync` creates it).'),
-  paused: z.boolean(),
-  note: z.string().nullable(),
-  next_runs: z.array(z.string()).describe('The next three times it would fire (UTC).'),
-  last_run: z
-    .object({ job_id: z.string(), scheduled_at: z.string(), started_at: z.string(), status: z.string() })
-    .nullable()
-    .describe("The newest run it started and that run's status now (running, completed, failed …)."),
-});
+const scheduleSchema = z
+  .object({
+    name: z.string(),
+    cron: z.string(),
+    description: z.string(),
+    workflow_type: z.string(),
+    overlap: z.string(),
+    run_now_options: z
+      .array(z.string())
+      .describe('The body members `POST /api/cron/{name}` takes for this sweep (`account_id`, `disconnect_cap`); [] when it takes none.'),
+    synced: z.boolean().describe('False when Temporal has no such schedule yet (`npm start` or `schedules sync` creates it).'),
+    paused: z.boolean(),
+    note: z.string().nullable(),
+    next_runs: z.array(z.string()).describe('The next three times it would fire (UTC).'),
+    last_run: z
+      .object({ job_id: z.string(), scheduled_at: z.string(), started_at: z.string(), status: z.string() })
+      .nullable()
+      .describe("The newest run it started and that run's status now (running, completed, failed …)."),
+  })
+  .meta({ id: 'Schedule' });
 
 const errors = [
   { status: 404, code: 'schedule_not_found', description: 'No schedule with this name in the table.' },

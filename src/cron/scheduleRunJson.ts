@@ -1,6 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { z } from 'zod';
 import type { TemporalDeps } from '../deps';
+import { cursorPageSchema } from '../http/pagination';
 import { jobPath } from '../temporal/jobIds';
 import { JOB_STATUSES, JobProgressSchema } from '../temporal/jobJson';
 import { jobStatusOf, temporalUiLink, type RunInfo, type RunOutcome } from '../temporal/jobView';
@@ -54,16 +55,13 @@ const runFields = {
   }),
 };
 
-export const ScheduleRunSummarySchema = z.object(runFields).describe('A run of a scheduled sweep, as listed.');
+export const ScheduleRunSummarySchema = z
+  .object(runFields)
+  .meta({ id: 'ScheduleRunSummary', description: 'A run of a scheduled sweep, as listed.' });
 export const ScheduleRunSchema = z
   .object({ ...runFields, result: z.unknown().describe("The sweep's result once completed (its summary); null otherwise.") })
-  .describe('A run of a scheduled sweep: status, live progress or result, per-account counts.');
-export const ScheduleRunListSchema = z.object({
-  data: z.array(ScheduleRunSummarySchema),
-  limit: z.number(),
-  next_cursor: z.string().nullable(),
-  has_more: z.boolean(),
-});
+  .meta({ id: 'ScheduleRun', description: 'A run of a scheduled sweep: status, live progress or result, per-account counts.' });
+export const ScheduleRunListSchema = cursorPageSchema(ScheduleRunSummarySchema, 'ScheduleRunList');
 
 export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
 export type ScheduleRunSummary = z.infer<typeof ScheduleRunSummarySchema>;

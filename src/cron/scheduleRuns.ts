@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
+import type { CursorPage } from '../http/pagination';
 import { decodeCursor, encodeCursor, listRuns, visibilityQuery } from '../jobs/visibility';
 import { isPlausibleWorkflowId } from '../temporal/jobIds';
 import type { JobStatus } from '../temporal/jobJson';
@@ -16,12 +17,7 @@ const READS_AT_ONCE = 8;
 
 export const scheduleRunNotFound = () => new ApiError(404, 'schedule_run_not_found', 'no run of this schedule with this id');
 
-export interface ScheduleRunPage {
-  data: ScheduleRunSummary[];
-  limit: number;
-  next_cursor: string | null;
-  has_more: boolean;
-}
+export type ScheduleRunPage = CursorPage<ScheduleRunSummary>;
 
 /**
  * The runs of a schedule from Temporal visibility: every run of its workflow with `AccountId = _system` and

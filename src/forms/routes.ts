@@ -4,7 +4,7 @@ import type { Permission } from '../auth/permissions';
 import { isoTimestamp } from '../http/fields';
 import { idParams } from '../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../http/pagination';
-import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../http/route';
+import { route, type Responses, type RouteDef, type RouteSpec, type SpecHandler } from '../http/route';
 import * as docs from './docs';
 import { submissionDetailSchema, submissionSchema, toSubmissionDetailJson, toSubmissionJson } from './json';
 import * as forms from './service';
@@ -33,17 +33,20 @@ const listQuery = z.strictObject({
 
 const notFound = { status: 404, code: 'form_submission_not_found', description: 'No ledger row with this id in your account.' };
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-
 /** A dashboard route (session) and its agent twin (`/api/agent/…`, agent key holding `permission`), one handler. */
-function twins<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  spec: Omit<RouteSpec<P, Q, B>, 'auth' | 'path'> & { path: string; permission: Permission },
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
+function twins<
+  P extends z.ZodType = never,
+  Q extends z.ZodType = never,
+  B extends z.ZodType = never,
+  const R extends Responses = Responses,
+>(
+  spec: Omit<RouteSpec<P, Q, B, R>, 'auth' | 'path'> & { path: string; permission: Permission },
+  handler: SpecHandler<P, Q, B, R>,
 ): RouteDef[] {
   const { permission, path, operationId, description, ...rest } = spec;
   return [
-    route<P, Q, B>({ ...rest, description, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
-    route<P, Q, B>(
+    route<P, Q, B, R>({ ...rest, description, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
+    route<P, Q, B, R>(
       {
         ...rest,
         description: `${description ?? ''}\n\n${docs.AGENT}`,

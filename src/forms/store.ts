@@ -19,7 +19,8 @@ export interface SubmissionRow {
   contact_id: string | null;
   /** The project the submission belongs to (a project bound to its site); null when none was bound. */
   project_id: string | null;
-  raw_payload: Record<string, unknown>;
+  /** The delivery as recorded: the platform's `payload` object and the ids it came with. */
+  raw_payload: { payload?: Record<string, unknown>; [key: string]: unknown };
   submitted_at: Date;
   processed_at: Date | null;
   deleted_at: Date | null;

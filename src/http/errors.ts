@@ -2,6 +2,13 @@ import type { Context, Next } from 'koa';
 import { isTransientDbError } from '../db/errors';
 import type { Logger } from '../logger';
 
+/** A coded error a route can answer, listed in its OpenAPI entry. */
+export interface ErrorSpec {
+  status: number;
+  code: string;
+  description: string;
+}
+
 export interface ApiErrorExtra {
   upstreamStatus?: number;
   retryAfterSeconds?: number;

@@ -71,19 +71,20 @@ function sealKeyOf(secretHashKey: string): Buffer {
  * - Stored bodies are sealed with AES-256-GCM (they may hold a secret shown once); rows past 24 hours are
  *   purged by the `idempotency-key-purge` schedule, and a claim abandoned by a dead process is retaken after 10 minutes.
  */
-export async function withIdempotency(
+export async function withIdempotency<A extends RouteResult>(
   db: Knex,
   secretHashKey: string,
   scope: IdempotencyScope,
-  handler: () => Promise<RouteResult>,
+  handler: () => Promise<A>,
   releases: ReleaseRule = releasesServerErrors,
-): Promise<RouteResult> {
+): Promise<A & Pick<RouteResult, 'headers'>> {
   const claimed = await claimIdempotencyKey(db, scope, scope.requestHash);
   const sealKey = sealKeyOf(secretHashKey);
-  if (!claimed) return replay(db, sealKey, scope);
+  // What is stored under the key is an answer `handler` gave (read back from its JSON).
+  if (!claimed) return (await replay(db, sealKey, scope)) as A;
 
   const ref: IdempotencyKeyRef = { accountId: scope.accountId, route: scope.route, key: scope.key };
-  let result: RouteResult;
+  let result: A;
   try {
     result = await handler();
   } catch (err) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATABASE_RETRY_AFTER_SECONDS } from './errors';
 import { MAX_JSON_DEPTH } from './jsonDepth';
-import type { RouteDef } from './route';
+import type { ResponseSpec, RouteDef } from './route';
 import type { RouteAuthDocs } from './routeAuth';
 
 type JsonSchema = Record<string, unknown>;
@@ -24,15 +24,75 @@ const errorSchema: JsonSchema = {
   },
 };
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
+/**
+ * The document's named schemas. A zod schema with an `id` (`.meta({ id: 'ContentItem' })`) becomes
+ * `#/components/schemas/<id>` wherever it appears; a 2xx answer's schema without one is named after its operation
+ * (`<OperationId>Response`), so every answer a client generator reads has a type name. An id names one shape: the same
+ * id on two shapes is an error, except that a request's view of a schema (before defaults and transforms) may differ
+ * from the answer's, and is then `<id>Input`.
+ */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = { Error: errorSchema };
+  private readonly sources = new Map<string, string>();
+
+  schemaOf(schema: z.ZodType, io: 'input' | 'output', nameIfAnonymous?: string): JsonSchema {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    delete json.$schema;
+    const defs = Object.entries((json.$defs ?? {}) as Record<string, JsonSchema>);
+    delete json.$defs;
+    // A named schema may hold another: each one's name depends on what its references become, so settle the names
+    // first (they change only where a request's view differs: `<id>Input`), then register the rewritten schemas.
+    let renamed = new Map(defs.map(([id]) => [id, id]));
+    for (let round = 0; round <= defs.length; round++) {
+      const next = new Map(defs.map(([id, def]) => [id, this.nameFor(id, rewriteRefs(def, renamed), io)]));
+      const settled = defs.every(([id]) => next.get(id) === renamed.get(id));
+      renamed = next;
+      if (settled) break;
+    }
+    for (const [id, def] of defs) this.add(renamed.get(id)!, rewriteRefs(def, renamed), 'output');
+    const rewritten = rewriteRefs(json, renamed);
+    const ownId = z.globalRegistry.get(schema)?.id ?? nameIfAnonymous;
+    if (!ownId || rewritten.$ref) return rewritten;
+    return { $ref: `#/components/schemas/${this.add(ownId, rewritten, io)}` };
+  }
+
+  /** The component name `def` takes: its id, or for a request's view that differs from the answer's, `<id>Input`. */
+  private nameFor(id: string, def: JsonSchema, io: 'input' | 'output'): string {
+    const existing = this.sources.get(id);
+    return io === 'input' && existing !== undefined && existing !== JSON.stringify(def) ? `${id}Input` : id;
+  }
+
+  private add(id: string, def: JsonSchema, io: 'input' | 'output'): string {
+    const text = JSON.stringify(def);
+    for (const name of io === 'output' ? [id] : [id, `${id}Input`]) {
+      const existing = this.sources.get(name);
+      if (existing === undefined) {
+        this.sources.set(name, text);
+        this.schemas[name] = def;
+        return name;
+      }
+      if (existing === text) return name;
+    }
+    throw new Error(`OpenAPI: the schema id ${id} names two different shapes`);
+  }
 }
 
-function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
+/** `#/$defs/X` → `#/components/schemas/<name of X>`, through the whole schema. */
+function rewriteRefs(json: JsonSchema, names: Map<string, string>): JsonSchema {
+  return JSON.parse(
+    JSON.stringify(json, (key, value) =>
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+        ? `#/components/schemas/${names.get(value.slice('#/$defs/'.length)) ?? value.slice('#/$defs/'.length)}`
+        : value,
+    ),
+  ) as JsonSchema;
+}
+
+const pascal = (operationId: string) => operationId.charAt(0).toUpperCase() + operationId.slice(1);
+
+function parametersOf(components: Components, schema: z.ZodType | undefined, where: 'path' | 'query') {
   if (!schema) return [];
-  const json = schemaOf(schema, 'input');
+  const json = components.schemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, s]) => ({
@@ -44,11 +104,22 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
   }));
 }
 
+/** A JSON answer's schema is named (its own id, or `<OperationId>Response` for a 2xx); other media types stay inline. */
+function responseSchema(components: Components, operationId: string, status: string, r: ResponseSpec): JsonSchema {
+  const json = (r.contentType ?? 'application/json') === 'application/json';
+  const success = Number(status) >= 200 && Number(status) < 300;
+  return components.schemaOf(
+    r.schema!,
+    'output',
+    json && success ? `${pascal(operationId)}${status === '200' ? '' : status}Response` : undefined,
+  );
+}
+
 function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 }
 
-function operation(def: RouteDef, auth: RouteAuthDocs) {
+function operation(def: RouteDef, auth: RouteAuthDocs, components: Components) {
   const { spec } = def;
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
@@ -57,7 +128,9 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
       ...(r.headers
         ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) }
         : {}),
-      ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } } : {}),
+      ...(r.schema
+        ? { content: { [r.contentType ?? 'application/json']: { schema: responseSchema(components, spec.operationId, status, r) } } }
+        : {}),
     };
   }
   const errors = [...(spec.errors ?? [])];
@@ -80,7 +153,7 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
   for (const e of errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `\`${e.code}\`: ${e.description}`]);
   for (const [status, lines] of byStatus) responses[String(status)] ??= errorResponse(lines.join('\n\n'));
 
-  const parameters: unknown[] = [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')];
+  const parameters: unknown[] = [...parametersOf(components, spec.params, 'path'), ...parametersOf(components, spec.query, 'query')];
   if (spec.idempotent) {
     parameters.push({
       name: 'Idempotency-Key',
@@ -98,7 +171,7 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
     security: auth.securityOf(spec.auth),
     parameters,
     ...(spec.body && !spec.rawBody
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.schemaOf(spec.body, 'input') } } } }
       : {}),
     ...(spec.rawBody
       ? {
@@ -116,8 +189,9 @@ function operation(def: RouteDef, auth: RouteAuthDocs) {
 /** OpenAPI 3.1 document of every mounted route, generated from the same zod schemas that validate requests. */
 export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = new Components();
   for (const def of routes) {
-    (paths[def.spec.path] ??= {})[def.spec.method] = operation(def, auth);
+    (paths[def.spec.path] ??= {})[def.spec.method] = operation(def, auth, components);
   }
   return {
     openapi: '3.1.0',
@@ -143,7 +217,7 @@ export function buildOpenApi(routes: RouteDef[], auth: RouteAuthDocs, serverUrl?
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: auth.securitySchemes,
     },
   };

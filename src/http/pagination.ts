@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 // The one pagination kit: the page/limit query rules (strict, or the lenient variant the spec gives artifact lists),
-// the offset of a page, and the `{ data, total, page, limit }` envelope every paged list answers.
+// the offset of a page, the `{ data, total, page, limit }` envelope every paged list answers, and the
+// `{ data, limit, next_cursor, has_more }` envelope of the lists read by cursor.
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -86,12 +87,42 @@ export function listEnvelope<T>(rows: T[], total: number, page: Page, key = 'dat
   return { [key]: rows, total, page: page.page, limit: page.limit };
 }
 
-/** The response schema of `listEnvelope`. */
-export function listEnvelopeSchema<T extends z.ZodType, K extends string = 'data'>(item: T, key: K = 'data' as K) {
-  return z.object({
+/** The OpenAPI name of a list of `item`: `name` when given, else `<item's id>List`; none when the item has no id. */
+function listNameOf(item: z.ZodType, name: string | undefined): string | undefined {
+  if (name) return name;
+  const itemId = z.globalRegistry.get(item)?.id;
+  return itemId ? `${itemId}List` : undefined;
+}
+
+/** Gives `schema` the id `name` (when there is one), so the document shows it as a named component. */
+const named = <S extends z.ZodType>(schema: S, name: string | undefined): S => (name ? schema.meta({ id: name }) : schema);
+
+/** The response schema of `listEnvelope`, named `<Item>List` (or `name`). */
+export function listEnvelopeSchema<T extends z.ZodType, K extends string = 'data'>(item: T, key: K = 'data' as K, name?: string) {
+  const envelope = z.object({
     [key]: z.array(item),
     total: z.number().int().describe('Items in all pages.'),
     page: z.number().int(),
     limit: z.number().int(),
   } as { [k in K]: z.ZodArray<T> } & { total: z.ZodNumber; page: z.ZodNumber; limit: z.ZodNumber });
+  return named(envelope, listNameOf(item, name));
+}
+
+/** A page of rows read by cursor: `next_cursor` (null on the last page) asks for the next one. */
+export interface CursorPage<T> {
+  data: T[];
+  limit: number;
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/** The response schema of a cursor-paged list (`CursorPage`), named `<Item>List` (or `name`). */
+export function cursorPageSchema<T extends z.ZodType>(item: T, name?: string) {
+  const envelope = z.object({
+    data: z.array(item),
+    limit: z.number(),
+    next_cursor: z.string().nullable().describe('Send as `cursor` for the next page, with the same filters; null on the last page.'),
+    has_more: z.boolean(),
+  });
+  return named(envelope, listNameOf(item, name));
 }

@@ -13,14 +13,13 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-/** A coded error a route can answer, listed in its OpenAPI entry. */
-export interface ErrorSpec {
-  status: number;
-  code: string;
-  description: string;
-}
+import type { ErrorSpec } from './errors';
 
-export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export type { ErrorSpec };
+
+export type Responses = Record<number, ResponseSpec>;
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends Responses = Responses> {
   method: HttpMethod;
   /** OpenAPI-style path: `/api/crm/contacts/{id}`. */
   path: string;
@@ -32,7 +31,7 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   params?: P;
   query?: Q;
   body?: B;
-  responses: Record<number, ResponseSpec>;
+  responses: R;
   errors?: ErrorSpec[];
   /** Honour the `Idempotency-Key` header (stored per account, route and key). */
   idempotent?: boolean;
@@ -66,22 +65,53 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-export type RouteHandler<P, Q, B> = (input: RouteInput<P, Q, B>) => Promise<RouteResult>;
+/**
+ * The body a response spec promises: its schema's output for JSON, anything for another media type (a stream, a
+ * page), nothing when it declares neither.
+ */
+export type BodyOf<S> = S extends { contentType: string }
+  ? unknown
+  : S extends { schema: infer Z extends z.ZodType }
+    ? z.output<Z>
+    : undefined;
+
+type Answer<Status, S> =
+  undefined extends BodyOf<S>
+    ? { status: Status; body?: BodyOf<S>; headers?: Record<string, string> }
+    : { status: Status; body: BodyOf<S>; headers?: Record<string, string> };
+
+/**
+ * What a handler may answer: one of the statuses its spec declares, with that status's body, so an answer that
+ * departs from the document fails the typecheck. A 200 may leave its status out.
+ */
+export type AnswerOf<R> = {
+  [K in keyof R & number]: Answer<K, R[K]> | (K extends 200 ? Omit<Answer<K, R[K]>, 'status'> & { status?: undefined } : never);
+}[keyof R & number];
+
+export type RouteHandler<P, Q, B, A = RouteResult> = (input: RouteInput<P, Q, B>) => Promise<A>;
 
 export interface RouteDef {
   spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
   // The table holds routes of every shape; each handler was checked against its own schemas by route().
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  handler: RouteHandler<any, any, any>;
+  handler: (input: RouteInput<any, any, any>) => Promise<RouteResult>;
 }
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-/** Declares a route: its schemas type the handler's input, and the same spec feeds the OpenAPI document. */
-export function route<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  spec: RouteSpec<P, Q, B>,
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
-): RouteDef {
+/**
+ * The handler a spec takes: its input typed from the spec's schemas, its answer from the spec's `responses`. The
+ * responses are inferred from the spec alone (NoInfer), so an answer that departs names the route in the typecheck.
+ */
+export type SpecHandler<P, Q, B, R> = RouteHandler<Out<P>, Out<Q>, Out<B>, AnswerOf<NoInfer<R>>>;
+
+/** Declares a route: its schemas type the handler's input and its answer, and the same spec feeds the OpenAPI document. */
+export function route<
+  P extends z.ZodType = never,
+  Q extends z.ZodType = never,
+  B extends z.ZodType = never,
+  const R extends Responses = Responses,
+>(spec: RouteSpec<P, Q, B, R>, handler: SpecHandler<P, Q, B, R>): RouteDef {
   return { spec: spec as unknown as RouteDef['spec'], handler };
 }
 

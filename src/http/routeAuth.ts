@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import type { ErrorSpec } from './route';
+import type { ErrorSpec } from './errors';
 
 /**
  * The credential types of routes: `spec` is what a route declares (`spec.auth`), `context` what its handler receives

@@ -23,17 +23,19 @@ const listQuery = z.strictObject({
   ...pageQuery,
 });
 
-const itemSchema = z.object({
-  id: z.string(),
-  kind: z.string().describe('What raised the item, snake_case (e.g. `commerce_webhook_failed`).'),
-  urgency,
-  dedup_key: z.string().nullable().describe('While an item with this key is open, raising the same key again adds nothing.'),
-  title: z.string(),
-  body: z.record(z.string(), z.unknown()).describe('Machine-readable details; their shape depends on `kind`.'),
-  resolved: z.boolean(),
-  created_at: z.string(),
-  resolved_at: z.string().nullable(),
-});
+const itemSchema = z
+  .object({
+    id: z.string(),
+    kind: z.string().describe('What raised the item, snake_case (e.g. `commerce_webhook_failed`).'),
+    urgency,
+    dedup_key: z.string().nullable().describe('While an item with this key is open, raising the same key again adds nothing.'),
+    title: z.string(),
+    body: z.record(z.string(), z.unknown()).describe('Machine-readable details; their shape depends on `kind`.'),
+    resolved: z.boolean(),
+    created_at: z.string(),
+    resolved_at: z.string().nullable(),
+  })
+  .meta({ id: 'InboxItem' });
 
 const toItemJson = (r: InboxItemRow): z.infer<typeof itemSchema> => ({
   id: r.id,

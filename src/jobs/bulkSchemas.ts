@@ -84,5 +84,5 @@ export const BulkOperationSchema = z
     created_at: z.string().describe('ISO 8601.'),
     completed_at: z.string().nullable().describe('ISO 8601; null while running.'),
   })
-  .describe('A bulk cancel or replay of jobs and its counts so far.');
+  .meta({ id: 'BulkAction', description: 'A bulk cancel or replay of jobs and its counts so far.' });
 export type BulkOperation = z.infer<typeof BulkOperationSchema>;

@@ -23,8 +23,10 @@ export const JobTokenBody = z.strictObject({
     .describe(`Lifetime in seconds, ${JOB_TOKEN_TTL.min}–${JOB_TOKEN_TTL.max}; default ${JOB_TOKEN_TTL.default}.`),
 });
 
-export const JobTokenSchema = z.object({
-  token: z.string().describe('`wyjt_…`: read-only, this job only. Shown once; not stored.'),
-  expires_at: z.string().describe('ISO 8601; the token answers 401 `job_token_expired` from then on.'),
-  events_url: z.string().describe("The job's event stream with the token in the query, ready for `new EventSource(url)`."),
-});
+export const JobTokenSchema = z
+  .object({
+    token: z.string().describe('`wyjt_…`: read-only, this job only. Shown once; not stored.'),
+    expires_at: z.string().describe('ISO 8601; the token answers 401 `job_token_expired` from then on.'),
+    events_url: z.string().describe("The job's event stream with the token in the query, ready for `new EventSource(url)`."),
+  })
+  .meta({ id: 'JobToken' });

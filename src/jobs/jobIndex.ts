@@ -2,6 +2,7 @@ import type { TemporalDeps } from '../deps';
 import type { Knex } from '../db/knex';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/ids';
+import type { CursorPage } from '../http/pagination';
 import { accountOfRun, jobSummaryOf, temporalUiLink, type RunInfo } from '../temporal/jobView';
 import type { JobListFilters, JobSummary } from './schemas';
 import { listJobRuns, type JobIndexPosition, type JobIndexRow } from './jobIndexStore';
@@ -39,12 +40,7 @@ function summaryOf(temporal: TemporalDeps, row: JobIndexRow): JobSummary {
   };
 }
 
-export interface JobPage {
-  data: JobSummary[];
-  limit: number;
-  next_cursor: string | null;
-  has_more: boolean;
-}
+export type JobPage = CursorPage<JobSummary>;
 
 /** What a cursor is bound to: the account and the filters (a cursor continues only the listing it came from). */
 function listingKey(accountId: string, filters: JobListFilters): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPageSchema } from '../http/pagination';
 import { JOB_KIND_PATTERN } from '../temporal/jobIds';
 import { JOB_STATUSES, JobSummarySchema } from '../temporal/jobJson';
 
@@ -47,9 +48,4 @@ export const JobListQuery = z.strictObject({
 });
 export type JobListFilters = z.infer<typeof JobListQuery>;
 
-export const JobListSchema = z.object({
-  data: z.array(JobSummarySchema),
-  limit: z.number(),
-  next_cursor: z.string().nullable(),
-  has_more: z.boolean(),
-});
+export const JobListSchema = cursorPageSchema(JobSummarySchema, 'JobList');

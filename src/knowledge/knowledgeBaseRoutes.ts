@@ -188,7 +188,9 @@ export function knowledgeBaseRoutes(): RouteDef[] {
           isVerified: body.is_verified,
           contentJson: body.content_json,
         });
-        return { status: created ? 201 : 200, body: { data: artifact, created } };
+        return created
+          ? { status: 201 as const, body: { data: artifact, created: true as const } }
+          : { status: 200 as const, body: { data: artifact, created: false as const } };
       },
     ),
   ];

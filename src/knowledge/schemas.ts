@@ -128,42 +128,50 @@ export const searchQuery = z.strictObject({
   ),
 });
 
-export const artifactSchema = z.object({
-  id: z.string(),
-  kb_id: z.string().describe('The knowledge base holding it.'),
-  artifact_type: z.string(),
-  content_id: z.string().nullable().describe('The content item it is about; always equal to content_json.content_id.'),
-  is_verified: z.boolean(),
-  content_json: z.record(z.string(), z.unknown()),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+export const artifactSchema = z
+  .object({
+    id: z.string(),
+    kb_id: z.string().describe('The knowledge base holding it.'),
+    artifact_type: z.string(),
+    content_id: z.string().nullable().describe('The content item it is about; always equal to content_json.content_id.'),
+    is_verified: z.boolean(),
+    content_json: z.record(z.string(), z.unknown()),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'KnowledgeArtifact' });
 
 export const artifactPage = listEnvelopeSchema(artifactSchema);
 
-export const knowledgeBaseSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(['research', 'custom']).describe('`research`: the one research runs fill (created on first use); `custom`: created by you.'),
-  description: z.string().nullable(),
-  document_count: z.number().int().describe('Indexed documents (artifact texts not counted).'),
-  artifact_count: z.number().int(),
-  passage_count: z.number().int().describe('Searchable passages, artifact texts included.'),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+export const knowledgeBaseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z
+      .enum(['research', 'custom'])
+      .describe('`research`: the one research runs fill (created on first use); `custom`: created by you.'),
+    description: z.string().nullable(),
+    document_count: z.number().int().describe('Indexed documents (artifact texts not counted).'),
+    artifact_count: z.number().int(),
+    passage_count: z.number().int().describe('Searchable passages, artifact texts included.'),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'KnowledgeBase' });
 
-export const searchHitSchema = z.object({
-  kb_id: z.string(),
-  document_id: z.string(),
-  passage_id: z.string(),
-  position: z.number().int().describe('Index of the passage in its document, from 0.'),
-  text: z.string(),
-  score: z.number().describe('Relevance (higher is better); comparable within one answer only.'),
-  source_url: z.string().nullable(),
-  title: z.string().nullable(),
-  metadata: z.object({
-    artifact_id: z.string().optional().describe('Set when the passage is text of an artifact.'),
-    artifact_type: z.string().optional(),
-  }),
-});
+export const searchHitSchema = z
+  .object({
+    kb_id: z.string(),
+    document_id: z.string(),
+    passage_id: z.string(),
+    position: z.number().int().describe('Index of the passage in its document, from 0.'),
+    text: z.string(),
+    score: z.number().describe('Relevance (higher is better); comparable within one answer only.'),
+    source_url: z.string().nullable(),
+    title: z.string().nullable(),
+    metadata: z.object({
+      artifact_id: z.string().optional().describe('Set when the passage is text of an artifact.'),
+      artifact_type: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'KnowledgeSearchHit' });

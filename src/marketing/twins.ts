@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { Permission } from '../auth/permissions';
-import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../http/route';
+import { route, type Responses, type RouteDef, type RouteSpec, type SpecHandler } from '../http/route';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-
-export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Omit<RouteSpec<P, Q, B>, 'auth' | 'path'> & {
+export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends Responses = Responses> = Omit<
+  RouteSpec<P, Q, B, R>,
+  'auth' | 'path'
+> & {
   /** Path below the prefix: `/marketing/content/{id}` becomes `/api/…` and `/api/agent/…`. */
   path: string;
   /** What an agent key must hold; session users (any role) hold every marketing permission. */
@@ -17,14 +18,16 @@ export type TwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodTy
  * A dashboard route (`/api/...`, session token) and its agent twin (`/api/agent/...`, agent key with `permission`)
  * from one declaration and one handler, so the two can never drift apart.
  */
-export function twinRoutes<P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
-  spec: TwinSpec<P, Q, B>,
-  handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
-): RouteDef[] {
+export function twinRoutes<
+  P extends z.ZodType = never,
+  Q extends z.ZodType = never,
+  B extends z.ZodType = never,
+  const R extends Responses = Responses,
+>(spec: TwinSpec<P, Q, B, R>, handler: SpecHandler<P, Q, B, R>): RouteDef[] {
   const { permission, path, operationId, readOnlyMayPost, ...rest } = spec;
   return [
-    route<P, Q, B>({ ...rest, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
-    route<P, Q, B>(
+    route<P, Q, B, R>({ ...rest, operationId, path: `/api${path}`, auth: { kind: 'session' } }, handler),
+    route<P, Q, B, R>(
       {
         ...rest,
         operationId: `${operationId}Agent`,

@@ -6,16 +6,18 @@ import type { ProjectRow } from './store';
 export const PROJECT_KINDS = ['service_hosted', 'platform_hosted'] as const;
 export const CONTENT_SOURCES = ['native', 'site_platform'] as const;
 
-export const projectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  host: z.string().nullable(),
-  kind: z.enum(PROJECT_KINDS),
-  content_source: z.enum(CONTENT_SOURCES),
-  analytics_site_id: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const projectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    host: z.string().nullable(),
+    kind: z.enum(PROJECT_KINDS),
+    content_source: z.enum(CONTENT_SOURCES),
+    analytics_site_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Project' });
 
 export type ProjectJson = z.infer<typeof projectSchema>;
 

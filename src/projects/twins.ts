@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 import type { Permission } from '../auth/permissions';
 import type { AuthSpec } from '../auth/types';
-import { route, type RouteDef, type RouteHandler, type RouteSpec } from '../http/route';
+import { route, type Responses, type RouteDef, type RouteSpec, type SpecHandler } from '../http/route';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-
-export type ProjectTwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Omit<
-  RouteSpec<P, Q, B>,
+export type ProjectTwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends Responses = Responses> = Omit<
+  RouteSpec<P, Q, B, R>,
   'auth' | 'path' | 'tags'
 > & {
   /** Path below the prefix: `/projects/{id}` becomes `/api/projects/{id}` and `/api/agent/projects/{id}`. */
@@ -20,16 +18,16 @@ export type ProjectTwinSpec<P extends z.ZodType, Q extends z.ZodType, B extends 
  */
 export const projectTwin =
   (tags: string[]) =>
-  <P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never>(
+  <P extends z.ZodType = never, Q extends z.ZodType = never, B extends z.ZodType = never, const R extends Responses = Responses>(
     access: 'read' | 'write',
-    spec: ProjectTwinSpec<P, Q, B>,
-    handler: RouteHandler<Out<P>, Out<Q>, Out<B>>,
+    spec: ProjectTwinSpec<P, Q, B, R>,
+    handler: SpecHandler<P, Q, B, R>,
   ): RouteDef[] => {
     const session: AuthSpec = access === 'write' ? { kind: 'session', roles: ['owner', 'admin'] } : { kind: 'session' };
     const permission: Permission = access === 'write' ? 'projects:write' : 'projects:read';
     return [
-      route<P, Q, B>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
-      route<P, Q, B>(
+      route<P, Q, B, R>({ ...spec, tags, path: `/api${spec.path}`, auth: session }, handler),
+      route<P, Q, B, R>(
         { ...spec, tags, operationId: `${spec.operationId}Agent`, path: `/api/agent${spec.path}`, auth: { kind: 'agent', permission } },
         handler,
       ),

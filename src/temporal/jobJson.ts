@@ -11,7 +11,7 @@ export const JobProgressSchema = z
     total: z.number().nullable(),
     warnings: z.array(z.string()),
   })
-  .describe('What the job reports while it runs (its `progress` query).');
+  .meta({ id: 'JobProgress', description: 'What the job reports while it runs (its `progress` query).' });
 
 const jobFields = {
   id: z.string().describe('The job id, which is also the Temporal workflow id: `<kind>:<account>:<key>`.'),
@@ -35,7 +35,9 @@ const jobFields = {
   }),
 };
 
-export const JobSummarySchema = z.object(jobFields).describe('A job as listed; fetch it by id for progress, result and error.');
+export const JobSummarySchema = z
+  .object(jobFields)
+  .meta({ id: 'JobSummary', description: 'A job as listed; fetch it by id for progress, result and error.' });
 
 export const JobSchema = z
   .object({
@@ -50,7 +52,7 @@ export const JobSchema = z
       .nullable()
       .describe('When failed: the stable code and message the job failed with (`job_failed` for anything without a code); null otherwise.'),
   })
-  .describe('A job: one Temporal workflow execution started for an account.');
+  .meta({ id: 'Job', description: 'A job: one Temporal workflow execution started for an account.' });
 
 export type Job = z.infer<typeof JobSchema>;
 export type JobSummary = z.infer<typeof JobSummarySchema>;

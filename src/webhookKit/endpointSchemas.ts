@@ -35,33 +35,39 @@ export function endpointBodies<T extends readonly [string, ...string[]]>(eventTy
 
 export const pagedQuery = z.strictObject({ ...pageQuery });
 
-export const endpointSchema = z.object({
-  id: z.string(),
-  object: z.literal('webhook_endpoint'),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+export const endpointSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('webhook_endpoint'),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 
-export const createdSchema = endpointSchema.extend({
-  secret: z.string().describe('The signing secret `whsec_<base64 of 32 bytes>`, shown only in this response.'),
-});
+export const createdSchema = endpointSchema
+  .extend({
+    secret: z.string().describe('The signing secret `whsec_<base64 of 32 bytes>`, shown only in this response.'),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret' });
 
-export const deliverySchema = z.object({
-  id: z.string(),
-  event_id: z.string().describe('Also the `webhook-id` header of every attempt.'),
-  event_type: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  last_status: z.number().int().nullable().describe('HTTP status of the last attempt; null when it got no answer.'),
-  last_error: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const deliverySchema = z
+  .object({
+    id: z.string(),
+    event_id: z.string().describe('Also the `webhook-id` header of every attempt.'),
+    event_type: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    last_status: z.number().int().nullable().describe('HTTP status of the last attempt; null when it got no answer.'),
+    last_error: z.string().nullable(),
+    delivered_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
 
 export const toEndpointJson = (e: EndpointRow): z.infer<typeof endpointSchema> => ({
   id: e.id,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { route } from '../../src/http/route';
 import { newAccount, newAgentKey, newUser, type TestAccount } from '../helpers/accounts';
 import { harness } from '../helpers/harness';
@@ -8,7 +9,8 @@ import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 import { emailKey } from '../email/send/kit';
 
 const tags = ['Test'];
-const ok = async () => ({ body: { ok: true } });
+const responses = { 200: { description: 'ok', schema: z.object({ ok: z.literal(true) }) } };
+const ok = async () => ({ body: { ok: true as const } });
 
 /** Test-only routes, one per credential kind the product does not yet mount. */
 const probeRoutes = () => [
@@ -20,7 +22,7 @@ const probeRoutes = () => [
       summary: 'probe',
       tags,
       auth: { kind: 'agent', permission: 'crm:write' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
     ok,
   ),
@@ -32,7 +34,7 @@ const probeRoutes = () => [
       summary: 'probe',
       tags,
       auth: { kind: 'agent', permission: 'crm:write' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
     ok,
   ),
@@ -44,7 +46,7 @@ const probeRoutes = () => [
       summary: 'probe',
       tags,
       auth: { kind: 'agentSecret' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
     ok,
   ),
@@ -56,7 +58,7 @@ const probeRoutes = () => [
       summary: 'probe',
       tags,
       auth: { kind: 'cron' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
     ok,
   ),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { route } from '../../src/http/route';
 import { createLogger } from '../../src/logger';
 import { newAccount, type TestAccount } from '../helpers/accounts';
@@ -8,6 +9,7 @@ import { call } from '../helpers/http';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
 const tags = ['Test'];
+const responses = { 200: { description: 'ok', schema: z.object({ ok: z.literal(true) }) } };
 
 /** Test routes that log the way careless code would: whole header objects, and an error thrown mid-request. */
 const loggingRoutes = () => [
@@ -19,12 +21,12 @@ const loggingRoutes = () => [
       summary: 'logs headers',
       tags,
       auth: { kind: 'none' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
     async ({ ctx, deps }) => {
       deps.logger.info({ req: { headers: ctx.request.headers } }, 'request headers');
       deps.logger.info({ headers: ctx.request.headers }, 'headers');
-      return { body: { ok: true } };
+      return { body: { ok: true as const } };
     },
   ),
   route(
@@ -35,9 +37,9 @@ const loggingRoutes = () => [
       summary: 'builder probe',
       tags,
       auth: { kind: 'agentSecret' },
-      responses: { 200: { description: 'ok' } },
+      responses,
     },
-    async () => ({ body: { ok: true } }),
+    async () => ({ body: { ok: true as const } }),
   ),
   route(
     {

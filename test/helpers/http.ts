@@ -1,3 +1,4 @@
+import { checkConformance } from './conformance';
 import { harness } from './harness';
 
 export interface CallOptions {
@@ -19,7 +20,7 @@ export function call(method: string, path: string, options: CallOptions = {}): P
   return callAt(harness().baseUrl, method, path, options);
 }
 
-/** One real HTTP request to any app (a private test app on its own port). */
+/** One real HTTP request to any app (a private test app on its own port); a 2xx answer is checked against the app's /openapi.json. */
 export async function callAt(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -36,5 +37,6 @@ export async function callAt(baseUrl: string, method: string, path: string, opti
   } catch {
     parsed = undefined;
   }
+  await checkConformance(baseUrl, method, path, res.status, res.headers.get('content-type'), parsed);
   return { status: res.status, body: parsed, text, headers: res.headers };
 }

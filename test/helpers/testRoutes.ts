@@ -46,7 +46,7 @@ export function testRoutes(): RouteDef[] {
         body,
         idempotent: true,
         responses: {
-          201: { description: 'Finished in time' },
+          201: { description: 'Finished in time', schema: z.object({ job_id: z.string(), result: z.unknown() }) },
           202: { description: 'Started; poll Location', schema: JobSchema, headers: ACCEPTED_JOB_HEADERS },
         },
       },

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import type { TrustProxy } from '../../src/http/trustProxy';
 import { route } from '../../src/http/route';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
@@ -12,7 +13,7 @@ const originProbe = route(
     summary: 'test probe',
     tags: ['test'],
     auth: { kind: 'none' },
-    responses: { 200: { description: 'ok' } },
+    responses: { 200: { description: 'ok', schema: z.object({ origin: z.string(), ip: z.string() }) } },
   },
   async ({ ctx }) => ({ body: { origin: `${ctx.protocol}://${ctx.host}`, ip: ctx.ip } }),
 );

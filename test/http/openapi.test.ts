@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AuthSpec } from '../../src/auth/types';
 import { apiRoutes } from '../../src/app/routes';
+import { routeAuth } from '../../src/auth/routeAuth';
+import { buildOpenApi } from '../../src/http/openapi';
 import { call } from '../helpers/http';
 import { testRoutes } from '../helpers/testRoutes';
 
@@ -25,6 +27,21 @@ const securityOf = (auth: AuthSpec): unknown => {
 };
 
 const routeTable = () => apiRoutes(() => []);
+
+/** The API's resources, envelopes and answers a client generator should see as named types. */
+const RESOURCES = [
+  ...['Job', 'JobSummary', 'JobProgress', 'JobList', 'BulkAction', 'JobToken', 'Schedule', 'ScheduleRun', 'ScheduleRunList'],
+  ...['ContentItem', 'ContentItemList', 'ListedContentItem', 'AgentContentItem', 'CmsLink', 'ContentVersion', 'ScheduledPublish'],
+  ...['Avatar', 'Journey', 'Grid', 'GridResult', 'GridTestimonial', 'Category', 'MediaAsset', 'BrandGuide', 'BrandImageProfile'],
+  ...['Comment', 'Review', 'Actor', 'ProofPack', 'ProofEntry', 'SeoCheck', 'ContentScorecard', 'ContentCalendar'],
+  ...['Project', 'ProjectList', 'ProjectDeployment', 'ProjectDeploymentWithSecret', 'KnowledgeBase', 'KnowledgeArtifact'],
+  ...['AiTurn', 'AiToolCall', 'ResearchRun', 'WebhookEndpoint', 'WebhookDelivery', 'WebhookDeliveryList'],
+  ...['EmailDomain', 'EmailDomainRecord', 'EmailKey', 'EmailTemplate', 'EmailMessage', 'EmailRecipient', 'EmailSuppression'],
+  ...['SitePlatformConnection', 'SitePlatformSite', 'SitePlatformOAuthClient', 'SitePlatformBinding'],
+  ...['CommerceConnection', 'CommerceApp', 'CommerceSettings', 'User', 'Account', 'AgentKey', 'AccountPlan', 'InboxItem'],
+  ...['Contact', 'ContactList', 'Task', 'Deal', 'Activity', 'PipelineStage', 'FormSubmission', 'FormSubmissionDetail'],
+  'Error',
+];
 
 describe('the OpenAPI document and the docs page', () => {
   let doc: any;
@@ -96,6 +113,49 @@ describe('the OpenAPI document and the docs page', () => {
       const path = spec.path.replace(/\{\w+\}/g, () => randomUUID());
       const res = await call(spec.method.toUpperCase(), path);
       assert.equal(res.status, 401, `${spec.method.toUpperCase()} ${spec.path}: ${res.text}`);
+    }
+  });
+
+  it('every resource is a named component, and the routes that answer it reference it by $ref', () => {
+    const schemas = doc.components.schemas;
+    for (const name of RESOURCES) assert.ok(schemas[name], `${name} is not in components.schemas`);
+    const answer = (path: string, method: string, status = '200') =>
+      doc.paths[path][method].responses[status].content['application/json'].schema;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+    assert.deepEqual(answer('/api/marketing/content/{id}', 'get'), ref('ContentItem'));
+    assert.deepEqual(answer('/v1/email/messages/{id}', 'get'), ref('EmailMessage'));
+    assert.deepEqual(answer('/api/crm/contacts/{id}', 'patch'), ref('Contact'));
+    assert.deepEqual(answer('/api/jobs/{id}', 'get'), ref('Job'));
+    assert.deepEqual(answer('/api/jobs', 'get'), ref('JobList'));
+    assert.deepEqual(schemas.JobList.properties.data.items, ref('JobSummary'));
+    assert.deepEqual(answer('/api/crm/contacts', 'get'), ref('ContactList'));
+    assert.deepEqual(schemas.ContactList.properties.contacts.items, ref('Contact'));
+    assert.deepEqual(schemas.ContentVersion.properties.snapshot.$ref, ref('ContentItem').$ref);
+  });
+
+  it('every $ref of the document names a component it holds', () => {
+    const dangling = new Set<string>();
+    JSON.stringify(doc, (key, value) => {
+      if (key === '$ref' && !(value.startsWith('#/components/schemas/') && doc.components.schemas[value.slice(21)])) dangling.add(value);
+      return value;
+    });
+    assert.deepEqual([...dangling], []);
+  });
+
+  it('the document builds from the route table (no schema id names two shapes), and every coded error is the Error component', () => {
+    const built = buildOpenApi(routeTable(), routeAuth.docs);
+    assert.ok(built.components.schemas.Error);
+    for (const { spec } of routeTable()) {
+      const operation = built.paths[spec.path][spec.method] as { responses: Record<string, any> };
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400 || status in spec.responses) continue;
+        assert.deepEqual(
+          response.content['application/json'].schema,
+          { $ref: '#/components/schemas/Error' },
+          `${spec.method.toUpperCase()} ${spec.path} ${status}`,
+        );
+      }
     }
   });
 

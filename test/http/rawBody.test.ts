@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { route } from '../../src/http/route';
 import { startPrivateApp, type PrivateApp } from '../helpers/privateApp';
 
@@ -13,7 +14,7 @@ const echoDigest = route(
     tags: ['Test'],
     auth: { kind: 'none' },
     rawBody: true,
-    responses: { 200: { description: 'digest' } },
+    responses: { 200: { description: 'digest', schema: z.object({ sha256: z.string(), length: z.int(), parsed: z.boolean() }) } },
   },
   async ({ rawBody, body }) => ({
     body: { sha256: createHash('sha256').update(rawBody).digest('hex'), length: rawBody.length, parsed: body !== undefined },
@@ -31,7 +32,7 @@ const bigUpload = route(
     auth: { kind: 'none' },
     rawBody: true,
     maxBodyBytes: 64 * 1024,
-    responses: { 200: { description: 'length' } },
+    responses: { 200: { description: 'length', schema: z.object({ length: z.int() }) } },
   },
   async ({ rawBody }) => ({ body: { length: rawBody.length } }),
 );

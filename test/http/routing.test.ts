@@ -15,7 +15,12 @@ const probe = (method: RouteDef['spec']['method'], path: string, answer: string)
       tags: ['Test'],
       auth: { kind: 'none' },
       ...(path.includes('{id}') ? { params: z.object({ id: z.string() }) } : {}),
-      responses: { 200: { description: 'which route answered' } },
+      responses: {
+        200: {
+          description: 'which route answered',
+          schema: z.object({ answer: z.string(), params: z.object({ id: z.string() }).nullable() }),
+        },
+      },
     },
     async ({ params }) => ({ body: { answer, params: params ?? null } }),
   );

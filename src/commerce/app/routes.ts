@@ -23,20 +23,22 @@ const appBody = z.strictObject({
   ),
 });
 
-const appSchema = z.object({
-  provider: z.literal('commerce'),
-  client_id: z.string(),
-  client_secret_hint: z.string().describe('The last 4 characters of the client secret.'),
-  redirect_uri: z.string().nullable().describe("Add this to the app's allowed redirection URLs (null while PUBLIC_APP_URL is unset)."),
-  compliance_webhook_url: z
-    .string()
-    .nullable()
-    .describe(
-      "Set the app's privacy (compliance) webhook URL to this: the platform delivers customers/data_request, customers/redact and shop/redact there.",
-    ),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const appSchema = z
+  .object({
+    provider: z.literal('commerce'),
+    client_id: z.string(),
+    client_secret_hint: z.string().describe('The last 4 characters of the client secret.'),
+    redirect_uri: z.string().nullable().describe("Add this to the app's allowed redirection URLs (null while PUBLIC_APP_URL is unset)."),
+    compliance_webhook_url: z
+      .string()
+      .nullable()
+      .describe(
+        "Set the app's privacy (compliance) webhook URL to this: the platform delivers customers/data_request, customers/redact and shop/redact there.",
+      ),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'CommerceApp' });
 
 const toAppJson = (row: AppRegistrationRow, config: Config): z.infer<typeof appSchema> => ({
   provider: 'commerce',

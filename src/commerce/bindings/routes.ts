@@ -44,15 +44,17 @@ const settingsBody = z
     }
   });
 
-const settingsSchema = z.object({
-  project_id: z.string(),
-  override_mode: mode,
-  connection_id: z.string().nullable(),
-  storefront_api_version: z.string().nullable(),
-  configured: z.boolean().describe('False until settings are saved; an unconfigured project inherits.'),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-});
+const settingsSchema = z
+  .object({
+    project_id: z.string(),
+    override_mode: mode,
+    connection_id: z.string().nullable(),
+    storefront_api_version: z.string().nullable(),
+    configured: z.boolean().describe('False until settings are saved; an unconfigured project inherits.'),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: 'CommerceSettings' });
 
 const toSettingsJson = (projectId: string, row: ProjectSettingsRow | undefined): z.infer<typeof settingsSchema> => ({
   project_id: projectId,

@@ -6,11 +6,11 @@ import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/paginati
 import { route, type RouteDef } from '../../http/route';
 import {
   connectionDetailSchema,
+  connectionRegistrationSchema,
   connectionSchema,
   toConnectionJson,
   toRegistrationJson,
   toSubscriptionJson,
-  webhookRegistrationSchema,
 } from './json';
 import { disconnectConnection, listConnections, listSubscriptions, requireConnection, verifyConnection } from './service';
 import { registerStandardWebhooks } from './webhooks';
@@ -128,7 +128,7 @@ export function connectionRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'The registration outcome',
-            schema: z.object({ connection: connectionDetailSchema, webhooks: webhookRegistrationSchema }),
+            schema: connectionRegistrationSchema,
           },
         },
         errors: [

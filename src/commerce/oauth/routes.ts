@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { route, type RouteDef, type RouteResult } from '../../http/route';
+import { HTML_PAGE_HEADERS, htmlPageSchema } from '../../http/htmlPage';
+import { route, type RouteDef } from '../../http/route';
 import { isShopDomain } from '../../platforms/commerce';
-import {
-  connectionDetailSchema,
-  toConnectionJson,
-  toRegistrationJson,
-  toSubscriptionJson,
-  webhookRegistrationSchema,
-} from '../connections/json';
+import { connectionRegistrationSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson } from '../connections/json';
 import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';
 import { completeConnect, startConnect } from './service';
@@ -82,7 +77,7 @@ export function oauthRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'Connected (JSON or HTML, by `Accept`)',
-            schema: z.object({ connection: connectionDetailSchema, webhooks: webhookRegistrationSchema }),
+            schema: z.union([connectionRegistrationSchema, htmlPageSchema]),
           },
         },
         errors: [
@@ -107,10 +102,10 @@ export function oauthRoutes(): RouteDef[] {
           },
         ],
       },
-      async ({ query, deps, ctx }): Promise<RouteResult> => {
+      async ({ query, deps, ctx }) => {
         const outcome = await completeConnect(deps, { ...ctx.query, code: query.code, shop: query.shop, state: query.state });
         if (!wantsJson(ctx.get('accept'))) {
-          return { body: callbackPage(outcome), headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } };
+          return { body: callbackPage(outcome), headers: HTML_PAGE_HEADERS };
         }
         const { connection, webhooks } = outcome;
         return {

@@ -83,7 +83,7 @@ export function webhookRoutes(recent: RecentDeliveries = new RecentDeliveries())
           topic: header('x-commerce-topic'),
           webhookId: header('x-commerce-webhook-id'),
         });
-        return { status: 200, body: { received: true, duplicate: receipt.duplicate } };
+        return { status: 200, body: { received: true as const, duplicate: receipt.duplicate } };
       },
     ),
   ];

@@ -58,61 +58,63 @@ export const domainRecordSchema = z
       .optional()
       .describe(`DKIM only: for a retiring key, when its record may be removed (${RETIRING_KEY_DAYS} days after it stopped signing).`),
   })
-  .describe('A DNS record to publish, with its last check.');
+  .meta({ id: 'EmailDomainRecord', description: 'A DNS record to publish, with its last check.' });
 
-export const domainSchema = z.object({
-  id: z.string().meta({ format: 'uuid' }),
-  name: z.string().describe('The domain, lowercase.'),
-  status: checkStatus.describe(
-    'Ownership: `pending` until the first check; `verified` when the ownership record matched at the last check ' +
-      '(test keys may send from it); `failed` when it did not (see `last_check_error`).',
-  ),
-  dkim_status: checkStatus.describe(
-    "`verified` when the active DKIM key's record matched at the last check (live keys may send from it); `failed` when " +
-      'the last check of the key that counts (the active one, else the pending one) failed; else `pending`.',
-  ),
-  sending: z
-    .object({
-      test: z.boolean().describe('Test keys may send from the domain: ownership verified.'),
-      live: z.boolean().describe('Live keys may send from the domain: ownership and DKIM verified.'),
-    })
-    .describe('What the domain may send now.'),
-  record: z
-    .object({
-      type: z.literal('TXT'),
-      name: z.string().describe('`_workyard.<domain>`'),
-      value: z.string().describe('`workyard-verification=<token>`; publish it exactly.'),
-    })
-    .describe('The ownership record (also the first entry of `records`).'),
-  records: z.array(domainRecordSchema).describe('Every DNS record the domain needs, each with its own check.'),
-  open_tracking: z
-    .boolean()
-    .describe(
-      'Live mail from the domain with an html part carries a 1×1 pixel per recipient; its first load is `email.opened`. Off by default.',
+export const domainSchema = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    name: z.string().describe('The domain, lowercase.'),
+    status: checkStatus.describe(
+      'Ownership: `pending` until the first check; `verified` when the ownership record matched at the last check ' +
+        '(test keys may send from it); `failed` when it did not (see `last_check_error`).',
     ),
-  click_tracking: z
-    .boolean()
-    .describe(
-      "The http(s) links of live mail's html go through this service per recipient; the first click of each link is `email.clicked`. Off by default.",
+    dkim_status: checkStatus.describe(
+      "`verified` when the active DKIM key's record matched at the last check (live keys may send from it); `failed` when " +
+        'the last check of the key that counts (the active one, else the pending one) failed; else `pending`.',
     ),
-  tracking_host: z
-    .string()
-    .nullable()
-    .describe(
-      'A name under the domain (e.g. `track.<domain>`) that tracked links and the pixel use once its `tracking_cname` record verified; ' +
-        'null: they use the service URL.',
-    ),
-  verified_at: timestamp.nullable().describe('When the last ownership check matched; null unless `status` is `verified`.'),
-  last_checked_at: timestamp.nullable(),
-  last_check_error: z
-    .string()
-    .nullable()
-    .describe(
-      'Why the last ownership check failed: `record not found` (no TXT record at the name) or `value differs` (TXT records exist, none holds the value).',
-    ),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+    sending: z
+      .object({
+        test: z.boolean().describe('Test keys may send from the domain: ownership verified.'),
+        live: z.boolean().describe('Live keys may send from the domain: ownership and DKIM verified.'),
+      })
+      .describe('What the domain may send now.'),
+    record: z
+      .object({
+        type: z.literal('TXT'),
+        name: z.string().describe('`_workyard.<domain>`'),
+        value: z.string().describe('`workyard-verification=<token>`; publish it exactly.'),
+      })
+      .describe('The ownership record (also the first entry of `records`).'),
+    records: z.array(domainRecordSchema).describe('Every DNS record the domain needs, each with its own check.'),
+    open_tracking: z
+      .boolean()
+      .describe(
+        'Live mail from the domain with an html part carries a 1×1 pixel per recipient; its first load is `email.opened`. Off by default.',
+      ),
+    click_tracking: z
+      .boolean()
+      .describe(
+        "The http(s) links of live mail's html go through this service per recipient; the first click of each link is `email.clicked`. Off by default.",
+      ),
+    tracking_host: z
+      .string()
+      .nullable()
+      .describe(
+        'A name under the domain (e.g. `track.<domain>`) that tracked links and the pixel use once its `tracking_cname` record verified; ' +
+          'null: they use the service URL.',
+      ),
+    verified_at: timestamp.nullable().describe('When the last ownership check matched; null unless `status` is `verified`.'),
+    last_checked_at: timestamp.nullable(),
+    last_check_error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the last ownership check failed: `record not found` (no TXT record at the name) or `value differs` (TXT records exist, none holds the value).',
+      ),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'EmailDomain' });
 
 export type DomainRecordJson = z.infer<typeof domainRecordSchema>;
 export type DomainJson = z.infer<typeof domainSchema>;

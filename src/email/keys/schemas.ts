@@ -82,48 +82,56 @@ export const rotateKeyBody = z.strictObject({}).optional();
 
 const timestamp = z.string().meta({ format: 'date-time' });
 
-export const emailKeySchema = z.object({
-  id: z.string().meta({ format: 'uuid' }),
-  object: z.literal('email_key'),
-  name: z.string(),
-  environment: z.enum(['test', 'live']),
-  display: z
-    .string()
-    .describe('The prefix and last 4 characters (`svc_live_…AbCd`): the secret itself is shown once, at creation or rotation.'),
-  scopes: z.array(z.enum(EMAIL_SCOPES)),
-  rate_per_second: z.number().int(),
-  daily_cap: z.number().int().nullable(),
-  allowed_domains: z.array(z.string()).nullable(),
-  allowed_ips: z.array(z.string()).nullable(),
-  status: z.enum(['active', 'revoked']),
-  rotated_from_key_id: z.string().nullable().describe('The key this one replaced by rotation.'),
-  last_used_at: timestamp.nullable().describe('Last successful authentication (written about once a second).'),
-  revoked_at: timestamp.nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const emailKeySchema = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    object: z.literal('email_key'),
+    name: z.string(),
+    environment: z.enum(['test', 'live']),
+    display: z
+      .string()
+      .describe('The prefix and last 4 characters (`svc_live_…AbCd`): the secret itself is shown once, at creation or rotation.'),
+    scopes: z.array(z.enum(EMAIL_SCOPES)),
+    rate_per_second: z.number().int(),
+    daily_cap: z.number().int().nullable(),
+    allowed_domains: z.array(z.string()).nullable(),
+    allowed_ips: z.array(z.string()).nullable(),
+    status: z.enum(['active', 'revoked']),
+    rotated_from_key_id: z.string().nullable().describe('The key this one replaced by rotation.'),
+    last_used_at: timestamp.nullable().describe('Last successful authentication (written about once a second).'),
+    revoked_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'EmailKey' });
 
-export const usageSchema = z.object({
-  last_used_at: timestamp.nullable(),
-  sends_lifetime: z.number().int().describe('Emails sent (live and test) since the key was created.'),
-  sends_last_30_days: z.number().int().describe('Emails sent today and the 29 UTC days before.'),
-  rate_limit_hits: z.number().int().describe('Requests refused with 429 (`rate_limit_exceeded` or `daily_quota_exceeded`).'),
-  failed_auth_attempts: z.number().int().describe('Requests that named this key with a wrong secret, or after it was revoked (401).'),
-});
+export const usageSchema = z
+  .object({
+    last_used_at: timestamp.nullable(),
+    sends_lifetime: z.number().int().describe('Emails sent (live and test) since the key was created.'),
+    sends_last_30_days: z.number().int().describe('Emails sent today and the 29 UTC days before.'),
+    rate_limit_hits: z.number().int().describe('Requests refused with 429 (`rate_limit_exceeded` or `daily_quota_exceeded`).'),
+    failed_auth_attempts: z.number().int().describe('Requests that named this key with a wrong secret, or after it was revoked (401).'),
+  })
+  .meta({ id: 'EmailKeyUsage' });
 
-export const keyWithUsageSchema = emailKeySchema.extend({ usage: usageSchema });
+export const keyWithUsageSchema = emailKeySchema.extend({ usage: usageSchema }).meta({ id: 'EmailKeyWithUsage' });
 
-export const createdKeySchema = emailKeySchema.extend({
-  secret: z
-    .string()
-    .describe(
-      'The key, sent as `Authorization: Bearer <secret>`. Shown in this response only (and its idempotent replays): only a hash is stored.',
-    ),
-});
+export const createdKeySchema = emailKeySchema
+  .extend({
+    secret: z
+      .string()
+      .describe(
+        'The key, sent as `Authorization: Bearer <secret>`. Shown in this response only (and its idempotent replays): only a hash is stored.',
+      ),
+  })
+  .meta({ id: 'EmailKeyWithSecret' });
 
-export const rotatedKeySchema = createdKeySchema.extend({
-  replaced_key: emailKeySchema.describe('The old key, now revoked.'),
-});
+export const rotatedKeySchema = createdKeySchema
+  .extend({
+    replaced_key: emailKeySchema.describe('The old key, now revoked.'),
+  })
+  .meta({ id: 'RotatedEmailKey' });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

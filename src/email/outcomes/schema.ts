@@ -26,3 +26,5 @@ export const messageOutcomesShape = {
   complained_at: z.string().nullable(),
   delayed_at: z.string().nullable(),
 };
+
+export const messageOutcomesSchema = z.object(messageOutcomesShape);

@@ -1,24 +1,13 @@
+import type { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import { isUuid } from '../../http/ids';
+import type { messageOutcomesSchema } from './schema';
 import * as store from './store';
 
 export type OutcomeState = 'complained' | 'bounced' | 'delivered' | 'delivery_delayed';
 
-export interface MessageOutcomes {
-  /**
-   * The email's state: its most telling outcome over all recipients (complained > bounced > delivered >
-   * delivery_delayed), else its send status (`sent`, `failed`, `queued`, `scheduled`, `simulated`…).
-   */
-  state: OutcomeState | string;
-  /** `email.sent` (from the send) then every outcome per recipient, oldest first. */
-  events: Array<{ type: string; recipient: string | null; at: string; detail: Record<string, unknown> }>;
-  last_event: string | null;
-  sent_at: string | null;
-  delivered_at: string | null;
-  bounced_at: string | null;
-  complained_at: string | null;
-  delayed_at: string | null;
-}
+/** An email's outcomes as `GET /v1/email/emails/{id}` answers them, with its `sent_at`. */
+export type MessageOutcomes = z.output<typeof messageOutcomesSchema> & { sent_at: string | null };
 
 const PRECEDENCE: Array<[keyof store.OutcomeTimes, OutcomeState]> = [
   ['complained_at', 'complained'],
@@ -35,7 +24,7 @@ export async function messageOutcomes(db: Knex, accountId: string, messageId: st
   const row = await store.outcomeTimes(db, accountId, messageId);
   if (!row) return null;
   const outcomes = await store.outcomeRows(db, accountId, messageId);
-  const sent = row.sent_at ? [{ type: 'email.sent', recipient: null, at: row.sent_at.toISOString(), detail: {} }] : [];
+  const sent = row.sent_at ? [{ type: 'email.sent' as const, recipient: null, at: row.sent_at.toISOString(), detail: {} }] : [];
   const state = PRECEDENCE.find(([column]) => row[column])?.[1] ?? row.status;
   return {
     state,

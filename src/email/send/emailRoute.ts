@@ -22,13 +22,16 @@ export function emailByIdRoute(): RouteDef {
       summary: 'Read an email: its status, scheduled_at, created_at and sent_at.',
       description: getEmailByIdDescription,
       params: idParams,
-      responses: { 200: { description: 'The email', schema: storedEmailSchema.extend(messageOutcomesShape) } },
+      responses: {
+        200: { description: 'The email', schema: storedEmailSchema.extend(messageOutcomesShape).meta({ id: 'EmailMessageWithOutcomes' }) },
+      },
       errors: [{ status: 404, code: 'email_not_found', description: 'No such email in this account.' }],
     },
     async ({ params, auth, deps }) => {
       if (auth.kind !== 'emailKey') throw new ApiError(500, 'internal', 'route needs an email key');
       const email = await readStoredEmail(deps, auth, params.id);
       const outcomes = await messageOutcomes(deps.db, auth.accountId, email.id);
+      if (!outcomes) throw new ApiError(404, 'email_not_found', 'email not found');
       return { body: { ...email, ...outcomes } };
     },
   );

@@ -15,23 +15,25 @@ import * as docs from './docs';
 
 const tags = ['Email sending'];
 
-const emailSchema = z.object({
-  id: z.string().describe("The email's id (uuid)."),
-  object: z.literal('email'),
-  messageId: z.string().describe('The Message-ID header of the message, `<id@from-domain>` (also for a test key).'),
-  test: z.boolean().describe('true for a test key: nothing was sent.'),
-  status: z
-    .enum(['queued', 'simulated'])
-    .describe("`queued`: a live key's message, accepted and being delivered by its job; `simulated`: a test key, nothing sent."),
-  from: z.string(),
-  to: z.array(z.string()),
-  recipients: z
-    .array(recipientSchema.pick({ email: true, type: true, state: true, reason: true }))
-    .describe(
-      'Every recipient: `queued` (live), `simulated` (test), or `skipped` with the `reason` it is suppressed — the message goes to the others.',
-    ),
-  created_at: z.string().describe('ISO 8601'),
-});
+const emailSchema = z
+  .object({
+    id: z.string().describe("The email's id (uuid)."),
+    object: z.literal('email'),
+    messageId: z.string().describe('The Message-ID header of the message, `<id@from-domain>` (also for a test key).'),
+    test: z.boolean().describe('true for a test key: nothing was sent.'),
+    status: z
+      .enum(['queued', 'simulated'])
+      .describe("`queued`: a live key's message, accepted and being delivered by its job; `simulated`: a test key, nothing sent."),
+    from: z.string(),
+    to: z.array(z.string()),
+    recipients: z
+      .array(recipientSchema.pick({ email: true, type: true, state: true, reason: true }))
+      .describe(
+        'Every recipient: `queued` (live), `simulated` (test), or `skipped` with the `reason` it is suppressed — the message goes to the others.',
+      ),
+    created_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'SentEmail' });
 
 const batchResults = z
   .array(
@@ -67,23 +69,27 @@ const batchResults = z
   )
   .describe('One result per message, in the order sent.');
 
-const batchResultSchema = z.object({ data: batchResults });
+const batchResultSchema = z.object({ data: batchResults }).meta({ id: 'EmailBatchResult' });
 
-const scheduledEmailSchema = emailSchema.extend({
-  status: z.literal('scheduled').describe('Stored and sent at `scheduled_at` by its job (`email-scheduled:<account>:<id>`).'),
-  scheduled_at: z.string().describe('ISO 8601 (UTC) of the time given.'),
-});
+const scheduledEmailSchema = emailSchema
+  .extend({
+    status: z.literal('scheduled').describe('Stored and sent at `scheduled_at` by its job (`email-scheduled:<account>:<id>`).'),
+    scheduled_at: z.string().describe('ISO 8601 (UTC) of the time given.'),
+  })
+  .meta({ id: 'ScheduledEmail' });
 
-const queuedBatchSchema = z.object({
-  id: z.string().describe('The batch id (uuid).'),
-  object: z.literal('batch'),
-  job_id: z
-    .string()
-    .describe('The job sending the batch (`email-batch:<account>:<batch id>`): `GET /api/jobs/{id}` with a session shows its progress.'),
-  data: batchResults.describe(
-    'One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).',
-  ),
-});
+const queuedBatchSchema = z
+  .object({
+    id: z.string().describe('The batch id (uuid).'),
+    object: z.literal('batch'),
+    job_id: z
+      .string()
+      .describe('The job sending the batch (`email-batch:<account>:<batch id>`): `GET /api/jobs/{id}` with a session shows its progress.'),
+    data: batchResults.describe(
+      'One result per message, in the order sent: `queued` for each valid one (see `GET /v1/email/messages/{id}`).',
+    ),
+  })
+  .meta({ id: 'QueuedEmailBatch' });
 
 const batchBody = z
   .array(z.unknown().meta(messageJsonSchema()))

@@ -7,58 +7,62 @@ import { getEmail } from './service';
 import type { MessageRow } from './store';
 
 /** A recipient as every email answer shows it: the send's answer (its state now) and a stored email's. */
-export const recipientSchema = z.object({
-  email: z.string().describe('The address, lower case.'),
-  type: z.enum(['to', 'cc', 'bcc']),
-  state: z.enum([
-    'queued',
-    'simulated',
-    'scheduled',
-    'cancelled',
-    'skipped',
-    'deferred',
-    'sent',
-    'delayed',
-    'delivered',
-    'bounced',
-    'complained',
-    'failed',
-  ]),
-  reason: z.string().optional().describe('Why a `skipped` recipient is suppressed: bounce, complaint, manual or unsubscribe.'),
-  detail: z.record(z.string(), z.unknown()).optional().describe('What the relay or a report said about it last.'),
-  updated_at: z.string().optional().describe('ISO 8601: when its state last changed.'),
-});
+export const recipientSchema = z
+  .object({
+    email: z.string().describe('The address, lower case.'),
+    type: z.enum(['to', 'cc', 'bcc']),
+    state: z.enum([
+      'queued',
+      'simulated',
+      'scheduled',
+      'cancelled',
+      'skipped',
+      'deferred',
+      'sent',
+      'delayed',
+      'delivered',
+      'bounced',
+      'complained',
+      'failed',
+    ]),
+    reason: z.string().optional().describe('Why a `skipped` recipient is suppressed: bounce, complaint, manual or unsubscribe.'),
+    detail: z.record(z.string(), z.unknown()).optional().describe('What the relay or a report said about it last.'),
+    updated_at: z.string().optional().describe('ISO 8601: when its state last changed.'),
+  })
+  .meta({ id: 'EmailRecipient' });
 
 /** A stored email as `GET /v1/email/messages/{id}` and `GET /v1/email/emails/{id}` answer it. */
-export const storedEmailSchema = z.object({
-  id: z.string(),
-  object: z.literal('email'),
-  batch_id: z.string().nullable().describe('The queued batch the email belongs to, if any.'),
-  status: z
-    .enum(['scheduled', 'cancelled', 'queued', 'deferred', 'sending', 'sent', 'simulated', 'failed'])
-    .describe(
-      "`scheduled` (waiting for `scheduled_at`), `cancelled` (cancelled before its time), `queued` (accepted, waiting for its first delivery attempt), `sending` (at the relay), `deferred` (some recipient waits for a retry after a temporary failure; `last_error`), `sent` (the relay took it for at least one recipient), `simulated` (a test key's scheduled email at its time: nothing sent), or `failed` (`error_code`).",
-    ),
-  messageId: z.string().nullable(),
-  from: z.string().describe('The sender address.'),
-  to: z.array(z.string()),
-  subject: z.string(),
-  error_code: z
-    .string()
-    .nullable()
-    .describe(
-      'Why it failed: smtp_rejected (the relay refused every recipient), delivery_expired (not taken before the delivery time ran out), api_key_revoked (the key was revoked before it was handed over), daily_quota_exceeded or recipient_suppressed (a scheduled email at its time).',
-    ),
-  attempts: z.number().int().describe('Delivery attempts made so far.'),
-  last_error: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe('What the relay said when the last attempt failed for some recipient (`smtp_code`, `status`, `stage`, `diagnostic_code`).'),
-  recipients: z.array(recipientSchema).describe(recipientsDescription),
-  created_at: z.string().describe('ISO 8601'),
-  scheduled_at: z.string().nullable().describe('ISO 8601: when a scheduled email is (or was) to be sent; null otherwise.'),
-  sent_at: z.string().nullable().describe('ISO 8601'),
-});
+export const storedEmailSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('email'),
+    batch_id: z.string().nullable().describe('The queued batch the email belongs to, if any.'),
+    status: z
+      .enum(['scheduled', 'cancelled', 'queued', 'deferred', 'sending', 'sent', 'simulated', 'failed'])
+      .describe(
+        "`scheduled` (waiting for `scheduled_at`), `cancelled` (cancelled before its time), `queued` (accepted, waiting for its first delivery attempt), `sending` (at the relay), `deferred` (some recipient waits for a retry after a temporary failure; `last_error`), `sent` (the relay took it for at least one recipient), `simulated` (a test key's scheduled email at its time: nothing sent), or `failed` (`error_code`).",
+      ),
+    messageId: z.string().nullable(),
+    from: z.string().describe('The sender address.'),
+    to: z.array(z.string()),
+    subject: z.string(),
+    error_code: z
+      .string()
+      .nullable()
+      .describe(
+        'Why it failed: smtp_rejected (the relay refused every recipient), delivery_expired (not taken before the delivery time ran out), api_key_revoked (the key was revoked before it was handed over), daily_quota_exceeded or recipient_suppressed (a scheduled email at its time).',
+      ),
+    attempts: z.number().int().describe('Delivery attempts made so far.'),
+    last_error: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('What the relay said when the last attempt failed for some recipient (`smtp_code`, `status`, `stage`, `diagnostic_code`).'),
+    recipients: z.array(recipientSchema).describe(recipientsDescription),
+    created_at: z.string().describe('ISO 8601'),
+    scheduled_at: z.string().nullable().describe('ISO 8601: when a scheduled email is (or was) to be sent; null otherwise.'),
+    sent_at: z.string().nullable().describe('ISO 8601'),
+  })
+  .meta({ id: 'EmailMessage' });
 
 export type StoredEmailJson = z.infer<typeof storedEmailSchema>;
 

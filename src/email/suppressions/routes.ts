@@ -35,17 +35,19 @@ const listQuery = z.strictObject({
 const createBody = z.strictObject({ email: address.describe('The address to suppress (stored in lower case).') });
 const emailParams = z.strictObject({ email: z.string().describe('The suppressed address (URL-encoded; case-insensitive).') });
 
-const suppressionSchema = z.object({
-  object: z.literal('suppression'),
-  email: z.string().describe('Lower case.'),
-  reason: z
-    .enum(['bounce', 'complaint', 'manual', 'unsubscribe'])
-    .describe(
-      '`bounce`: a hard bounce (5.x.x); `complaint`: a feedback report; `manual`: added through the API; `unsubscribe`: the recipient used the one-click unsubscribe link of an email.',
-    ),
-  message_id: z.string().nullable().describe('The email whose bounce, complaint or unsubscribe link added it; null for `manual`.'),
-  created_at: z.string().describe('ISO 8601'),
-});
+const suppressionSchema = z
+  .object({
+    object: z.literal('suppression'),
+    email: z.string().describe('Lower case.'),
+    reason: z
+      .enum(['bounce', 'complaint', 'manual', 'unsubscribe'])
+      .describe(
+        '`bounce`: a hard bounce (5.x.x); `complaint`: a feedback report; `manual`: added through the API; `unsubscribe`: the recipient used the one-click unsubscribe link of an email.',
+      ),
+    message_id: z.string().nullable().describe('The email whose bounce, complaint or unsubscribe link added it; null for `manual`.'),
+    created_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'EmailSuppression' });
 
 const toJson = (r: SuppressionRow): z.infer<typeof suppressionSchema> => ({
   object: 'suppression',

@@ -81,7 +81,9 @@ export function emailTemplateRoutes(): RouteDef[] {
         summary: 'List email templates, by name.',
         description: docs.listEmailTemplatesDescription,
         query: z.strictObject({ ...pageQuery }),
-        responses: { 200: { description: 'A page of templates', schema: listEnvelopeSchema(templateSummarySchema) } },
+        responses: {
+          200: { description: 'A page of templates', schema: listEnvelopeSchema(templateSummarySchema, 'data', 'EmailTemplateList') },
+        },
       },
       async ({ query, auth: caller, deps }) => {
         const { rows, total } = await templates.listTemplates(deps.db, accountOf(caller), query);

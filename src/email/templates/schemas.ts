@@ -44,18 +44,22 @@ const variables = z
   .array(z.string())
   .describe('The variables the template uses, in order of first appearance (subject, html, text); a send must give each a value.');
 
-export const templateSummarySchema = z.object({
-  id: z.string().meta({ format: 'uuid' }),
-  name: z.string(),
-  subject: z.string(),
-  variables,
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const templateSummarySchema = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    name: z.string(),
+    subject: z.string(),
+    variables,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'EmailTemplateSummary' });
 
-export const templateSchema = templateSummarySchema.extend({
-  html: z.string().nullable(),
-  text: z.string().nullable(),
-});
+export const templateSchema = templateSummarySchema
+  .extend({
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+  })
+  .meta({ id: 'EmailTemplate' });
 
 export type TemplateJson = z.infer<typeof templateSchema>;

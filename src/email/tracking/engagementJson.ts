@@ -10,20 +10,22 @@ const hit = {
   count: z.number().int().describe('How many times, the first included.'),
 };
 
-export const engagementSchema = z.object({
-  object: z.literal('engagement'),
-  email_id: z.string().meta({ format: 'uuid' }),
-  opens: z.array(z.object(hit)).describe('Per recipient whose pixel loaded, first opens first.'),
-  clicks: z
-    .array(
-      z.object({
-        ...hit,
-        link: z.number().int().describe("The link's index among the email's tracked links."),
-        url: z.string().nullable().describe('The URL it redirected to.'),
-      }),
-    )
-    .describe('Per recipient and link followed, first clicks first.'),
-});
+export const engagementSchema = z
+  .object({
+    object: z.literal('engagement'),
+    email_id: z.string().meta({ format: 'uuid' }),
+    opens: z.array(z.object(hit)).describe('Per recipient whose pixel loaded, first opens first.'),
+    clicks: z
+      .array(
+        z.object({
+          ...hit,
+          link: z.number().int().describe("The link's index among the email's tracked links."),
+          url: z.string().nullable().describe('The URL it redirected to.'),
+        }),
+      )
+      .describe('Per recipient and link followed, first clicks first.'),
+  })
+  .meta({ id: 'EmailEngagement' });
 
 export type EngagementJson = z.infer<typeof engagementSchema>;
 

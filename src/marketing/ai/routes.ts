@@ -11,6 +11,7 @@ import { jobWait } from '../../jobs/start/wait';
 import { twinRoutes } from '../twins';
 import * as docs from './docs';
 import { confirmCall, readTurn, startTurn } from './service';
+import { turnSchema } from './turnJson';
 import { DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT } from './view';
 import { JOB_OPTIONS_DOC, JOB_OPTIONS_ERRORS, jobOptionFields, jobStartOptionsOf } from '../../jobs/jobOptions';
 
@@ -41,44 +42,6 @@ const pollQuery = z.strictObject({
 const confirmBody = z.strictObject({
   call_id: z.string().min(1).max(200).describe('`pending_call.call_id` of the turn.'),
   approve: z.boolean().default(true).describe('true (default): run the call; false: decline it (the model is told it did not run).'),
-});
-
-const eventSchema = z.object({
-  seq: z.int(),
-  type: z
-    .enum(['message', 'tool_call_started', 'tool_call_finished', 'data_update', 'awaiting_confirmation', 'confirmation', 'done'])
-    .describe('What happened; `data` carries its details.'),
-  data: z.record(z.string(), z.unknown()),
-  at: z.string(),
-});
-
-export const turnSchema = z.object({
-  session_id: z.string(),
-  turn_id: z.string(),
-  job_id: z.string().describe('The turn as a job: GET /api/jobs/{job_id}; POST /api/jobs/{job_id}/cancel cancels the turn.'),
-  project_id: z.string().nullable(),
-  status: z.enum(['running', 'awaiting_confirmation', 'completed', 'failed', 'cancelled']),
-  stale: z.boolean().describe(docs.STALE),
-  response: z.string().nullable().describe("The model's answer once the turn completed; null before."),
-  tool_calls: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      status: z.enum(['pending', 'ok', 'error', 'needs_confirmation', 'declined']),
-      http_status: z.int().nullable(),
-    }),
-  ),
-  data_updates: z.array(z.unknown()).describe('Objects the tool calls changed: { type, id, action, tool }.'),
-  pending_call: z
-    .object({ call_id: z.string(), name: z.string(), arguments: z.unknown(), reason: z.string() })
-    .nullable()
-    .describe('The confirm-gated call the turn waits on; confirm it with POST …/turns/{turnId}/confirm.'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  events: z.array(eventSchema),
-  next_seq: z.int().describe('Send as since_seq on the next poll.'),
-  has_more: z.boolean(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
 });
 
 const errors = {
@@ -146,7 +109,7 @@ export function aiChatRoutes(): RouteDef[] {
           options: await jobStartOptionsOf(deps, accountOf(auth), body),
           wait,
         });
-        return withPreferenceApplied({ status: outcome.done ? 200 : 202, body: outcome.view }, wait);
+        return withPreferenceApplied({ status: outcome.done ? (200 as const) : (202 as const), body: outcome.view }, wait);
       },
     ),
     ...twinRoutes(

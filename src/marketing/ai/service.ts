@@ -12,7 +12,8 @@ import { withTemporal } from '../../temporal/rpc';
 import { aiTurnConfirmSignal, aiTurnContract } from '../../../workflows/aiTurn.contract';
 import { findSession, findTurn, findTurnView, insertSession, insertTurn, turnStatus } from './store';
 import type { TurnCaller } from './types';
-import { turnView, type TurnView } from './view';
+import type { TurnView } from './turnJson';
+import { turnView } from './view';
 import { turnWakeups } from './turnWakeups';
 
 export const DEPARTMENTS = ['marketing'] as const;
@@ -157,7 +158,7 @@ export async function confirmCall(
 ): Promise<TurnView> {
   const turn = await findTurnView(deps.db, accountId, turnId);
   if (!turn) throw new ApiError(404, 'turn_not_found', 'no such turn');
-  const pending = turn.pending_call as { call_id?: string } | null;
+  const pending = turn.pending_call;
   if (turn.status !== 'awaiting_confirmation' || !pending) {
     throw new ApiError(409, 'turn_not_awaiting_confirmation', `the turn is ${turn.status}, not waiting for a confirmation`, {
       details: { turn_status: turn.status },

@@ -1,8 +1,7 @@
 import type { Knex } from '../../db/knex';
+import type { PendingCall, ToolCallStatus, TurnEventType, TurnStatus } from './turnJson';
 
 // Sessions, turns and turn events of the department AI chats. Every query filters on the account.
-
-export type TurnStatus = 'running' | 'awaiting_confirmation' | 'completed' | 'failed' | 'cancelled';
 
 export interface SessionRow {
   id: string;
@@ -29,7 +28,7 @@ export interface TurnRow {
   tool_calls: StoredToolCall[];
   data_updates: unknown[];
   transcript: unknown[];
-  pending_call: unknown;
+  pending_call: PendingCall | null;
   error: { code: string; message: string } | null;
   steps: number;
   last_seq: number;
@@ -43,13 +42,13 @@ export interface StoredToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  status: 'pending' | 'ok' | 'error' | 'needs_confirmation' | 'declined';
+  status: ToolCallStatus;
   http_status: number | null;
 }
 
 export interface EventRow {
   seq: number;
-  type: string;
+  type: TurnEventType;
   data: Record<string, unknown>;
   created_at: Date;
 }
@@ -156,7 +155,7 @@ export async function appendEvent(
   db: Knex,
   accountId: string,
   turnId: string,
-  event: { key: string; type: string; data: Record<string, unknown> },
+  event: { key: string; type: TurnEventType; data: Record<string, unknown> },
 ): Promise<number | null> {
   const append = async (trx: Knex.Transaction): Promise<number | null> => {
     const turn = await trx('ai_turns').where({ account_id: accountId, id: turnId }).forUpdate().first('last_seq');

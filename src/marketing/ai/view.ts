@@ -1,36 +1,12 @@
 import type { AppDeps } from '../../deps';
 import { describeRun } from '../../temporal/jobView';
 import { eventsSince, type TurnRow } from './store';
+import type { TurnView } from './turnJson';
 
 export const DEFAULT_EVENTS_LIMIT = 200;
 export const MAX_EVENTS_LIMIT = 500;
 /** A quiet running turn is checked against Temporal only after this long (a poll is one row read before that). */
 const CHECK_RUN_AFTER_MS = 10_000;
-
-export interface TurnView {
-  session_id: string;
-  turn_id: string;
-  /** The turn's job: `GET /api/jobs/{job_id}`, `POST /api/jobs/{job_id}/cancel`. */
-  job_id: string;
-  project_id: string | null;
-  status: TurnRow['status'];
-  /** Running, but its workflow made no progress for AI_TURN_STALE_SECONDS, or its run is gone or closed. */
-  stale: boolean;
-  /** The model's answer; null until the turn completed. */
-  response: string | null;
-  tool_calls: Array<{ id: string; name: string; status: string; http_status: number | null }>;
-  data_updates: unknown[];
-  /** The confirm-gated call the turn waits on (`status: awaiting_confirmation`), else null. */
-  pending_call: unknown;
-  error: { code: string; message: string } | null;
-  events: Array<{ seq: number; type: string; data: Record<string, unknown>; at: string }>;
-  /** The seq to send as `since_seq` next (the last one returned, or the one asked for). */
-  next_seq: number;
-  /** More events after these than the limit let through. */
-  has_more: boolean;
-  created_at: string;
-  finished_at: string | null;
-}
 
 type ViewDeps = Pick<AppDeps, 'config' | 'db' | 'temporal'>;
 

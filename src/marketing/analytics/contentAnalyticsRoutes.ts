@@ -35,27 +35,29 @@ const rowSchema = z.object({
   computed_at: z.string().describe('When the nightly job stored the row.'),
 });
 
-const answerSchema = z.object({
-  content_summary: z.object({
-    id: z.string(),
-    title: z.string(),
-    status: z.string(),
-    content_type: z.string(),
-    target_keyword: z.string().nullable(),
-    published_at: z.string().nullable(),
-    url: z.string().nullable(),
-    url_source: z.enum(URL_SOURCES).nullable(),
-  }),
-  scorecard: scorecardSchema.describe('The live scorecard over `window` (as GET /api/agent/marketing/content/{id}/scorecard).'),
-  data: z.array(rowSchema).describe('Stored daily rows, newest first.'),
-  pagination: z.object({
-    page: z.int(),
-    limit: z.int(),
-    total: z.int().describe('Stored rows matching from_date/to_date, in all pages.'),
-    total_pages: z.int(),
-    has_more: z.boolean(),
-  }),
-});
+const answerSchema = z
+  .object({
+    content_summary: z.object({
+      id: z.string(),
+      title: z.string(),
+      status: z.string(),
+      content_type: z.string(),
+      target_keyword: z.string().nullable(),
+      published_at: z.string().nullable(),
+      url: z.string().nullable(),
+      url_source: z.enum(URL_SOURCES).nullable(),
+    }),
+    scorecard: scorecardSchema.describe('The live scorecard over `window` (as GET /api/agent/marketing/content/{id}/scorecard).'),
+    data: z.array(rowSchema).describe('Stored daily rows, newest first.'),
+    pagination: z.object({
+      page: z.int(),
+      limit: z.int(),
+      total: z.int().describe('Stored rows matching from_date/to_date, in all pages.'),
+      total_pages: z.int(),
+      has_more: z.boolean(),
+    }),
+  })
+  .meta({ id: 'ContentAnalytics' });
 
 /** `GET /api/agent/marketing/content/{id}/analytics` (agent only, as doc1 lists it). */
 export function contentAnalyticsRoutes(): RouteDef[] {

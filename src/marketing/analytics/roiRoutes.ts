@@ -18,31 +18,35 @@ const query = z.strictObject({
   ),
 });
 
-const assetSchema = z.object({
-  type: z
-    .enum(['content', 'campaign'])
-    .describe('`content`: a content item (its page); `campaign`: a UTM campaign named by first touches.'),
-  content_id: z.string().nullable(),
-  title: z.string().nullable(),
-  project_id: z.string().nullable(),
-  path: z.string().nullable(),
-  campaign: z.string().nullable(),
-  attributed_contacts: z.int(),
-  deals: z.int(),
-  won: z.int(),
-  revenue: z.array(z.object({ currency: z.string(), amount_minor: z.int() })).describe('Won revenue per currency in minor units.'),
-  mixed_currency: z.boolean().describe('The revenue spans currencies: it is listed per currency, never summed.'),
-});
+const assetSchema = z
+  .object({
+    type: z
+      .enum(['content', 'campaign'])
+      .describe('`content`: a content item (its page); `campaign`: a UTM campaign named by first touches.'),
+    content_id: z.string().nullable(),
+    title: z.string().nullable(),
+    project_id: z.string().nullable(),
+    path: z.string().nullable(),
+    campaign: z.string().nullable(),
+    attributed_contacts: z.int(),
+    deals: z.int(),
+    won: z.int(),
+    revenue: z.array(z.object({ currency: z.string(), amount_minor: z.int() })).describe('Won revenue per currency in minor units.'),
+    mixed_currency: z.boolean().describe('The revenue spans currencies: it is listed per currency, never summed.'),
+  })
+  .meta({ id: 'CampaignRoiAsset' });
 
-const reportSchema = z.object({
-  from: z.string().nullable(),
-  to: z.string().nullable(),
-  sort: z.enum(ROI_SORTS),
-  data: z.array(assetSchema),
-  truncated: z
-    .boolean()
-    .describe(`More than ${ROI_ROW_CAP} assets (or more than ${ROI_ITEMS_CAP.toLocaleString('en')} linked items) matched.`),
-});
+const reportSchema = z
+  .object({
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    sort: z.enum(ROI_SORTS),
+    data: z.array(assetSchema),
+    truncated: z
+      .boolean()
+      .describe(`More than ${ROI_ROW_CAP} assets (or more than ${ROI_ITEMS_CAP.toLocaleString('en')} linked items) matched.`),
+  })
+  .meta({ id: 'CampaignRoiReport' });
 
 const DESCRIPTION = [
   'Per marketing asset — each content item whose page (its cms_link project and URL path) is the first touch of',

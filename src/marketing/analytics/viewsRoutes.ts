@@ -41,19 +41,21 @@ const body = z.strictObject({
 
 const figures = { project_id: z.string(), path: z.string() };
 const projectReason = z.enum(PROJECT_DEGRADED_REASONS);
-const answer = z.object({
-  stats: z.array(z.object({ ...figures, form_submits: z.int(), leads: z.int(), contacts: z.int() })),
-  degraded: z.boolean().describe('True when some collector figures are missing: no collector, or a project whose query failed.'),
-  degraded_reason: z
-    .enum([...PROJECT_DEGRADED_REASONS, 'mixed'])
-    .nullable()
-    .describe('The reason every degraded project shares, `mixed` when they differ, null when not degraded.'),
-  degraded_projects: z
-    .array(z.object({ project_id: z.string(), reason: projectReason }))
-    .describe('Each project whose collector figures are missing, with its own reason; its pairs are in `ledger`.'),
-  ledger: z.array(z.object({ ...figures, leads: z.int(), contacts: z.int() })).describe('Ledger-only figures (see the description).'),
-  projects_without_site: z.array(z.string()),
-});
+const answer = z
+  .object({
+    stats: z.array(z.object({ ...figures, form_submits: z.int(), leads: z.int(), contacts: z.int() })),
+    degraded: z.boolean().describe('True when some collector figures are missing: no collector, or a project whose query failed.'),
+    degraded_reason: z
+      .enum([...PROJECT_DEGRADED_REASONS, 'mixed'])
+      .nullable()
+      .describe('The reason every degraded project shares, `mixed` when they differ, null when not degraded.'),
+    degraded_projects: z
+      .array(z.object({ project_id: z.string(), reason: projectReason }))
+      .describe('Each project whose collector figures are missing, with its own reason; its pairs are in `ledger`.'),
+    ledger: z.array(z.object({ ...figures, leads: z.int(), contacts: z.int() })).describe('Ledger-only figures (see the description).'),
+    projects_without_site: z.array(z.string()),
+  })
+  .meta({ id: 'ContentViews' });
 
 /** `POST /api/marketing/content/views` (and the agent twin): batch page and lead stats. */
 export function viewsRoutes(): RouteDef[] {

@@ -45,29 +45,33 @@ const guideBody = z.strictObject({
     .describe('A media asset of the account (400 `invalid_reference` otherwise); null or absent clears it.'),
 });
 
-const guideSchema = z.object({
-  project_id: z.string().nullable().describe("null for the account's guide."),
-  voice: z.string().nullable(),
-  visual_style: z.string().nullable(),
-  colors: z.array(z.object({ name: z.string().nullable(), hex: z.string() })),
-  avoid: z.array(z.string()),
-  primary_logo_asset_id: z.string().nullable(),
-  updated_at: z.string().nullable().describe('null while the guide was never saved.'),
-});
+const guideSchema = z
+  .object({
+    project_id: z.string().nullable().describe("null for the account's guide."),
+    voice: z.string().nullable(),
+    visual_style: z.string().nullable(),
+    colors: z.array(z.object({ name: z.string().nullable(), hex: z.string() })),
+    avoid: z.array(z.string()),
+    primary_logo_asset_id: z.string().nullable(),
+    updated_at: z.string().nullable().describe('null while the guide was never saved.'),
+  })
+  .meta({ id: 'BrandGuide' });
 
-const profileSchema = z.object({
-  project_id: z.string().nullable().describe('The project asked for, or null for the account guide alone.'),
-  prompt_block: z.string().describe('Plain sentences, no markdown; "" when the guide sets no style, voice or colour.'),
-  avoid_list: z.array(z.string()),
-  reference_images: z.array(
-    z.object({
-      id: z.string().describe('`logo_primary` for the logo, else the media asset id.'),
-      url: z.string(),
-      role: z.enum(['logo', 'brand']),
-      alt: z.string().optional(),
-    }),
-  ),
-});
+const profileSchema = z
+  .object({
+    project_id: z.string().nullable().describe('The project asked for, or null for the account guide alone.'),
+    prompt_block: z.string().describe('Plain sentences, no markdown; "" when the guide sets no style, voice or colour.'),
+    avoid_list: z.array(z.string()),
+    reference_images: z.array(
+      z.object({
+        id: z.string().describe('`logo_primary` for the logo, else the media asset id.'),
+        url: z.string(),
+        role: z.enum(['logo', 'brand']),
+        alt: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'BrandImageProfile' });
 
 const projectParams = z.strictObject({
   projectId: z.string().describe("Website project id (uuid). A malformed or unknown id, or another account's, answers 404."),

@@ -19,39 +19,45 @@ const calendarQuery = z.strictObject({
     ),
 });
 
-const entrySchema = z.object({
-  content_id: z.string(),
-  title: z.string(),
-  kind: z.enum(['scheduled', 'published', 'failed', 'recorded_only']),
-  date: z.string().describe('ISO 8601 timestamp of the event.'),
-  executes: z
-    .boolean()
-    .describe(
-      "True exactly when the item's publish workflow holds the date (kind `scheduled`); false for `recorded_only`, a date that nothing publishes.",
-    ),
-  status: z.string(),
-  content_type: z.string(),
-});
+const entrySchema = z
+  .object({
+    content_id: z.string(),
+    title: z.string(),
+    kind: z.enum(['scheduled', 'published', 'failed', 'recorded_only']),
+    date: z.string().describe('ISO 8601 timestamp of the event.'),
+    executes: z
+      .boolean()
+      .describe(
+        "True exactly when the item's publish workflow holds the date (kind `scheduled`); false for `recorded_only`, a date that nothing publishes.",
+      ),
+    status: z.string(),
+    content_type: z.string(),
+  })
+  .meta({ id: 'ContentCalendarEntry' });
 
-const cadenceSchema = z.object({
-  as_of: z.string().describe('The moment the counts are taken at (now).'),
-  published_last_30_days: z.number().int(),
-  published_last_90_days: z.number().int(),
-  published_per_week_last_90_days: z.number().describe('published_last_90_days ÷ (90/7), one decimal.'),
-  scheduled_next_30_days: z.number().int().describe('Schedules that will execute in the next 30 days.'),
-  recorded_only_next_30_days: z.number().int().describe('Scheduled dates in the next 30 days that nothing will publish.'),
-  failed_last_30_days: z.number().int(),
-  last_published_at: z.string().nullable(),
-  next_scheduled_at: z.string().nullable().describe('The next schedule that will execute, or null.'),
-});
+const cadenceSchema = z
+  .object({
+    as_of: z.string().describe('The moment the counts are taken at (now).'),
+    published_last_30_days: z.number().int(),
+    published_last_90_days: z.number().int(),
+    published_per_week_last_90_days: z.number().describe('published_last_90_days ÷ (90/7), one decimal.'),
+    scheduled_next_30_days: z.number().int().describe('Schedules that will execute in the next 30 days.'),
+    recorded_only_next_30_days: z.number().int().describe('Scheduled dates in the next 30 days that nothing will publish.'),
+    failed_last_30_days: z.number().int(),
+    last_published_at: z.string().nullable(),
+    next_scheduled_at: z.string().nullable().describe('The next schedule that will execute, or null.'),
+  })
+  .meta({ id: 'ContentCadence' });
 
-const calendarSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  entries: z.array(entrySchema),
-  truncated: z.boolean().describe(`True when the window held more than ${MAX_CALENDAR_ENTRIES} entries; narrow it to see the rest.`),
-  cadence: cadenceSchema,
-});
+const calendarSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    entries: z.array(entrySchema),
+    truncated: z.boolean().describe(`True when the window held more than ${MAX_CALENDAR_ENTRIES} entries; narrow it to see the rest.`),
+    cadence: cadenceSchema,
+  })
+  .meta({ id: 'ContentCalendar' });
 
 const description = [
   "Every dated event of the account's content items inside the window [from, to], oldest first (ties by content id, then kind). One item can give several entries.",

@@ -8,7 +8,7 @@ import { JobSchema } from '../../jobs/schemas';
 import { jobsBaseOf, jobStartAnswer } from '../../jobs/start/answer';
 import { ACCEPTED_JOB_START_HEADERS, PREFER_DOC, PREFERENCE_APPLIED_HEADER } from '../../jobs/start/docs';
 import { jobWait } from '../../jobs/start/wait';
-import { contentItemSchema } from '../content/schemas';
+import { contentItemSchema } from '../content/contentItemJson';
 import { twinRoutes } from '../twins';
 import { draftCaseStudyRun } from './run';
 import * as docs from './runDocs';

@@ -45,14 +45,16 @@ const patchBody = z.strictObject({
   description: optionalText(1000).optional().describe('null or "" clears it.'),
 });
 
-const categorySchema = z.object({
-  id: z.string().describe('Send as `category_id` on a content item.'),
-  name: z.string(),
-  slug: z.string(),
-  description: z.string().nullable(),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+const categorySchema = z
+  .object({
+    id: z.string().describe('Send as `category_id` on a content item.'),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'Category' });
 
 const toCategoryJson = (c: CategoryRow): z.infer<typeof categorySchema> => ({
   id: c.id,

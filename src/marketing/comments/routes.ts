@@ -4,7 +4,7 @@ import { requiredText } from '../../http/fields';
 import { idParams } from '../../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
-import { actorOf } from '../actor';
+import { actorOf, actorSchema } from '../actor';
 import { twinRoutes } from '../twins';
 import * as comments from './service';
 import type { CommentRow } from './service';
@@ -19,18 +19,15 @@ const createBody = z.strictObject({
   ),
 });
 
-const actorSchema = z.object({
-  type: z.enum(['user', 'agent', 'system']).describe('`user` for a dashboard session, `agent` for an agent API key.'),
-  id: z.string().nullable().describe('The user id or the agent key id.'),
-});
-
-const commentSchema = z.object({
-  id: z.string(),
-  content_id: z.string(),
-  body: z.string(),
-  author: actorSchema,
-  created_at: z.string(),
-});
+const commentSchema = z
+  .object({
+    id: z.string(),
+    content_id: z.string(),
+    body: z.string(),
+    author: actorSchema,
+    created_at: z.string(),
+  })
+  .meta({ id: 'Comment' });
 
 const toCommentJson = (c: CommentRow): z.infer<typeof commentSchema> => ({
   id: c.id,

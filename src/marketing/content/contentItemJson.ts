@@ -8,6 +8,9 @@ export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 
 const namedRef = z.object({ id: z.string(), name: z.string() }).nullable();
 
+/** The CMS collection (and item, once pushed) a content item publishes into. */
+const cmsLinkJson = z.object({ project_id: z.string(), collection_id: z.string(), item_id: z.string().nullable() }).meta({ id: 'CmsLink' });
+
 /** A content item as every route returns it (create, get, list, update, version snapshots). */
 export const contentItemSchema = z
   .object({
@@ -35,7 +38,7 @@ export const contentItemSchema = z
     featured_image_alt: z.string().nullable(),
     meta_keywords: z.string().nullable(),
     canonical_url: z.string().nullable(),
-    cms_link: z.object({ project_id: z.string(), collection_id: z.string(), item_id: z.string().nullable() }).nullable(),
+    cms_link: cmsLinkJson.nullable(),
     deploy_target: z.enum(DEPLOY_TARGETS),
     scheduled_publish_at: z.string().nullable(),
     published_at: z.string().nullable(),
@@ -43,9 +46,11 @@ export const contentItemSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .describe(
-    'A content item. The five grounding fields are always present (null when unset); customer_avatar, customer_journey and before_after_grid are read-only { id, name } objects.',
-  );
+  .meta({
+    id: 'ContentItem',
+    description:
+      'A content item. The five grounding fields are always present (null when unset); customer_avatar, customer_journey and before_after_grid are read-only { id, name } objects.',
+  });
 
 export type ContentItem = z.output<typeof contentItemSchema>;
 

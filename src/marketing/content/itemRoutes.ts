@@ -17,11 +17,13 @@ const tags = ['Marketing content'];
 const agent = (permission: Permission) => ({ kind: 'agent', permission }) as const;
 const session = { kind: 'session' } as const;
 
-const agentItemSchema = contentItemSchema.extend({
-  url: z.string().nullable().describe(`Public URL of the item on its site. ${URL_RULE}`),
-  url_source: z.enum(URL_SOURCES).nullable().describe('Which rule gave url (see url); null with a null url.'),
-  scheduled_publish: scheduledPublishSchema,
-});
+const agentItemSchema = contentItemSchema
+  .extend({
+    url: z.string().nullable().describe(`Public URL of the item on its site. ${URL_RULE}`),
+    url_source: z.enum(URL_SOURCES).nullable().describe('Which rule gave url (see url); null with a null url.'),
+    scheduled_publish: scheduledPublishSchema,
+  })
+  .meta({ id: 'AgentContentItem' });
 
 const scheduleErrors = [...scheduleWriteErrorSpecs, ...stageErrorSpecs];
 const updateErrors = [errorSpecs.notFound, errorSpecs.invalidReference, errorSpecs.notLinked, ...linkCheckErrorSpecs, ...scheduleErrors];

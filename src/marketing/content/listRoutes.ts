@@ -56,8 +56,10 @@ const agentQuery = z.strictObject({
     .describe('`updated` (default): updated_at descending; `published`: published_at descending, never-published items last.'),
 });
 
-const listedItem = contentItemSchema.extend({ url: z.string().nullable().describe(`Public URL on the site. ${URL_RULE}`) });
-const listResponse = listEnvelopeSchema(listedItem);
+const listedItem = contentItemSchema
+  .extend({ url: z.string().nullable().describe(`Public URL on the site. ${URL_RULE}`) })
+  .meta({ id: 'ListedContentItem' });
+const listResponse = listEnvelopeSchema(listedItem, 'data', 'ContentItemList');
 
 const description =
   `Answers \`{ data, total, page, limit }\`; \`total\` counts every match. Filters combine (AND). ` +

@@ -3,8 +3,6 @@ import { optionalText, requiredText } from '../../http/fields';
 import { contentItemSchema, DEPLOY_TARGETS } from './contentItemJson';
 import { distributionPlanInput } from './distributionPlan';
 
-// Declared with its mapper in contentItemJson.ts.
-export { contentItemSchema } from './contentItemJson';
 export const GROUNDING_TEXT_MAX = 255;
 export const MAX_TAGS = 50;
 

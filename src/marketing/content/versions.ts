@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import type { Knex } from '../../db/knex';
 import { listEnvelope, offsetOf, type Page } from '../../http/pagination';
+import { actorSchema } from '../actor';
 import { contentItemSchema } from './contentItemJson';
 import { getContent } from './service';
 import { listVersions, type VersionRow } from './versionStore';
 
-export const versionSchema = z.object({
-  id: z.string(),
-  content_id: z.string(),
-  version: z.number().int().describe('1 for the create, then one more per change.'),
-  changed_fields: z.array(z.string()).describe('Item fields that this change set (on version 1: the fields sent on create).'),
-  actor: z
-    .object({ type: z.enum(['user', 'agent', 'system']), id: z.string().nullable() })
-    .describe('Who made the change: a user (dashboard), an agent key, or the system (scheduled jobs).'),
-  created_at: z.string(),
-  snapshot: contentItemSchema.describe('The item as the API returned it right after this change.'),
-});
+export const versionSchema = z
+  .object({
+    id: z.string(),
+    content_id: z.string(),
+    version: z.number().int().describe('1 for the create, then one more per change.'),
+    changed_fields: z.array(z.string()).describe('Item fields that this change set (on version 1: the fields sent on create).'),
+    actor: actorSchema.describe('Who made the change: a user (dashboard), an agent key, or the system (scheduled jobs).'),
+    created_at: z.string(),
+    snapshot: contentItemSchema.describe('The item as the API returned it right after this change.'),
+  })
+  .meta({ id: 'ContentVersion' });
 
 export type ContentVersion = z.output<typeof versionSchema>;
 

@@ -27,16 +27,18 @@ const patchBody = z.strictObject({
     .describe(`${avatarAttributes.description} Replaces the stored object as a whole: send every key you keep.`),
 });
 
-const avatarSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  attributes: z
-    .record(z.string(), z.unknown())
-    .describe('Flat persona detail: `role`, `goals`, `pains`, `objections`, `channels` and any other key.'),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+const avatarSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    attributes: z
+      .record(z.string(), z.unknown())
+      .describe('Flat persona detail: `role`, `goals`, `pains`, `objections`, `channels` and any other key.'),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'Avatar' });
 
 const toAvatarJson = (a: AvatarRow): z.infer<typeof avatarSchema> => ({
   id: a.id,

@@ -90,16 +90,22 @@ export const patchGridBody = z.strictObject({
     ),
 });
 
-export const gridSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  results: z
-    .array(z.object({ id: z.string(), metric: z.string(), before: z.number(), after: z.number(), unit: z.string().nullable() }))
-    .describe('Measurable results in order.'),
-  testimonials: z
-    .array(z.object({ id: z.string(), quote: z.string(), attribution: z.string().nullable(), consent: z.boolean() }))
-    .describe('Testimonials in order; `consent` false means paraphrase without a name.'),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+const gridResultSchema = z
+  .object({ id: z.string(), metric: z.string(), before: z.number(), after: z.number(), unit: z.string().nullable() })
+  .meta({ id: 'GridResult' });
+
+const gridTestimonialSchema = z
+  .object({ id: z.string(), quote: z.string(), attribution: z.string().nullable(), consent: z.boolean() })
+  .meta({ id: 'GridTestimonial' });
+
+export const gridSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    results: z.array(gridResultSchema).describe('Measurable results in order.'),
+    testimonials: z.array(gridTestimonialSchema).describe('Testimonials in order; `consent` false means paraphrase without a name.'),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'Grid' });

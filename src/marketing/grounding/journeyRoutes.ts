@@ -55,14 +55,16 @@ const patchBody = z.strictObject({
   stages: stagesInput.optional().describe('Replaces the whole list; its order becomes the journey order.'),
 });
 
-const journeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  stages: z.array(z.object({ name: z.string(), description: z.string().nullable() })).describe('In journey order.'),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-});
+const journeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    stages: z.array(z.object({ name: z.string(), description: z.string().nullable() })).describe('In journey order.'),
+    created_at: z.string().describe('ISO 8601'),
+    updated_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'Journey' });
 
 const toJourneyJson = (j: JourneyRow): z.infer<typeof journeySchema> => ({
   id: j.id,

@@ -40,33 +40,35 @@ export async function imagesPreview(db: Knex, accountId: string, contentId: stri
   };
 }
 
-export const ImagesPreviewSchema = z.object({
-  content_id: z.string().describe('The item.'),
-  sections: z
-    .array(
-      z.object({
-        index: z.int().describe("The H2's 0-based index among the body's H2s, in document order."),
-        heading: z.string().describe("The H2's visible text, whitespace squashed."),
-        has_image: z
-          .boolean()
-          .describe(
-            'An <img>, a <picture>, or a <figure> with an <svg> already sits between this H2 and the next (or the end of the body).',
-          ),
-      }),
-    )
-    .describe('Every H2 of the body, in order.'),
-  candidates: z
-    .array(
-      z.object({
-        slot: z.string().describe('`hero` (the featured image) or `section:<index>`.'),
-        heading: z.string().nullable().describe("The H2's text; null for the hero."),
-        index: z.int().nullable().describe("The H2's index; null for the hero."),
-      }),
-    )
-    .describe(
-      'What a run without a model would illustrate: the hero first when the item has no featured image, then the sections in body order.',
-    ),
-  allowance: z.object({
-    remaining: z.int().nullable().describe('Image units left this UTC month (reserved ones count as spent); null on an unlimited plan.'),
-  }),
-});
+export const ImagesPreviewSchema = z
+  .object({
+    content_id: z.string().describe('The item.'),
+    sections: z
+      .array(
+        z.object({
+          index: z.int().describe("The H2's 0-based index among the body's H2s, in document order."),
+          heading: z.string().describe("The H2's visible text, whitespace squashed."),
+          has_image: z
+            .boolean()
+            .describe(
+              'An <img>, a <picture>, or a <figure> with an <svg> already sits between this H2 and the next (or the end of the body).',
+            ),
+        }),
+      )
+      .describe('Every H2 of the body, in order.'),
+    candidates: z
+      .array(
+        z.object({
+          slot: z.string().describe('`hero` (the featured image) or `section:<index>`.'),
+          heading: z.string().nullable().describe("The H2's text; null for the hero."),
+          index: z.int().nullable().describe("The H2's index; null for the hero."),
+        }),
+      )
+      .describe(
+        'What a run without a model would illustrate: the hero first when the item has no featured image, then the sections in body order.',
+      ),
+    allowance: z.object({
+      remaining: z.int().nullable().describe('Image units left this UTC month (reserved ones count as spent); null on an unlimited plan.'),
+    }),
+  })
+  .meta({ id: 'ContentImagesPreview' });

@@ -51,7 +51,9 @@ export function contentImageRoutes(): RouteDef[] {
         responses: {
           201: {
             description: 'Stored and attached',
-            schema: z.object({ asset: mediaAssetSchema, content_id: z.string(), placement: z.string().nullable() }),
+            schema: z
+              .object({ asset: mediaAssetSchema, content_id: z.string(), placement: z.string().nullable() })
+              .meta({ id: 'ContentImage' }),
           },
         },
         errors: [
@@ -104,7 +106,12 @@ export function contentImageRoutes(): RouteDef[] {
         params: idParams,
         body: deleteBody,
         responses: {
-          200: { description: 'Detached', schema: z.object({ content_id: z.string(), asset_id: z.string(), detached: z.literal(true) }) },
+          200: {
+            description: 'Detached',
+            schema: z
+              .object({ content_id: z.string(), asset_id: z.string(), detached: z.literal(true) })
+              .meta({ id: 'DetachedContentImage' }),
+          },
         },
         errors: [
           contentNotFound,
@@ -113,7 +120,7 @@ export function contentImageRoutes(): RouteDef[] {
       },
       async ({ params, body, auth, deps }) => {
         await media.detachContentImage(deps.db, accountOf(auth), params.id, body.asset_id);
-        return { body: { content_id: params.id, asset_id: body.asset_id, detached: true } };
+        return { body: { content_id: params.id, asset_id: body.asset_id, detached: true as const } };
       },
     ),
   ];

@@ -127,6 +127,7 @@ export function mediaRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'The image bytes',
+            contentType: 'image/*',
             headers: {
               'Content-Type': 'The decoded image type',
               ETag: '"<sha256>"',

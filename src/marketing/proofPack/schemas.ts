@@ -63,33 +63,39 @@ export const storeBody = z.strictObject({
     .describe(LIMIT_DOC),
 });
 
-export const ProofEntrySchema = z.object({
-  text: z.string().describe(`At most ${MAX_ENTRY_CHARS} characters: verbatim when consent is true, a name-free paraphrase when false.`),
-  consent: z.boolean(),
-  citation: z.string().describe('The source marker `[^source-id]` to put after the text; accepted by the pre-publish check.'),
-  citation_definition: z.string().describe('`[^source-id]: …` — place it as its own block (a `<p>`) so the citation resolves.'),
-  kind: z.enum(PROOF_KINDS),
-  attribution: z.string().nullable().describe('Who said it (consent true); always null when consent is false.'),
-  source: z.object({
-    type: z.enum(['before_after_testimonial', 'before_after_result', 'crm_activity', 'kb_passage']),
-    id: z.string(),
-  }),
-});
-
-export const ProofPackSchema = z.object({
-  data: z.array(ProofEntrySchema),
-  sources: z.array(
-    z.object({
-      kind: z.enum(['testimonials', 'results', 'crm_activities', 'knowledge_bases']),
-      ok: z.boolean().describe('False when the source could not be read in time; a line in notes says so.'),
-      count: z.number().int().describe('Rows read from it (before the limit).'),
+export const ProofEntrySchema = z
+  .object({
+    text: z.string().describe(`At most ${MAX_ENTRY_CHARS} characters: verbatim when consent is true, a name-free paraphrase when false.`),
+    consent: z.boolean(),
+    citation: z.string().describe('The source marker `[^source-id]` to put after the text; accepted by the pre-publish check.'),
+    citation_definition: z.string().describe('`[^source-id]: …` — place it as its own block (a `<p>`) so the citation resolves.'),
+    kind: z.enum(PROOF_KINDS),
+    attribution: z.string().nullable().describe('Who said it (consent true); always null when consent is false.'),
+    source: z.object({
+      type: z.enum(['before_after_testimonial', 'before_after_result', 'crm_activity', 'kb_passage']),
+      id: z.string(),
     }),
-  ),
-  notes: z.array(z.string()),
-});
+  })
+  .meta({ id: 'ProofEntry' });
 
-export const StoredPackSchema = z.object({
-  artifact_id: z.string(),
-  created: z.boolean().describe('False when the item already had a proof pack artifact, now refreshed.'),
-  pack: ProofPackSchema,
-});
+export const ProofPackSchema = z
+  .object({
+    data: z.array(ProofEntrySchema),
+    sources: z.array(
+      z.object({
+        kind: z.enum(['testimonials', 'results', 'crm_activities', 'knowledge_bases']),
+        ok: z.boolean().describe('False when the source could not be read in time; a line in notes says so.'),
+        count: z.number().int().describe('Rows read from it (before the limit).'),
+      }),
+    ),
+    notes: z.array(z.string()),
+  })
+  .meta({ id: 'ProofPack' });
+
+export const StoredPackSchema = z
+  .object({
+    artifact_id: z.string(),
+    created: z.boolean().describe('False when the item already had a proof pack artifact, now refreshed.'),
+    pack: ProofPackSchema,
+  })
+  .meta({ id: 'StoredProofPack' });

@@ -3,6 +3,7 @@ import { accountOf } from '../../auth/authenticate';
 import { route, type RouteDef } from '../../http/route';
 import { actorOf } from '../../sitePlatform/operations/actor';
 import { errorSpecs } from '../content/errors';
+import { publishToSiteResultSchema } from './resultJson';
 import { publishToSite } from './service';
 import * as docs from './docs';
 
@@ -31,7 +32,7 @@ export function publishToSiteRoutes(): RouteDef[] {
         description,
         params,
         responses: {
-          200: { description: '`{ item, site_item { project_id, site_id, collection_id, item_id, created }, warnings, seo_check }`.' },
+          200: { description: 'Published: the item, its platform entry, and the SEO check', schema: publishToSiteResultSchema },
         },
         errors: [
           errorSpecs.notFound,

@@ -2,19 +2,12 @@ import { ApiError } from '../../http/errors';
 import type { SitePlatformDeps } from '../../sitePlatform/connections/deps';
 import { contentSourceOf } from '../../sitePlatform/operations/contentSource';
 import { withTargetLock } from '../../sitePlatform/operations/locks';
-import { getContent, type ContentItem } from '../content/service';
+import { getContent } from '../content/service';
 import { LINK_STEP } from '../content/schedule';
 import { stampPublishedToSite, stampPublishFailure } from '../schedule/publishStore';
 import { seoCheck } from '../seo/check';
-import type { SeoCheckResult } from '../seo/types';
 import { publishSiteEntry } from './entry';
-
-export interface PublishToSiteResult {
-  item: ContentItem;
-  site_item: { project_id: string; site_id: string; collection_id: string; item_id: string; created: boolean };
-  warnings: Array<{ code: string; field: string; message: string }>;
-  seo_check: SeoCheckResult;
-}
+import type { PublishToSiteResult } from './resultJson';
 
 export const contentSourceNative = (projectId: string) =>
   new ApiError(

@@ -4,7 +4,7 @@ import { optionalText } from '../../http/fields';
 import { idParams } from '../../http/ids';
 import { listEnvelope, listEnvelopeSchema, pageQuery } from '../../http/pagination';
 import type { RouteDef } from '../../http/route';
-import { actorOf } from '../actor';
+import { actorOf, actorSchema } from '../actor';
 import { twinRoutes } from '../twins';
 import * as reviews from './service';
 import type { ReviewRow } from './service';
@@ -27,17 +27,16 @@ const submitBody = z
       ctx.addIssue({ code: 'custom', path: ['note'], message: 'required when decision is request_changes: say what to change' });
   });
 
-const reviewSchema = z.object({
-  id: z.string(),
-  content_id: z.string(),
-  decision: z.enum(['approve', 'request_changes']),
-  note: z.string().nullable(),
-  reviewer: z.object({
-    type: z.enum(['user', 'agent', 'system']).describe('`user` for a dashboard session, `agent` for an agent API key.'),
-    id: z.string().nullable().describe('The user id or the agent key id.'),
-  }),
-  created_at: z.string(),
-});
+const reviewSchema = z
+  .object({
+    id: z.string(),
+    content_id: z.string(),
+    decision: z.enum(['approve', 'request_changes']),
+    note: z.string().nullable(),
+    reviewer: actorSchema,
+    created_at: z.string(),
+  })
+  .meta({ id: 'Review' });
 
 const statusSchema = z
   .enum(['pending', 'approved', 'changes_requested'])
@@ -75,11 +74,13 @@ export function reviewRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'Status and history',
-            schema: z.object({
-              status: statusSchema,
-              latest: reviewSchema.nullable(),
-              ...listEnvelopeSchema(reviewSchema, 'history').shape,
-            }),
+            schema: z
+              .object({
+                status: statusSchema,
+                latest: reviewSchema.nullable(),
+                ...listEnvelopeSchema(reviewSchema, 'history').shape,
+              })
+              .meta({ id: 'ContentReviewHistory' }),
           },
         },
         errors: [notFound],
@@ -105,7 +106,10 @@ export function reviewRoutes(): RouteDef[] {
         params: idParams,
         body: submitBody,
         responses: {
-          201: { description: 'The review and the status it set', schema: z.object({ review: reviewSchema, status: statusSchema }) },
+          201: {
+            description: 'The review and the status it set',
+            schema: z.object({ review: reviewSchema, status: statusSchema }).meta({ id: 'ReviewSubmission' }),
+          },
         },
         errors: [notFound],
       },

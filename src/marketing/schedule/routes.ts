@@ -21,7 +21,7 @@ const scheduleBody = z.strictObject({
   deploy_target: z.enum(DEPLOY_TARGETS).optional().describe('Where it publishes; `none` records the date only. Absent: unchanged.'),
 });
 
-const answerSchema = z.object({ data: scheduledPublishSchema, item: contentItemSchema });
+const answerSchema = z.object({ data: scheduledPublishSchema, item: contentItemSchema }).meta({ id: 'ContentSchedule' });
 
 export function scheduleRoutes(): RouteDef[] {
   return [

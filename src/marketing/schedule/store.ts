@@ -1,10 +1,11 @@
 import type { Knex } from '../../db/knex';
+import type { DeployTarget } from '../content/contentItemJson';
 
 /** The schedule columns of an item that the public representation leaves out. */
 export interface ScheduleRow {
   scheduled_publish_at: Date | null;
   schedule_executes: boolean;
-  deploy_target: string;
+  deploy_target: DeployTarget;
   publish_failed_at: Date | null;
   publish_error: unknown;
 }

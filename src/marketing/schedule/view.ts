@@ -4,17 +4,6 @@ import type { Knex } from '../../db/knex';
 import { DEPLOY_TARGETS } from '../content/contentItemJson';
 import { findScheduleRow, type ScheduleRow } from './store';
 
-/** The item's schedule as the agent routes report it (PLAN section 5). */
-export interface ScheduledPublish {
-  at: string;
-  status: 'scheduled' | 'recorded_only' | 'failed';
-  executes: boolean;
-  deploy_target: string;
-  job_id: string | null;
-  failed_at?: string;
-  error?: { code: string; message: string };
-}
-
 export const scheduledPublishSchema = z
   .object({
     at: z.string().describe('The scheduled instant (for `failed`: the instant the failed publish was scheduled for).'),
@@ -30,8 +19,12 @@ export const scheduledPublishSchema = z
     failed_at: z.string().optional().describe('failed only: when the publish was given up.'),
     error: z.object({ code: z.string(), message: z.string() }).optional().describe('failed only: the coded platform failure.'),
   })
+  .meta({ id: 'ScheduledPublish' })
   .nullable()
   .describe('The pending (or last failed) scheduled publish; null when nothing is scheduled and no scheduled publish failed.');
+
+/** The item's schedule as the agent routes report it. */
+export type ScheduledPublish = NonNullable<z.output<typeof scheduledPublishSchema>>;
 
 interface ScheduledFailure {
   code?: unknown;

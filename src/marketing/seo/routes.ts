@@ -4,34 +4,12 @@ import type { RouteDef } from '../../http/route';
 import { getContent } from '../content/service';
 import { twinRoutes } from '../twins';
 import { seoCheck } from './check';
+import { seoCheckSchema } from './checkJson';
 import { SEO_RULE_CATALOGUE } from './catalogue';
-import { SEO } from './thresholds';
 import * as docs from './docs';
 
 const params = z.strictObject({
   id: z.string().describe('Content item id (uuid). A malformed or unknown id, or one of another account, answers 404.'),
-});
-
-const findingSchema = z.object({
-  level: z.enum(['error', 'warn']),
-  field: z
-    .string()
-    .describe(
-      'The column to fix: title, meta_title, meta_description, slug, target_keyword, body, canonical_url, featured_image_url or featured_image_alt.',
-    ),
-  code: z.string().describe('Stable snake_case rule code (see the table above).'),
-  message: z.string(),
-});
-
-const resultSchema = z.object({
-  ok: z.boolean().describe('False only when an error exists.'),
-  score: z
-    .number()
-    .int()
-    .describe(
-      `100 − ${SEO.errorCost} × errors − ${SEO.warningCost} × warnings, exactly: no floor, so an item with many findings scores below 0 (4 errors and 9 warnings give −5).`,
-    ),
-  findings: z.array(findingSchema),
 });
 
 const description = [
@@ -56,7 +34,7 @@ export function seoRoutes(): RouteDef[] {
       summary: docs.checkContentSeoSummary,
       description,
       params,
-      responses: { 200: { description: 'The check result', schema: resultSchema } },
+      responses: { 200: { description: 'The check result', schema: seoCheckSchema } },
       errors: [
         { status: 404, code: 'content_not_found', description: 'No content item with this id in your account (also for a malformed id).' },
       ],

@@ -1,22 +1,13 @@
+import type { z } from 'zod';
+import type { seoCheckSchema, seoFindingSchema } from './checkJson';
 import type { BodyOutline } from './html';
 
-export type SeoLevel = 'error' | 'warn';
-
 /** One problem: its level, the column to fix, a stable snake_case code and a sentence for people. */
-export interface SeoFinding {
-  level: SeoLevel;
-  field: string;
-  code: string;
-  message: string;
-}
+export type SeoFinding = z.output<typeof seoFindingSchema>;
+export type SeoLevel = SeoFinding['level'];
 
-export interface SeoCheckResult {
-  /** False only when an error exists. */
-  ok: boolean;
-  /** 100 − 15 × errors − 5 × warnings; no floor, so it can go below 0. */
-  score: number;
-  findings: SeoFinding[];
-}
+/** ok is false only when an error exists; score is 100 − 15 × errors − 5 × warnings, with no floor. */
+export type SeoCheckResult = z.output<typeof seoCheckSchema>;
 
 /** What the check reads of a content item; a ContentItem fits as it is. `body` is HTML. */
 export interface SeoSubject {

@@ -12,25 +12,29 @@ const query = z.strictObject({
   limit: strictPageQuery({ defaultLimit: SITE_LINKS_MAX, maxLimit: SITE_LINKS_MAX }).limit,
 });
 
-const siteLink = z.object({
-  id: z.string().describe('Content item id, platform page id, or the URL for crawled pages.'),
-  title: z.string().nullable(),
-  url: z.string(),
-  type: z.enum(['post', 'page']),
-  published_at: z.string().nullable(),
-  slug: z.string().nullable(),
-  source: z.enum(['content_item', 'page_list', 'crawl']),
-});
+const siteLink = z
+  .object({
+    id: z.string().describe('Content item id, platform page id, or the URL for crawled pages.'),
+    title: z.string().nullable(),
+    url: z.string(),
+    type: z.enum(['post', 'page']),
+    published_at: z.string().nullable(),
+    slug: z.string().nullable(),
+    source: z.enum(['content_item', 'page_list', 'crawl']),
+  })
+  .meta({ id: 'SiteLink' });
 
-const siteLinksSchema = z.object({
-  data: z.array(siteLink),
-  total: z.number().int(),
-  capped: z.boolean(),
-  project: z.object({ id: z.string(), name: z.string(), host: z.string().nullable() }),
-  posts: z.object({ listed: z.number().int(), without_url: z.number().int() }),
-  pages: z.object({ listed: z.number().int() }),
-  notes: z.array(z.object({ code: z.string(), message: z.string() })),
-});
+const siteLinksSchema = z
+  .object({
+    data: z.array(siteLink),
+    total: z.number().int(),
+    capped: z.boolean(),
+    project: z.object({ id: z.string(), name: z.string(), host: z.string().nullable() }),
+    posts: z.object({ listed: z.number().int(), without_url: z.number().int() }),
+    pages: z.object({ listed: z.number().int() }),
+    notes: z.array(z.object({ code: z.string(), message: z.string() })),
+  })
+  .meta({ id: 'SiteLinks' });
 
 export function siteLinksRoutes(): RouteDef[] {
   return [

@@ -4,24 +4,28 @@ import { SECRET_PREFIX } from './secret';
 import { ENVIRONMENTS } from './environments';
 import type { DeploymentRow } from './store';
 
-export const deploymentSchema = z.object({
-  id: z.string(),
-  object: z.literal('project_deployment'),
-  project_id: z.string(),
-  environment: z.enum(ENVIRONMENTS),
-  base_url: z.string(),
-  secret_hint: z.string().describe(`\`${SECRET_PREFIX}…\` and the secret's last four characters.`),
-  last_revalidation_outcome: z.string().nullable().describe('What the last revalidation post came to; null before the first.'),
-  last_revalidation_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const deploymentSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('project_deployment'),
+    project_id: z.string(),
+    environment: z.enum(ENVIRONMENTS),
+    base_url: z.string(),
+    secret_hint: z.string().describe(`\`${SECRET_PREFIX}…\` and the secret's last four characters.`),
+    last_revalidation_outcome: z.string().nullable().describe('What the last revalidation post came to; null before the first.'),
+    last_revalidation_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'ProjectDeployment' });
 
-export const deploymentWithSecretSchema = deploymentSchema.extend({
-  secret: z.string().describe(`The revalidation secret \`${SECRET_PREFIX}<base64url of 32 bytes>\`, shown only in this response.`),
-});
+export const deploymentWithSecretSchema = deploymentSchema
+  .extend({
+    secret: z.string().describe(`The revalidation secret \`${SECRET_PREFIX}<base64url of 32 bytes>\`, shown only in this response.`),
+  })
+  .meta({ id: 'ProjectDeploymentWithSecret' });
 
-export const deploymentListSchema = z.object({ data: z.array(deploymentSchema) });
+export const deploymentListSchema = z.object({ data: z.array(deploymentSchema) }).meta({ id: 'ProjectDeploymentList' });
 
 export const toDeploymentJson = (row: DeploymentRow): z.infer<typeof deploymentSchema> => ({
   id: row.id,

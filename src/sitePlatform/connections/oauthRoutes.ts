@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import type { AuthSpec } from '../../auth/types';
 import { refId } from '../../http/ids';
-import { route, type RouteDef, type RouteResult } from '../../http/route';
+import { HTML_PAGE_HEADERS, htmlPageSchema } from '../../http/htmlPage';
+import { route, type RouteDef } from '../../http/route';
 import { projectNotFoundError } from '../../projects/docs';
 import { CALLBACK_PATH } from './authorizeUrl';
 import * as docs from './docs';
@@ -73,7 +74,9 @@ const siteTokenBody = z.strictObject({
   site_id: z.string().min(1).max(200).optional(),
 });
 
-const connectedSchema = z.object({ connection: connectionSchema, sites: z.array(siteSchema), webhooks: connectWebhooksSchema });
+const connectedSchema = z
+  .object({ connection: connectionSchema, sites: z.array(siteSchema), webhooks: connectWebhooksSchema })
+  .meta({ id: 'SitePlatformConnectResult' });
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const wantsJson = (accept: string) => /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
@@ -214,7 +217,7 @@ export function oauthRoutes(): RouteDef[] {
         summary: 'OAuth callback: the platform redirects the user here after consent.',
         description: docs.CALLBACK,
         query: z.looseObject({ code: z.string().min(1, { error: 'is required' }), state: z.string().min(1, { error: 'is required' }) }),
-        responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: connectedSchema } },
+        responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: z.union([connectedSchema, htmlPageSchema]) } },
         errors: [
           notConfigured,
           projectNotFoundError,
@@ -228,13 +231,13 @@ export function oauthRoutes(): RouteDef[] {
           },
         ],
       },
-      async ({ query, deps, ctx }): Promise<RouteResult> => {
+      async ({ query, deps, ctx }) => {
         const { connection: row, webhooks } = await completeConnect(deps, query);
         const body = await connected(deps.db, row.account_id, row, webhooks);
         if (wantsJson(ctx.get('accept'))) return { body, headers: { 'cache-control': 'no-store' } };
         const names = body.sites.map((s) => escape(s.display_name)).join(', ') || 'no sites';
         return {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+          headers: HTML_PAGE_HEADERS,
           body: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Site platform connected</title></head><body><h1>Connected</h1><p>${names}</p><p>${escape(webhooksLine(webhooks))}</p><p>You can close this window.</p></body></html>\n`,
         };
       },

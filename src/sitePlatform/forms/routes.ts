@@ -38,19 +38,21 @@ const backfillBody = z
   })
   .default({ limit: FORMS_BACKFILL_DEFAULT_LIMIT, offset: 0 });
 
-const resultSchema = z.object({
-  site_id: z.string(),
-  form_id: z.string().nullable(),
-  fetched: z.number().int().describe('Submissions the platform listed in this run.'),
-  imported: z.number().int().describe('New ledger rows (historical).'),
-  already_present: z.number().int().describe('Submissions the ledger already held (delivered or imported before).'),
-  permanent: z.number().int().describe('Submissions with no id, no name and no timestamp: reported, not retried.'),
-  permanent_reasons: z.array(z.string()).describe('The first reasons of those (at most 10).'),
-  partial: z.boolean().describe('The rate limit stopped the run on a later page.'),
-  retry_after_seconds: z.number().nullable().describe('With partial: how long to wait before continuing.'),
-  next_offset: z.number().int().nullable().describe('Send as `offset` to continue; null when the listing was read to its end.'),
-  platform_total: z.number().int().nullable().describe("The platform's count for the listing, when reported."),
-});
+const resultSchema = z
+  .object({
+    site_id: z.string(),
+    form_id: z.string().nullable(),
+    fetched: z.number().int().describe('Submissions the platform listed in this run.'),
+    imported: z.number().int().describe('New ledger rows (historical).'),
+    already_present: z.number().int().describe('Submissions the ledger already held (delivered or imported before).'),
+    permanent: z.number().int().describe('Submissions with no id, no name and no timestamp: reported, not retried.'),
+    permanent_reasons: z.array(z.string()).describe('The first reasons of those (at most 10).'),
+    partial: z.boolean().describe('The rate limit stopped the run on a later page.'),
+    retry_after_seconds: z.number().nullable().describe('With partial: how long to wait before continuing.'),
+    next_offset: z.number().int().nullable().describe('Send as `offset` to continue; null when the listing was read to its end.'),
+    platform_total: z.number().int().nullable().describe("The platform's count for the listing, when reported."),
+  })
+  .meta({ id: 'FormsBackfillResult' });
 
 /** `POST /api/builder/site-platform/{projectId}/forms/backfill`. */
 export function sitePlatformFormsRoutes(): RouteDef[] {

@@ -1,8 +1,8 @@
 import type { Knex } from '../../db/knex';
 import type { OperationDef } from '../registry';
+import type { SnapshotInfo, SnapshotKind } from './resultJson';
 import { databaseNow, findFreshSnapshot, markStale, storeSnapshot, type SnapshotKey } from './store';
 
-export type SnapshotKind = 'schema' | 'items';
 export const SNAPSHOT_TTL_MS: Record<SnapshotKind, number> = { schema: 10 * 60_000, items: 60_000 };
 
 /** The reads the cache serves: the collection list and definitions (schema) and one collection's item lists (items). */
@@ -12,12 +12,6 @@ const CACHED_READS: Record<string, SnapshotKind> = {
   cms_item_list: 'items',
   cms_item_list_live: 'items',
 };
-
-export interface SnapshotInfo {
-  kind: SnapshotKind;
-  cached: boolean;
-  fetched_at: string;
-}
 
 interface Key extends SnapshotKey {
   kind: SnapshotKind;

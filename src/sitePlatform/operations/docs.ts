@@ -1,4 +1,5 @@
 import type { ErrorSpec } from '../../http/route';
+import { operationResultSchema } from './resultJson';
 
 /** Long OpenAPI prose of the site platform operation routes, kept out of the route declarations. */
 
@@ -6,6 +7,7 @@ export const RESULT = {
   200: {
     description:
       'The operation answered: `{ action, result }` with the platform body as result. Reads served by the CMS snapshot cache (collection list and definitions 10 minutes, item lists 60 seconds; successful CMS writes mark them stale) also carry `snapshot { kind, cached, fetched_at }`.',
+    schema: operationResultSchema,
   },
 };
 

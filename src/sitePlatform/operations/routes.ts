@@ -6,6 +6,7 @@ import { cmsCapabilities } from './contentSource';
 import * as docs from './docs';
 import { OPERATION_PERMISSION, kindOfVerb } from './permissions';
 import { builderAccount } from './projectAccount';
+import { cmsCapabilitiesSchema } from './resultJson';
 import { AGENT_OPS_PATH, bodyInput, dispatch, inputOf, queryInput, runAgentOperation } from './service';
 
 const BUILDER_PATH = '/api/builder/site-platform/{projectId}/ops';
@@ -84,12 +85,7 @@ export function sitePlatformOperationRoutes(): RouteDef[] {
         tags: ['site-platform'],
         auth: { kind: 'sessionOrAgentSecret' },
         params: projectParams,
-        responses: {
-          200: {
-            description:
-              'provider, external_platform, project_type, site_id, site_platform_connected, can_publish_items_to_site, reverted_at.',
-          },
-        },
+        responses: { 200: { description: "The project's CMS capabilities", schema: cmsCapabilitiesSchema } },
         description: docs.CMS_CAPABILITIES,
         errors: [docs.BUILDER_PROJECT_NOT_FOUND],
       },

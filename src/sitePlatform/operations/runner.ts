@@ -6,11 +6,12 @@ import { resolveCredentials, type ResolvedCredentials } from '../connections/res
 import { requireOwnProject } from '../../projects/service';
 import { auditWrite } from './audit';
 import { clientForCredentials } from './clients';
-import { invalidatesSnapshots, markSnapshotsStale, snapshotRead, type SnapshotInfo } from './cmsSnapshots';
+import { invalidatesSnapshots, markSnapshotsStale, snapshotRead } from './cmsSnapshots';
 import { compositeFor } from './composites';
 import { setContentSource } from './contentSource';
 import { withTargetLock } from './locks';
 import { claimPublish } from './publishCooldown';
+import type { OperationResult, SnapshotInfo } from './resultJson';
 import { requireOwnSite, secondaryLocaleIds } from './sites';
 import { runWebhookDelete } from './webhookDelete';
 
@@ -27,11 +28,7 @@ export interface OperationRequest {
   actor: () => Promise<string>;
 }
 
-export interface OperationResult {
-  action: string;
-  result: unknown;
-  snapshot?: SnapshotInfo;
-}
+export type { OperationResult };
 
 const notConnected = () =>
   new ApiError(

@@ -3,12 +3,12 @@ import { missingPermission } from '../../auth/authenticate';
 import type { AuthContext } from '../../auth/types';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import type { RouteResult } from '../../http/route';
 import { validatePart } from '../../http/validate';
 import { requireOwnProject } from '../../projects/service';
 import { getOperation } from '../registry';
 import { actorOf } from './actor';
 import { OPERATION_PERMISSION, kindOfVerb, mayRun } from './permissions';
+import type { OperationResult } from './resultJson';
 import { runOperation } from './runner';
 import { slotFor, withSlot } from './slots';
 
@@ -38,9 +38,16 @@ export interface Dispatch {
   rawRequest: unknown;
 }
 
+/** An operation route's answer (a replay from the slot carries `Idempotent-Replayed`). */
+export interface OperationAnswer {
+  status: 200;
+  body: OperationResult;
+  headers?: Record<string, string>;
+}
+
 /** Runs the operation, behind an idempotency slot for a slot-claiming write when the caller claims one. */
-export async function dispatch(d: Dispatch): Promise<RouteResult> {
-  const run = async (): Promise<RouteResult> => ({
+export async function dispatch(d: Dispatch): Promise<OperationAnswer> {
+  const run = async (): Promise<OperationAnswer> => ({
     status: 200,
     body: await runOperation(d.deps, {
       accountId: d.accountId,
@@ -73,7 +80,7 @@ type AgentAuth = Extract<AuthContext, { kind: 'agent' }>;
  * A read-only key may only read, and a key runs only the kind of operation its permissions allow (site_platform:read,
  * site_platform:write): the route's authentication already refuses both; MCP relies on these checks.
  */
-export async function runAgentOperation(deps: AppDeps, auth: AgentAuth, call: AgentOperationCall): Promise<RouteResult> {
+export async function runAgentOperation(deps: AppDeps, auth: AgentAuth, call: AgentOperationCall): Promise<OperationAnswer> {
   if (auth.readOnly && call.method === 'POST') throw new ApiError(403, 'read_only_key', 'this agent key is read-only');
   const kind = kindOfVerb(call.method);
   if (!mayRun(auth.permissions, kind)) throw missingPermission(OPERATION_PERMISSION[kind]);

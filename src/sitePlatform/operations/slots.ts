@@ -20,6 +20,11 @@ export function slotFor(accountId: string, route: string, request: unknown, head
 
 const releases: ReleaseRule = (status, code) => status === 429 || status >= 500 || (status === 409 && code === 'write_locked');
 
-export function withSlot(db: Knex, secretHashKey: string, slot: Slot, run: () => Promise<RouteResult>): Promise<RouteResult> {
+export function withSlot<A extends RouteResult>(
+  db: Knex,
+  secretHashKey: string,
+  slot: Slot,
+  run: () => Promise<A>,
+): Promise<A & Pick<RouteResult, 'headers'>> {
   return withIdempotency(db, secretHashKey, slot, run, releases);
 }

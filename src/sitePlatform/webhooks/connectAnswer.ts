@@ -14,18 +14,20 @@ export interface ConnectWebhooks {
   code?: string;
 }
 
-export const siteRegistrationSchema = z.object({
-  site_id: z.string(),
-  created: z.number().int(),
-  adopted: z.number().int(),
-  deleted: z
-    .number()
-    .int()
-    .describe(
-      "This connection's stale registrations deleted once the wanted ones existed, plus orphans: registrations of this service's receiver whose connection is gone (disconnected or no longer existing).",
-    ),
-  failed: z.array(z.object({ trigger_type: z.string(), code: z.string() })),
-});
+export const siteRegistrationSchema = z
+  .object({
+    site_id: z.string(),
+    created: z.number().int(),
+    adopted: z.number().int(),
+    deleted: z
+      .number()
+      .int()
+      .describe(
+        "This connection's stale registrations deleted once the wanted ones existed, plus orphans: registrations of this service's receiver whose connection is gone (disconnected or no longer existing).",
+      ),
+    failed: z.array(z.object({ trigger_type: z.string(), code: z.string() })),
+  })
+  .meta({ id: 'SitePlatformWebhookRegistration' });
 
 export const connectWebhooksSchema = z
   .object({
@@ -34,9 +36,11 @@ export const connectWebhooksSchema = z
     receiver_url: z.string().optional(),
     code: z.string().optional(),
   })
-  .describe(
-    'Webhook registration on every shared site (11 triggers each). `skipped: site_token_refused` means the platform does not register webhooks for a site token: add them by hand (an inbox item lists the steps) at `receiver_url`, which is shown only in this answer.',
-  );
+  .meta({
+    id: 'SitePlatformConnectWebhooks',
+    description:
+      'Webhook registration on every shared site (11 triggers each). `skipped: site_token_refused` means the platform does not register webhooks for a site token: add them by hand (an inbox item lists the steps) at `receiver_url`, which is shown only in this answer.',
+  });
 
 /** Connect follow-up: registers the connection's webhooks; logs codes (never a token or URL) and never throws. */
 export async function registerAfterConnect(deps: SitePlatformDeps, accountId: string, connectionId: string): Promise<ConnectWebhooks> {

@@ -29,23 +29,25 @@ const routingBody = z.union([
   z.strictObject({ form: formRef, routed: z.boolean() }),
 ]);
 
-const routingSchema = z.object({
-  project_id: z.string(),
-  connection_id: z.string(),
-  site_id: z.string(),
-  mode: z.enum(['site_wide', 'per_form']),
-  forms: z.array(z.object({ name: z.string() })),
-  site_wide_hook_live: z.boolean(),
-  registrations: z.array(
-    z.object({
-      id: z.string(),
-      triggerType: z.string(),
-      filter: z.object({ name: z.string() }).nullable(),
-      createdOn: z.string().nullable(),
-      receiver: z.enum(['current', 'stale', 'other']),
-    }),
-  ),
-});
+const routingSchema = z
+  .object({
+    project_id: z.string(),
+    connection_id: z.string(),
+    site_id: z.string(),
+    mode: z.enum(['site_wide', 'per_form']),
+    forms: z.array(z.object({ name: z.string() })),
+    site_wide_hook_live: z.boolean(),
+    registrations: z.array(
+      z.object({
+        id: z.string(),
+        triggerType: z.string(),
+        filter: z.object({ name: z.string() }).nullable(),
+        createdOn: z.string().nullable(),
+        receiver: z.enum(['current', 'stale', 'other']),
+      }),
+    ),
+  })
+  .meta({ id: 'SitePlatformFormRouting' });
 
 /** Re-registration of a connection's receiver webhooks, and a site's form routing. */
 export function sitePlatformRegistrationRoutes(): RouteDef[] {

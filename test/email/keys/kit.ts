@@ -58,14 +58,14 @@ function probeRoutes(): RouteDef[] {
         tags: ['test'],
         auth: { kind: 'emailKey', scope },
         body: z.strictObject({ count: z.number().int().min(1).default(1), gate: z.string().optional() }).default({ count: 1 }),
-        responses: { 200: { description: 'ok' } },
+        responses: { 200: { description: 'ok', schema: z.object({ ok: z.literal(true) }) } },
       },
       async ({ deps, auth, body }) => {
         if (body.gate) await gates.get(body.gate)!.pass();
         const { headers } = await admitSends(deps, auth, body.count);
         assertKeyActive(auth);
         recordSends(auth, body.count);
-        return { body: { ok: true }, headers };
+        return { body: { ok: true as const }, headers };
       },
     );
   return [probe('email:send', '/test/email/probe/send'), probe('email:batch', '/test/email/probe/batch')];

@@ -3,6 +3,7 @@ import { call } from '../../helpers/http';
 import { emailKey, message, senderAccount, settledEmail } from '../send/kit';
 import { mostInOneSecond, startQueuedWorld, type QueuedWorld } from '../send/queuedKit';
 import { inSeconds, messageRow, receivedOf, scheduledJobSettled } from './kit';
+import { dereferencedOpenApi } from '../../helpers/openapiDoc';
 
 describe('scheduled sends: limits at their time', function () {
   this.timeout(60_000);
@@ -47,7 +48,7 @@ describe('scheduled sends: limits at their time', function () {
 
 describe('scheduled sends in /openapi.json', () => {
   it('documents scheduled_at, the 202, GET/PATCH /v1/email/emails/{id} and its cancel, with scopes and coded errors', async () => {
-    const { body: doc } = await call('GET', '/openapi.json');
+    const doc = await dereferencedOpenApi();
     const send = doc.paths['/v1/email/send'].post;
     assert.ok(send.requestBody.content['application/json'].schema.properties.scheduled_at);
     const accepted = send.responses['202'].content['application/json'].schema.anyOf;

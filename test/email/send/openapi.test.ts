@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { call } from '../../helpers/http';
+import { dereferencedOpenApi } from '../../helpers/openapiDoc';
 
 describe('the sending routes in /openapi.json', () => {
   it('documents send and batch with their scope, body, responses (200 simulated, 202 queued), rate-limit headers and coded errors', async () => {
-    const { body: doc } = await call('GET', '/openapi.json');
+    const doc = await dereferencedOpenApi();
     const send = doc.paths['/v1/email/send'].post;
     const batch = doc.paths['/v1/email/batch'].post;
     assert.deepEqual(send.security, [{ emailKey: ['email:send'] }]);

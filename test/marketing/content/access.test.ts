@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { z } from 'zod';
 import { errorMiddleware } from '../../../src/http/errors';
 import { literalPathsFirst, mountRoutes } from '../../../src/http/mount';
 import { routeAuth } from '../../../src/auth/routeAuth';
@@ -165,9 +166,9 @@ describe('content access', () => {
         summary: 'probe',
         tags: ['test'],
         auth: { kind: 'none' },
-        responses: { 200: { description: 'ok' } },
+        responses: { 200: { description: 'ok', schema: z.object({ probe: z.literal(true) }) } },
       },
-      async () => ({ body: { probe: true } }),
+      async () => ({ body: { probe: true as const } }),
     );
     const deps = harness().deps;
     const app = new Koa();

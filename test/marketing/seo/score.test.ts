@@ -5,6 +5,7 @@ import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { goodItem } from './fixtures';
+import { dereferencedOpenApi } from '../../helpers/openapiDoc';
 
 const findings = (errors: number, warnings: number): SeoFinding[] => [
   ...Array.from({ length: errors }, (): SeoFinding => ({ level: 'error', field: 'body', code: 'x', message: 'x' })),
@@ -44,7 +45,7 @@ describe('SEO score is the spec formula exactly: 100 − 15·errors − 5·warni
     });
 
     it('the OpenAPI text of the score says it can go below 0 (and no longer that it is floored)', async () => {
-      const doc = (await call('GET', '/openapi.json')).body;
+      const doc = await dereferencedOpenApi();
       const score =
         doc.paths['/api/marketing/content/{id}/seo-check'].get.responses['200'].content['application/json'].schema.properties.score;
       assert.match(score.description, /below 0/);
