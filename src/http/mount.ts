@@ -8,17 +8,31 @@ import type { RouteAuth } from './routeAuth';
 import { validatePart } from './validate';
 
 /**
- * Routes sharing a method and a prefix must be registered literal-first: @koa/router runs the matching routes in
- * registration order and the first handler answers, so `/api/marketing/content/{id}` registered before
- * `/api/marketing/content/calendar` would take the calendar request (path-to-regexp 8 cannot constrain `{id}`).
- * A stable sort on the number of path parameters fixes that for every area, whatever order the areas list routes in.
+ * The router's precedence, whatever order the areas list their routes in: @koa/router runs the matching routes in
+ * registration order and the first handler answers, so routes are registered most specific first. Comparing two
+ * paths segment by segment, a literal segment comes before a parameter at the first place they differ in kind
+ * (`/content/calendar` before `/content/{id}`, `/jobs/{id}/replay` before `/jobs/{id}/{action}`); the original order
+ * only breaks ties between paths no request can match both of.
  */
 export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
-  const params = (r: RouteDef) => (r.spec.path.match(/\{/g) ?? []).length;
   return routes
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => params(a.r) - params(b.r) || a.i - b.i)
+    .map((r, i) => ({ r, i, segments: r.spec.path.split('/') }))
+    .sort((a, b) => comparePrecedence(a.segments, b.segments) || a.i - b.i)
     .map(({ r }) => r);
+}
+
+/**
+ * A total order on paths, segment by segment: a literal before a parameter, literals alphabetically (two different
+ * literals never match the same request, so this only keeps the order consistent), then the shorter path.
+ */
+function comparePrecedence(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const aParam = a[i].startsWith('{');
+    const bParam = b[i].startsWith('{');
+    if (aParam !== bParam) return aParam ? 1 : -1;
+    if (!aParam && a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 /** A route as mounted: its Koa path (`/a/:id`) and the handler that answers it. */

@@ -24,7 +24,6 @@ import { siteLinksRoutes } from './siteLinks/routes';
 /** Every marketing route (content and its jobs, grounding objects, media …), dashboard and agent twins. */
 export function marketingRoutes(): RouteDef[] {
   return [
-    // Before the item routes: `case-study` and `views` are not item ids.
     ...caseStudyRoutes(),
     ...viewsRoutes(),
     ...scorecardRoutes(),
