@@ -105,6 +105,20 @@ module.exports = {
       },
     },
     {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only ones included: a cycle means a shape lives in the wrong file.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'workflows-not-to-areas',
+      comment: 'Areas import workflow contracts, never the other way: a contract owns the types its workflow carries.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { path: AREA },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to nothing is a typo or a missing dependency.',
       severity: 'error',

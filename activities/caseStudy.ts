@@ -2,9 +2,8 @@ import { ApiError } from '../src/http/errors';
 import { draftCaseStudy } from '../src/marketing/caseStudy/draft';
 import { gatherSources } from '../src/marketing/caseStudy/gather';
 import { saveCaseStudy } from '../src/marketing/caseStudy/save';
-import type { CaseStudyDraft, CaseStudySources } from '../src/marketing/caseStudy/sources';
 import { createChatClient } from '../src/providers/chatCompletions';
-import type { CaseStudyInput, GatheredSources, SaveRequest } from '../workflows/caseStudy.contract';
+import type { CaseStudyDraft, CaseStudyInput, CaseStudySources, GatheredSources, SaveRequest } from '../workflows/caseStudy.contract';
 import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from './heartbeat';
 

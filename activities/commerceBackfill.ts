@@ -3,18 +3,18 @@ import {
   backfillPage,
   listBackfillConnections,
   reportBackfillFailure,
-  type BackfillConnection,
   type BackfillFailure,
   type BackfillPageInput,
   type BackfillPageResult,
 } from '../src/commerce/backfill/service';
+import type { ShopRef } from '../workflows/commerceShopRef.contract';
 import type { ActivityDeps } from './deps';
 
 /** Side effects of the `commerce-order-backfill` sweep: list the shops, recover one page of orders, report a failure. */
 export function createCommerceBackfillActivities(deps: ActivityDeps) {
   return {
     /** Active connections of all accounts after `afterId` (id order), at most `limit`. */
-    async listBackfillConnections(input: { afterId: string | null; limit: number }): Promise<BackfillConnection[]> {
+    async listBackfillConnections(input: { afterId: string | null; limit: number }): Promise<ShopRef[]> {
       return listBackfillConnections(deps.db, input.afterId, input.limit);
     },
 

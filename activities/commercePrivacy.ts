@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { fulfilPrivacyRequest, type PrivacyFulfilment } from '../src/commerce/privacy/service';
+import { fulfilPrivacyRequest } from '../src/commerce/privacy/service';
+import type { PrivacyFulfilment } from '../workflows/commercePrivacyRequest.contract';
 import type { ActivityDeps } from './deps';
 
 export interface PrivacyRequestRef {

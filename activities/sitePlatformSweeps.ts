@@ -1,7 +1,9 @@
 import { purgeExpiredEvents, type RetentionClass } from '../src/sitePlatform/sweeps/eventRetention';
-import { checkConnectionToken, tokenHealthPage, type ConnectionRef, type PageRequest } from '../src/sitePlatform/sweeps/tokenHealth';
-import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl, type DriftRef } from '../src/sitePlatform/sweeps/urlReconcile';
+import { checkConnectionToken, tokenHealthPage, type PageRequest } from '../src/sitePlatform/sweeps/tokenHealth';
+import { findWebhookUrlDrift, raiseUrlReconcileFailure, reconcileWebhookUrl } from '../src/sitePlatform/sweeps/urlReconcile';
 import { checkConnectionWebhooks, webhookHealthPage } from '../src/sitePlatform/sweeps/webhookHealth';
+import type { ConnectionRef } from '../workflows/sitePlatformSweeps.contract';
+import type { DriftRef } from '../workflows/sitePlatformWebhookUrlReconcile.contract';
 import type { ActivityDeps } from './deps';
 import { siteDepsOf } from './siteDeps';
 

@@ -3,7 +3,7 @@ import type { Config } from './config';
 import type { Knex } from './db/knex';
 import type { Logger } from './logger';
 import type { Metrics } from './http/metrics';
-import type { StartedRun } from './temporal/jobs';
+import type { StartedRun } from './temporal/startedRun';
 import type { ScheduleEntry } from './temporal/schedules';
 
 export interface TemporalDeps {

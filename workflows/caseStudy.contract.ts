@@ -1,8 +1,6 @@
-import type { ContentItem } from '../src/marketing/content/representation';
-import type { CaseStudyDraft, CaseStudySources } from '../src/marketing/caseStudy/sources';
 import { defineWorkflow } from './defineWorkflow';
 
-// The `caseStudy` workflow's contract and shapes, shared by the workflow, its activities and the routes. No I/O.
+// The `caseStudy` workflow's contract and shapes, shared by the workflow, its activities and the case-study area. No I/O.
 
 /** The spec's runtime bound of a case-study draft. */
 export const CASE_STUDY_BUDGET_MS = 180_000;
@@ -15,6 +13,40 @@ export interface CaseStudyInput {
   avatarId: string | null;
   projectId: string | null;
   requestId: string;
+}
+
+/** A measurable result of the before/after grid: where every number of the draft comes from. */
+export interface CaseStudyGridResult {
+  id: string;
+  metric: string;
+  /** numeric(20,4) as stored, e.g. "12.5000"; the draft shows it as "12.5" (src/marketing/caseStudy/numbers.ts). */
+  before: string;
+  after: string;
+  unit: string | null;
+}
+
+/** What the case-study writer is given: one won deal and the proof gathered around it. */
+export interface CaseStudySources {
+  /** Read for context only: the draft states no deal amount and no date. */
+  deal: { id: string; title: string; amount: number; currency: string; won_at: string | null };
+  contact: { name: string | null; company: string | null };
+  grid: { id: string; name: string; results: CaseStudyGridResult[] } | null;
+  testimonial: { id: string; quote: string; attribution: string | null; consent: boolean } | null;
+  avatar: { id: string; name: string } | null;
+  /** The journey stage the draft is written for, as the account's journey map spells it (the Decision stage). */
+  stage: string;
+}
+
+/** The written draft the save step stores as a content item. */
+export interface CaseStudyDraft {
+  title: string;
+  excerpt: string;
+  /** HTML. */
+  body: string;
+  writer: 'model' | 'template';
+  warnings: string[];
+  /** What the draft cites: the grid and its results shown, and the testimonial only when it is quoted. */
+  sources_used: { grid_id: string | null; result_ids: string[]; testimonial_id: string | null };
 }
 
 /** The first step's answer: what the draft is grounded in, read again inside the run. */
@@ -32,8 +64,13 @@ export interface SaveRequest {
   workflowId: string;
 }
 
-/** The run's result: the drafted content item as the content routes answer it (settings.case_study names its sources). */
-export type CaseStudyResult = ContentItem;
+/**
+ * The run's result: the drafted content item as the save step answers it, which is the job's `result` (the content
+ * routes' item, settings.case_study naming its sources). The run only hands it on; its starters need its id.
+ */
+export interface CaseStudyResult {
+  id: string;
+}
 
 /** One case-study draft: `case-study:<account>:<deal>:<Idempotency-Key>`. */
 export const caseStudyContract = defineWorkflow<[CaseStudyInput], CaseStudyResult>('caseStudy', 'case-study');

@@ -1,9 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowFailure, executeChild, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { BackfillConnection } from '../src/commerce/backfill/store';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from './searchAttributes';
 import type { OrderBackfillInput, OrderBackfillSummary, SkippedShop } from './commerceOrderBackfill.contract';
+import type { ShopRef } from './commerceShopRef.contract';
 import { commerceShopBackfill, emptyShopResult } from './commerceShopBackfill';
 import { commerceShopBackfillContract, type ShopBackfillResult } from './commerceShopBackfill.contract';
 import { trackProgress } from './progress';
@@ -60,11 +60,7 @@ export async function commerceOrderBackfill(input: OrderBackfillInput = {}): Pro
   }
 }
 
-async function backfillShop(
-  connection: BackfillConnection,
-  input: OrderBackfillInput,
-  deadline: number,
-): Promise<ShopBackfillResult | SkippedShop> {
+async function backfillShop(connection: ShopRef, input: OrderBackfillInput, deadline: number): Promise<ShopBackfillResult | SkippedShop> {
   try {
     return await executeChild(commerceShopBackfill, {
       workflowId: `${commerceShopBackfillContract.jobKind}:${connection.accountId}:${connection.connectionId}`,
@@ -87,7 +83,7 @@ async function backfillShop(
   }
 }
 
-function skipped(connection: BackfillConnection, status: SkippedShop['status']): SkippedShop {
+function skipped(connection: ShopRef, status: SkippedShop['status']): SkippedShop {
   return { connection_id: connection.connectionId, account_id: connection.accountId, shop_domain: connection.shopDomain, status };
 }
 

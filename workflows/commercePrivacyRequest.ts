@@ -1,9 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { isCancellation, log, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { PrivacyFulfilment } from '../src/commerce/privacy/service';
 import { AccountIdKey, ConnectionIdKey, JobKindKey } from './searchAttributes';
-import { commercePrivacyRequestContract, commercePrivacyWorkflowId, type PrivacyRequestInput } from './commercePrivacyRequest.contract';
+import {
+  commercePrivacyRequestContract,
+  commercePrivacyWorkflowId,
+  type PrivacyFulfilment,
+  type PrivacyRequestInput,
+} from './commercePrivacyRequest.contract';
 import { trackProgress } from './progress';
 
 const { fulfilCommercePrivacyRequest } = proxyActivities<Activities>({

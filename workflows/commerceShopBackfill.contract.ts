@@ -1,11 +1,9 @@
 import { defineWorkflow } from './defineWorkflow';
+import type { ShopRef } from './commerceShopRef.contract';
 
 /** The contract of one connection's order backfill (commerceShopBackfill.ts), a child of the hourly sweep. No I/O. */
 
-export interface ShopBackfillInput {
-  accountId: string;
-  connectionId: string;
-  shopDomain: string;
+export interface ShopBackfillInput extends ShopRef {
   /** Orders per page, 1–250 (default 250). */
   pageSize?: number;
   /** Pages per run before continuing as new (default 20), or earlier when Temporal suggests it. */

@@ -1,8 +1,23 @@
 import type { SweepInput } from './sweepBudget';
-import type { UrlReconcileResult } from '../src/commerce/sweeps/urlReconcile';
 import { defineWorkflow } from './defineWorkflow';
+import type { ShopRef } from './commerceShopRef.contract';
 
 /** The contract of the `commerce-webhook-url-reconcile` sweep (commerceWebhookUrlReconcile.ts). No I/O. */
+
+/** The answer of the drift page activity. */
+export type UrlDriftPage =
+  | { configured: true; endpointUrl: string; connections: Array<ShopRef & { staleSubscriptions: number }>; next: string | null }
+  /** PUBLIC_APP_URL is not set: there is no current URL to compare with. */
+  | { configured: false; code: string };
+
+/** The answer of the reconcile activity for one shop. */
+export interface UrlReconcileResult {
+  status: 'reregistered' | 'failed' | 'skipped';
+  registered: number;
+  failed: Array<{ topic: string; code: string }>;
+  /** Why a connection was skipped (disconnected or gone since the page was read) or failed as a whole. */
+  code?: string;
+}
 
 export interface UrlReconcileSummary {
   /** True when the budget ran out before every drifted connection was re-registered. */

@@ -2,8 +2,8 @@ import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { reportConnection } from './sweepBudget';
 import { configuredConnections, endUnconfigured, PAGE_ACTIVITY, ROW_ACTIVITY_RETRY, runSweep } from './sweep';
-import type { UrlReconcileInput, UrlReconcileSummary } from './commerceWebhookUrlReconcile.contract';
-import type { ConnectionRef, UrlDriftPage, UrlReconcileResult } from '../src/commerce/sweeps/urlReconcile';
+import type { UrlDriftPage, UrlReconcileInput, UrlReconcileResult, UrlReconcileSummary } from './commerceWebhookUrlReconcile.contract';
+import type { ShopRef } from './commerceShopRef.contract';
 
 const { findCommerceWebhookUrlDrift, recordCommerceWebhookUrlFailure } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { reconcileCommerceWebhookUrl } = proxyActivities<Activities>({
@@ -19,7 +19,7 @@ const { reconcileCommerceWebhookUrl } = proxyActivities<Activities>({
  * goes on with the next.
  */
 export async function commerceWebhookUrlReconcile(input: UrlReconcileInput = {}): Promise<UrlReconcileSummary> {
-  return runSweep<UrlReconcileSummary, UrlDriftPage, ConnectionRef>(input, {
+  return runSweep<UrlReconcileSummary, UrlDriftPage, ShopRef>(input, {
     phase: 'reconciling',
     fresh: () => ({
       partial: false,
@@ -61,8 +61,8 @@ export async function commerceWebhookUrlReconcile(input: UrlReconcileInput = {})
   });
 }
 
-async function reconcileOne(connection: ConnectionRef): Promise<UrlReconcileResult> {
-  const ref: ConnectionRef = { accountId: connection.accountId, connectionId: connection.connectionId, shopDomain: connection.shopDomain };
+async function reconcileOne(connection: ShopRef): Promise<UrlReconcileResult> {
+  const ref: ShopRef = { accountId: connection.accountId, connectionId: connection.connectionId, shopDomain: connection.shopDomain };
   try {
     return await reconcileCommerceWebhookUrl(ref);
   } catch (err) {

@@ -1,8 +1,28 @@
-import type { ProjectFillResult } from '../src/marketing/analytics/nightly';
 import { defineWorkflow } from './defineWorkflow';
 import type { SweepInput } from './sweepBudget';
 
 /** The contract of the `content-analytics-daily` sweep (contentAnalyticsDaily.ts). No I/O. */
+
+export type ProjectFillStatus =
+  'stored' | 'up_to_date' | 'collector_unavailable' | 'collector_not_configured' | 'no_collector_site' | 'project_gone';
+
+/** What one call of the fill activity did for a project. */
+export interface ProjectFillResult {
+  account_id: string;
+  project_id: string;
+  status: ProjectFillStatus;
+  /** Linked items with a page (a URL on the project's site). */
+  items: number;
+  items_capped: boolean;
+  rows_stored: number;
+  /** The days this call covered, oldest first. */
+  days: string[];
+  /** Days still to store after this call (the workflow calls again while the budget lasts). */
+  remaining_days: number;
+  rank_measured: number;
+  /** The collector's error code when it could not answer (the day and later ones are filled on the next run). */
+  code?: string;
+}
 
 export interface ContentAnalyticsDailyInput extends SweepInput {
   /** Days one activity call stores per project (default 7, at most 30). */

@@ -1,8 +1,40 @@
 import type { SweepInput } from './sweepBudget';
-import type { TokenCheckStatus } from '../src/sitePlatform/sweeps/tokenHealth';
 import { defineWorkflow } from './defineWorkflow';
+import type { ConnectionRef } from './sitePlatformSweeps.contract';
 
 /** The contract of the `site-platform-token-health` sweep (sitePlatformTokenHealth.ts). No I/O. */
+
+export type TokenCheckStatus =
+  /** Introspection succeeded: count reset, scope and rate limit refreshed. */
+  | 'healthy'
+  /** Rejected, below the threshold (or too soon after the last counted rejection to count again). */
+  | 'rejected'
+  /** 5xx, timeout, rate limit, network: neither counts nor resets. */
+  | 'unknown'
+  | 'disconnected'
+  /** Rejected at the threshold, but this run's disconnect cap is spent: it stays connected until the next run. */
+  | 'disconnect_cap'
+  /** The token cannot be opened with the configured keys (inbox item), or the check failed on our side. */
+  | 'failed'
+  /** Disconnected, reconnected or gone since the page was read. */
+  | 'skipped';
+
+/** The answer of the per-connection activity. */
+export interface TokenCheckResult {
+  status: TokenCheckStatus;
+  /** The token was sealed under SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS and is now re-wrapped under the current key. */
+  rewrapped: boolean;
+  /** The consecutive-rejection count after this check. */
+  rejections?: number;
+  /** Whether this check's rejection was counted (false when it came too soon after the last counted one). */
+  counted?: boolean;
+  code?: string;
+  revertedProjectIds?: string[];
+  inboxItemCreated?: boolean;
+}
+
+/** The answer of the page activity: `configured: false` when no token key is set. */
+export type TokenPage = { configured: true; connections: ConnectionRef[]; next: string | null } | { configured: false; code: string };
 
 export interface TokenHealthEntry {
   connection_id: string;

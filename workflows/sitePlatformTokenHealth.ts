@@ -5,11 +5,13 @@ import { configuredConnections, endUnconfigured, PAGE_ACTIVITY, ROW_ACTIVITY_RET
 import {
   DEFAULT_DISCONNECT_CAP,
   MAX_DISCONNECT_CAP,
+  type TokenCheckResult,
   type TokenHealthEntry,
   type TokenHealthInput,
   type TokenHealthSummary,
+  type TokenPage,
 } from './sitePlatformTokenHealth.contract';
-import type { ConnectionRef, TokenCheckResult, TokenPage } from '../src/sitePlatform/sweeps/tokenHealth';
+import type { ConnectionRef } from './sitePlatformSweeps.contract';
 
 const { listSitePlatformTokenHealthPage } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { checkSitePlatformToken } = proxyActivities<Activities>({

@@ -1,8 +1,42 @@
 import type { SweepInput } from './sweepBudget';
-import type { WebhookHealthStatus } from '../src/sitePlatform/sweeps/webhookHealth';
 import { defineWorkflow } from './defineWorkflow';
 
 /** The contract of the `site-platform-webhook-health` sweep (sitePlatformWebhookHealth.ts). No I/O. */
+
+export type WebhookHealthStatus =
+  /** Every wanted registration is on the platform at the expected URL and recorded. */
+  | 'healthy'
+  /** Something was missing, at another URL or unrecorded: re-registered, and it worked. */
+  | 'reregistered'
+  /** The re-registration left failures (inbox item). */
+  | 'reregister_failed'
+  /** A site-token connection: nothing to list, only the delivery check. */
+  | 'site_token'
+  /** The check itself failed (a platform error while listing, an unreadable token, no PUBLIC_APP_URL). */
+  | 'failed'
+  /** Disconnected or gone since the page was read. */
+  | 'skipped';
+
+/** The answer of the per-connection activity. */
+export interface WebhookHealthResult {
+  status: WebhookHealthStatus;
+  sites: number;
+  /** Wanted registrations the platform does not have at the expected URL. */
+  missing: number;
+  /** This connection's registrations at another URL (an old PUBLIC_APP_URL or URL token). */
+  foreign: number;
+  /** Registrations at the expected URL without a subscription row. */
+  unrecorded: number;
+  /** Subscription rows whose registration the platform no longer lists. */
+  staleRows: number;
+  /** Registrations of this service's receiver on the connection's sites whose connection is gone (src/sitePlatform/webhooks/orphans.ts). */
+  orphans: number;
+  registration?: { created: number; adopted: number; deleted: number; failed: number };
+  /** Silent (OAuth) or never received (site token), per the thresholds of src/sitePlatform/sweeps/webhookHealth.ts. */
+  silent: boolean;
+  inboxItemsCreated: number;
+  code?: string;
+}
 
 export interface WebhookHealthEntry {
   connection_id: string;

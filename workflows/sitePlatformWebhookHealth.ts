@@ -6,9 +6,9 @@ import type {
   SitePlatformWebhookHealthInput,
   SitePlatformWebhookHealthSummary,
   WebhookHealthEntry,
+  WebhookHealthResult,
 } from './sitePlatformWebhookHealth.contract';
-import type { ConnectionRef } from '../src/sitePlatform/sweeps/tokenHealth';
-import type { WebhookHealthResult } from '../src/sitePlatform/sweeps/webhookHealth';
+import type { ConnectionRef } from './sitePlatformSweeps.contract';
 
 const { listSitePlatformWebhookHealthPage } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { checkSitePlatformWebhooks } = proxyActivities<Activities>({

@@ -1,8 +1,31 @@
 import type { SweepInput } from './sweepBudget';
-import type { UrlReconcileResult } from '../src/sitePlatform/sweeps/urlReconcile';
 import { defineWorkflow } from './defineWorkflow';
 
 /** The contract of the `site-platform-webhook-url-reconcile` sweep (sitePlatformWebhookUrlReconcile.ts). No I/O. */
+
+/** A connection whose webhooks are at another URL, as the reconcile activity takes it. */
+export interface DriftRef {
+  accountId: string;
+  connectionId: string;
+}
+
+/** The answer of the drift page activity. */
+export type UrlDriftPage =
+  | { configured: true; connections: Array<DriftRef & { staleUrls: number }>; next: string | null }
+  /** PUBLIC_APP_URL (or the secret hash key) is not set: there is no current URL to compare with. */
+  | { configured: false; code: string };
+
+/** The answer of the reconcile activity for one connection. */
+export interface UrlReconcileResult {
+  status: 'reregistered' | 'failed' | 'skipped';
+  created: number;
+  deleted: number;
+  failed: Array<{ site_id: string; trigger_type: string; code: string }>;
+  /** Subscription rows still at another URL after the re-registration (their delete failed: kept until it succeeds). */
+  stillStale: number;
+  code?: string;
+  inboxItemCreated?: boolean;
+}
 
 export interface SitePlatformUrlReconcileSummary {
   /** True when the budget ran out before every drifted connection was re-registered. */

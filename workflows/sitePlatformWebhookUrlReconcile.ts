@@ -2,8 +2,13 @@ import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { reportConnection } from './sweepBudget';
 import { configuredConnections, endUnconfigured, PAGE_ACTIVITY, ROW_ACTIVITY_RETRY, runSweep } from './sweep';
-import type { SitePlatformUrlReconcileInput, SitePlatformUrlReconcileSummary } from './sitePlatformWebhookUrlReconcile.contract';
-import type { DriftRef, UrlDriftPage, UrlReconcileResult } from '../src/sitePlatform/sweeps/urlReconcile';
+import type {
+  DriftRef,
+  SitePlatformUrlReconcileInput,
+  SitePlatformUrlReconcileSummary,
+  UrlDriftPage,
+  UrlReconcileResult,
+} from './sitePlatformWebhookUrlReconcile.contract';
 
 const { findSitePlatformWebhookUrlDrift, recordSitePlatformWebhookUrlFailure } = proxyActivities<Activities>(PAGE_ACTIVITY);
 const { reconcileSitePlatformWebhookUrl } = proxyActivities<Activities>({

@@ -5,6 +5,7 @@ import { createContact } from '../../src/crm/contactService';
 import { createDeal } from '../../src/crm/dealService';
 import { gatherSources } from '../../src/marketing/caseStudy/gather';
 import { caseStudyMessages, caseStudyRequestOf } from '../../src/marketing/caseStudy/modelDraft';
+import { getContent } from '../../src/marketing/content/service';
 import { createGrid } from '../../src/marketing/grounding/gridService';
 import { createChatClient } from '../../src/providers/chatCompletions';
 import { startModelSimulator } from '../../src/sandbox/model';
@@ -99,13 +100,14 @@ export async function caseStudy(env: BenchEnv): Promise<ScenarioResult> {
     for (let r = 0; r < ROUNDS; r++) {
       baseline.push(await timed(modelCallAlone));
       const input = await newInput();
-      let writer = '';
+      let drafted = { id: '' };
       ours.push(
         await timed(async () => {
-          const item = await runThroughTemporal(input);
-          writer = String((item.settings.case_study as { writer?: string } | undefined)?.writer);
+          drafted = await runThroughTemporal(input);
         }),
       );
+      const item = await getContent(env.db, account.id, drafted.id);
+      const writer = String((item.settings.case_study as { writer?: string } | undefined)?.writer);
       notes.push(`round ${r + 1}: draft ${ours[r].toFixed(0)} ms (writer ${writer}), model call alone ${baseline[r].toFixed(0)} ms`);
     }
     const sum = (xs: number[]) => xs.reduce((t, x) => t + x, 0);

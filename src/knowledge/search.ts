@@ -1,16 +1,8 @@
 import type { Knex } from '../db/knex';
 import { rankedPassages } from './searchStore';
-import type { PassageHit } from './types';
+import type { PassageHit, PassageQuery } from './types';
 
-export interface PassageQuery {
-  accountId: string;
-  text: string;
-  /** Only these knowledge bases (all of the account's when absent). */
-  kbIds?: string[];
-  /** Passages of artifacts of these types are not candidates: the top `limit` is taken from the others. */
-  excludeArtifactTypes?: string[];
-  limit: number;
-}
+export type { PassageQuery };
 
 /**
  * The seam between callers and how passages are found. Today: Postgres full text. A vector index (an embedding

@@ -1,6 +1,5 @@
 import type { Knex } from '../db/knex';
-import type { PassageQuery } from './search';
-import type { PassageHit } from './types';
+import type { PassageHit, PassageQuery } from './types';
 
 /** The account's passages matching `tsquery` (websearch syntax), best `ts_rank_cd` first, at most `q.limit`. */
 export async function rankedPassages(db: Knex, q: PassageQuery, tsquery: string): Promise<PassageHit[]> {

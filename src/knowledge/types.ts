@@ -65,3 +65,14 @@ export interface ArtifactFilter {
   page: number;
   limit: number;
 }
+
+/** A passage search: the text, whose knowledge bases, and how many hits. */
+export interface PassageQuery {
+  accountId: string;
+  text: string;
+  /** Only these knowledge bases (all of the account's when absent). */
+  kbIds?: string[];
+  /** Passages of artifacts of these types are not candidates: the top `limit` is taken from the others. */
+  excludeArtifactTypes?: string[];
+  limit: number;
+}

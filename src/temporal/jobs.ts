@@ -6,24 +6,10 @@ import type { Metrics } from '../http/metrics';
 import { jobId } from './jobIds';
 import { jobPriority } from './jobPriority';
 import { withTemporal } from './rpc';
+import type { JobSearchAttributes, JobStartOptions, StartedRun } from './startedRun';
 import { AccountIdKey, ConnectionIdKey, ContentIdKey, JobKindKey, ProjectIdKey, TagsKey } from './searchAttributes';
 
-/** The optional search attributes a job can carry besides AccountId and JobKind. */
-export interface JobSearchAttributes {
-  ContentId?: string;
-  ConnectionId?: string;
-  ProjectId?: string;
-}
-
-/** What the caller attached to a job (`tags`, `metadata`, `callback_url` of a job-starting request). */
-export interface JobStartOptions {
-  /** The `Tags` search attribute (`GET /api/jobs?tag=`) and memo key `tags`. */
-  tags?: string[];
-  /** Memo key `metadata`: the caller's own strings, shown back on the job. */
-  metadata?: Record<string, string>;
-  /** Memo key `callbackUrl`: where the job's outcome is posted (src/alerts delivers it). */
-  callbackUrl?: string;
-}
+export type { JobSearchAttributes, JobStartOptions, StartedRun } from './startedRun';
 
 /** How to start a job of one workflow; the workflow type and the job kind come from its contract. */
 export interface StartJobInput<Args extends unknown[] = unknown[]> {
@@ -40,17 +26,6 @@ export interface StartJobInput<Args extends unknown[] = unknown[]> {
   /** More memo fields beside `requestId` (e.g. a request hash that a retry with the same key is compared with). */
   memo?: Record<string, unknown>;
   options?: JobStartOptions;
-}
-
-/** A run the API just started or attached to, as the job index records it (TemporalDeps.jobIndex). */
-export interface StartedRun {
-  run_id: string;
-  job_id: string;
-  account_id: string;
-  kind: string;
-  searchAttributes?: JobSearchAttributes;
-  options?: JobStartOptions;
-  replayOf?: unknown;
 }
 
 /** Hands the run to the job index when the deps have one; the index never fails a start (it logs and catches up). */

@@ -9,8 +9,6 @@ import { readOrder } from '../ingestion/orderPayload';
 import { ingestOrders } from '../ingestion/service';
 import * as store from './store';
 
-export type { BackfillConnection } from './store';
-
 /** Without a logged order the backfill looks back this far (doc3 "backfill window"). */
 export const DEFAULT_WINDOW_MS = 48 * 3600_000;
 

@@ -1,17 +1,12 @@
 import type { Knex } from '../../db/knex';
-
-/** A connection the backfill visits: connected (a sealed admin token, not disconnected), on any account. */
-export interface BackfillConnection {
-  accountId: string;
-  connectionId: string;
-  shopDomain: string;
-}
+import type { ShopRef } from '../../../workflows/commerceShopRef.contract';
 
 /**
- * The active connections of every account after `afterId`, in id order (a keyset cursor). The one query here
- * without an account filter: the backfill is a system sweep over all accounts (AccountId `_system`).
+ * The connections the backfill visits: connected (a sealed admin token, not disconnected), of every account, after
+ * `afterId` in id order (a keyset cursor). The one query here without an account filter: the backfill is a system
+ * sweep over all accounts (AccountId `_system`).
  */
-export async function listActiveConnections(db: Knex, afterId: string | null, limit: number): Promise<BackfillConnection[]> {
+export async function listActiveConnections(db: Knex, afterId: string | null, limit: number): Promise<ShopRef[]> {
   const query = db('commerce_connections').whereNull('disconnected_at').whereNotNull('admin_token_enc');
   if (afterId) query.where('id', '>', afterId);
   const rows: Array<{ id: string; account_id: string; shop_domain: string }> = await query

@@ -1,5 +1,6 @@
 import { findContactsByIdsOrEmail, type ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
+import type { DataPackageResult } from '../../../workflows/commercePrivacyRequest.contract';
 import { findInboxItemByDedupKey, raiseInboxItem, type InboxItemRow } from '../../inbox/service';
 import { isObject } from '../topics/types';
 import { customerMatchOf } from './request';
@@ -43,12 +44,6 @@ const contactJson = (c: ContactRow) => ({
   created_at: c.created_at,
   updated_at: c.updated_at,
 });
-
-export interface DataPackageResult {
-  inbox_item_id: string;
-  orders: number;
-  contacts: number;
-}
 
 /** The counts an already raised package reports (zero once a redaction emptied it). */
 function packageResultOf(item: InboxItemRow): DataPackageResult {

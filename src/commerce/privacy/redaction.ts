@@ -1,5 +1,6 @@
 import { deleteContact, findContactsByIdsOrEmail, redactActivities, setCommerceRollup, type ContactRow } from '../../crm/service';
 import type { Knex } from '../../db/knex';
+import type { CustomerRedaction, ShopRedaction } from '../../../workflows/commercePrivacyRequest.contract';
 import { emptyRequestItems, scrubConnectionItems } from '../../inbox/service';
 import { scrubConnectionTriggers, scrubOrderTriggers } from '../../triggers/outbox';
 import { deactivateSubscriptions, findConnection, updateConnection } from '../connections/store';
@@ -25,13 +26,6 @@ function scrubOrderNotes(trx: Knex, accountId: string, orderIds: string[]): Prom
       metadata: { source: 'commerce', redacted: true, order_id: orderId },
     })),
   );
-}
-
-export interface CustomerRedaction {
-  orders_scrubbed: number;
-  notes_scrubbed: number;
-  contacts_deleted: number;
-  contacts_reset: number;
 }
 
 /**
@@ -106,17 +100,6 @@ async function settleContacts(
     result.contacts_reset++;
   }
   return result;
-}
-
-export interface ShopRedaction {
-  /** The connection was disconnected and its tokens dropped by this redaction (or already was). */
-  disconnected: boolean;
-  /** The shop was installed again after the request: that newer installation is left connected. */
-  reinstalled: boolean;
-  orders_scrubbed: number;
-  notes_scrubbed: number;
-  contacts_deleted: number;
-  contacts_reset: number;
 }
 
 /** Orders scrubbed per transaction: short transactions, so ingestion of the account never waits long. */

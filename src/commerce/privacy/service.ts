@@ -1,19 +1,18 @@
 import type { Knex } from '../../db/knex';
-import { packageCustomerData, type DataPackageResult } from './dataPackage';
-import { redactCustomer, redactShop, type CustomerRedaction, type ShopRedaction } from './redaction';
+import type {
+  CustomerRedaction,
+  DataPackageResult,
+  PrivacyFulfilment,
+  ShopRedaction,
+} from '../../../workflows/commercePrivacyRequest.contract';
+import { packageCustomerData } from './dataPackage';
+import { redactCustomer, redactShop } from './redaction';
 import { CUSTOMER_REDACT_TOPIC, DATA_REQUEST_TOPIC, SHOP_REDACT_TOPIC } from './request';
 import { findRequest, lockRequest, markFulfilled, type PrivacyRequestRow } from './store';
 
 /** The privacy rules as a service; the per-request workflow calls `fulfilPrivacyRequest` through an activity. */
 export { packageCustomerData, redactCustomer, redactShop };
-export type { DataPackageResult, CustomerRedaction, ShopRedaction, PrivacyRequestRow };
-
-export type PrivacyFulfilment =
-  | { status: 'fulfilled'; topic: string; detail: DataPackageResult | CustomerRedaction | ShopRedaction }
-  | { status: 'already_fulfilled'; topic: string }
-  /** A topic without fulfilment rules: the request stays unfulfilled, so the 30-day alert still reaches someone. */
-  | { status: 'unsupported_topic'; topic: string }
-  | { status: 'not_found' };
+export type { PrivacyRequestRow };
 
 /** Runs `work` on the locked request and stamps `fulfilled_at` in the same transaction; null when it was fulfilled meanwhile. */
 async function fulfilAtomically<T>(

@@ -5,20 +5,11 @@ import { findConnection } from '../connections/store';
 import { registerStandardWebhooks, webhookEndpointUrl } from '../connections/webhooks';
 import * as store from './store';
 import type { PageRequest } from './store';
+import type { ShopRef } from '../../../workflows/commerceShopRef.contract';
+import type { UrlDriftPage, UrlReconcileResult } from '../../../workflows/commerceWebhookUrlReconcile.contract';
 
 export const URL_RECONCILE_FAILED_KIND = 'commerce_webhook_url_reconcile_failed';
 export const urlReconcileFailedDedupKey = (connectionId: string) => `commerce:webhook-url-reconcile-failed:${connectionId}`;
-
-export interface ConnectionRef {
-  accountId: string;
-  connectionId: string;
-  shopDomain: string;
-}
-
-export type UrlDriftPage =
-  | { configured: true; endpointUrl: string; connections: Array<ConnectionRef & { staleSubscriptions: number }>; next: string | null }
-  /** PUBLIC_APP_URL is not set: there is no current URL to compare with. */
-  | { configured: false; code: string };
 
 /** One page of connected shops with a webhook subscription recorded at another URL than the current one. */
 export async function findWebhookUrlDrift(deps: CommerceDeps, page: PageRequest): Promise<UrlDriftPage> {
@@ -43,21 +34,13 @@ export async function findWebhookUrlDrift(deps: CommerceDeps, page: PageRequest)
   };
 }
 
-export interface UrlReconcileResult {
-  status: 'reregistered' | 'failed' | 'skipped';
-  registered: number;
-  failed: Array<{ topic: string; code: string }>;
-  /** Why a connection was skipped (disconnected or gone since the page was read) or failed as a whole. */
-  code?: string;
-}
-
 /**
  * Re-registers every standard topic of one shop at the current URL (`registerStandardWebhooks`: stale platform
  * webhooks deleted and created again, subscriptions re-recorded). Any topic that fails — or a coded failure of the
  * whole shop, such as an unreadable token — is raised as an inbox item, one open item per connection. Uncoded
  * errors (the database) are thrown for the activity to retry.
  */
-export async function reconcileWebhookUrl(deps: CommerceDeps, ref: ConnectionRef): Promise<UrlReconcileResult> {
+export async function reconcileWebhookUrl(deps: CommerceDeps, ref: ShopRef): Promise<UrlReconcileResult> {
   const connection = await findConnection(deps.db, ref.accountId, ref.connectionId);
   if (!connection || connection.disconnected_at)
     return { status: 'skipped', registered: 0, failed: [], code: 'commerce_connection_disconnected' };
@@ -76,7 +59,7 @@ export async function reconcileWebhookUrl(deps: CommerceDeps, ref: ConnectionRef
 /** The inbox item of a shop whose webhooks could not be moved to the current URL. */
 export async function raiseUrlReconcileFailure(
   deps: Pick<CommerceDeps, 'db' | 'config'>,
-  ref: ConnectionRef,
+  ref: ShopRef,
   what: { code?: string; failed?: Array<{ topic: string; code: string }> },
 ): Promise<{ inboxItemCreated: boolean }> {
   const { created } = await raiseInboxItem(deps.db, ref.accountId, {

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
+import type { ProjectFillResult } from '../../../workflows/contentAnalyticsDaily.contract';
 import { createAnalyticsClient } from '../../providers/analytics';
 import { ProviderError } from '../../providers/errors';
 import { findOwnProject } from '../../projects/service';
@@ -17,26 +18,6 @@ export const DEFAULT_DAYS_PER_CALL = 7;
 export const MAX_DAYS_PER_CALL = FILL_DAYS;
 /** Linked items of one project the job measures (oldest first); more are reported as `items_capped`. */
 export const MAX_ITEMS_PER_PROJECT = 1_000;
-
-export type ProjectFillStatus =
-  'stored' | 'up_to_date' | 'collector_unavailable' | 'collector_not_configured' | 'no_collector_site' | 'project_gone';
-
-export interface ProjectFillResult {
-  account_id: string;
-  project_id: string;
-  status: ProjectFillStatus;
-  /** Linked items with a page (a URL on the project's site). */
-  items: number;
-  items_capped: boolean;
-  rows_stored: number;
-  /** The days this call covered, oldest first. */
-  days: string[];
-  /** Days still to store after this call (the workflow calls again while the budget lasts). */
-  remaining_days: number;
-  rank_measured: number;
-  /** The collector's error code when it could not answer (the day and later ones are filled on the next run). */
-  code?: string;
-}
 
 const DAY_MS = 86_400_000;
 const isoDate = (t: number) => new Date(t).toISOString().slice(0, 10);

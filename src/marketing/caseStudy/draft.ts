@@ -1,7 +1,7 @@
 import type { ChatClient } from '../../providers/chatCompletions';
 import { isProviderError } from '../../providers/errors';
 import { modelDraft } from './modelDraft';
-import type { CaseStudyDraft, CaseStudySources } from './sources';
+import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { templateDraft } from './template';
 
 /**

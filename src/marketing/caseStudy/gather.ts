@@ -6,7 +6,7 @@ import { findOwnProject } from '../../projects/service';
 import { getContact, getDeal } from '../../crm/service';
 import { findAvatar, findGrid } from '../grounding/service';
 import { rowsOf } from '../grounding/gridStore';
-import type { CaseStudySources } from './sources';
+import type { CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { findTestimonial, journeyWithDecision } from './store';
 
 export interface CaseStudyRequest {

@@ -1,5 +1,6 @@
 import { citationDefinition, citationMarker, scanCitations } from '../seo/citations';
-import type { CaseStudyDraft, CaseStudyProse, CaseStudyResult, CaseStudySources } from './sources';
+import type { CaseStudyDraft, CaseStudyGridResult, CaseStudySources } from '../../../workflows/caseStudy.contract';
+import type { CaseStudyProse } from './prose';
 
 /**
  * The body of every draft, whoever wrote the prose: the results list, the quote block and the source definitions are
@@ -53,7 +54,7 @@ export function bodyWithoutQuote(body: string): string {
 }
 
 /** The grid's results, in the grid's order (the draft shows them all). */
-export function shownResults(sources: CaseStudySources): CaseStudyResult[] {
+export function shownResults(sources: CaseStudySources): CaseStudyGridResult[] {
   return sources.grid?.results ?? [];
 }
 
@@ -70,11 +71,11 @@ function withUnit(value: string, unit: string | null): string {
 }
 
 /** "from 48 hours to 2 hours": the result's stored values as shown. */
-export function resultChange(result: CaseStudyResult): string {
+export function resultChange(result: CaseStudyGridResult): string {
   return `from ${withUnit(result.before, result.unit)} to ${withUnit(result.after, result.unit)}`;
 }
 
-export function resultLine(result: CaseStudyResult): string {
+export function resultLine(result: CaseStudyGridResult): string {
   return `${result.metric}: ${resultChange(result)}`;
 }
 

@@ -5,7 +5,8 @@ import { parseJsonAnswer } from '../../providers/jsonAnswer';
 import { scanCitations } from '../seo/citations';
 import { assembleDraft, quotableTestimonial, shownResults } from './markup';
 import { allowedNames } from './numbers';
-import type { CaseStudyDraft, CaseStudyProse, CaseStudySources } from './sources';
+import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
+import type { CaseStudyProse } from './prose';
 import { customerName } from './template';
 
 /** The facts sit as JSON between these lines of the user message (the model simulator reads them back from there). */

@@ -1,6 +1,6 @@
 import { readBody } from '../seo/html';
 import { bodyWithoutQuote, shownNumber } from './markup';
-import type { CaseStudyDraft, CaseStudySources } from './sources';
+import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
 
 /** A number as a reader sees it: digits, with decimal points or thousands commas between digit groups. */
 const NUMBER = /\d+(?:[.,]\d+)*/g;

@@ -1,5 +1,6 @@
 import { assembleDraft, quotableTestimonial, resultChange, shownResults } from './markup';
-import type { CaseStudyDraft, CaseStudyProse, CaseStudySources } from './sources';
+import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
+import type { CaseStudyProse } from './prose';
 
 /**
  * The documented template writer, used without a model key or when the model's answer is unusable. Its prose holds

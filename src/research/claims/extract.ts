@@ -2,19 +2,12 @@ import type { ChatClient } from '../../providers/chatCompletions';
 import { ProviderError } from '../../providers/errors';
 import { jsonOfAnswer } from '../../providers/jsonAnswer';
 import { DEFAULT_MAX_CLAIMS, fallbackClaims } from './fallback';
+import type { ExtractedClaim, Extraction } from './claim';
 import { extractionMessages } from './prompt';
 
 export { fallbackClaims } from './fallback';
 
-export interface ExtractedClaim {
-  claim: string;
-  quote: string;
-  confidence_score: number;
-}
-export interface Extraction {
-  extraction: 'model' | 'fallback';
-  claims: ExtractedClaim[];
-}
+export type { ExtractedClaim, Extraction };
 
 /** Room for the JSON of one claim (a sentence of claim and one of quote) in the answer. */
 const TOKENS_PER_CLAIM = 250;

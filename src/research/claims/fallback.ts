@@ -1,4 +1,4 @@
-import type { ExtractedClaim } from './extract';
+import type { ExtractedClaim } from './claim';
 import { factKinds } from './facts';
 import { relevance, topicStems } from './relevance';
 import { sentencesOf } from './sentences';

@@ -7,23 +7,11 @@ import { LeakyBuckets, THROTTLED_MESSAGE } from './rateLimit';
 import { API_VERSION, type AccessToken, type ShopState, type SimState } from './state';
 import * as webhooks from './webhooks';
 import { adminReadRoutes } from './adminReads';
+import type { AdminContext, AdminRoute } from './adminRoute';
 
 export const CALL_LIMIT_HEADER = 'x-commerce-shop-api-call-limit';
 
-export interface AdminContext {
-  state: SimState;
-  shop: ShopState;
-  token: AccessToken;
-  req: SimRequest;
-}
-
-export interface AdminRoute {
-  method: string;
-  pattern: RegExp;
-  /** A scope the token needs (a write_ scope also grants the read_ scope), if any. */
-  scope?: string;
-  handle(ctx: AdminContext, match: RegExpMatchArray): SimResponse;
-}
+export type { AdminContext, AdminRoute };
 
 const routes: AdminRoute[] = [
   { method: 'GET', pattern: /^\/shop\.json$/, handle: ({ shop }) => json(200, { shop: shop.info }) },

@@ -1,5 +1,5 @@
 /** Admin routes that read orders and the catalog. */
-import type { AdminRoute } from './admin';
+import type { AdminRoute } from './adminRoute';
 import { listCollections, listProducts } from './catalog';
 import { json, notFound } from './http';
 import { sameId } from './state';

@@ -1,5 +1,5 @@
 import { CASE_STUDY_REQUEST_END, CASE_STUDY_REQUEST_START, type CaseStudyRequest } from '../../marketing/caseStudy/modelDraft';
-import type { CaseStudyProse } from '../../marketing/caseStudy/sources';
+import type { CaseStudyProse } from '../../marketing/caseStudy/prose';
 
 /** The case-study request in a user message written by src/marketing/caseStudy/modelDraft.ts; undefined for any other prompt. */
 export function readCaseStudyRequest(content: string): CaseStudyRequest | undefined {

@@ -1,4 +1,5 @@
 import type { Knex } from '../../db/knex';
+import type { ConnectionRef } from '../../../workflows/sitePlatformSweeps.contract';
 import type { AuthKind, ConnectionRow } from '../connections/store';
 
 /**
@@ -13,13 +14,6 @@ export interface PageRequest {
   limit: number;
   /** Only this account's connections (a run scoped to one account); every account's when absent. */
   accountId?: string;
-}
-
-/** A connection a sweep handles, as the page reader found it. */
-export interface ConnectionRef {
-  accountId: string;
-  connectionId: string;
-  authKind: AuthKind;
 }
 
 const afterId = (q: Knex.QueryBuilder, column: string, after?: string | null) => (after ? q.where(column, '>', after) : q);

@@ -6,10 +6,12 @@ import { disconnect } from '../connections/service';
 import { rewrapToken } from '../connections/store';
 import { openSealed, siteTokenCipher } from '../connections/tokens';
 import { clientFor } from '../operations/clients';
+import type { ConnectionRef } from '../../../workflows/sitePlatformSweeps.contract';
+import type { TokenCheckResult, TokenPage } from '../../../workflows/sitePlatformTokenHealth.contract';
 import * as store from './store';
-import type { ConnectionRef, PageRequest } from './store';
+import type { PageRequest } from './store';
 
-export type { ConnectionRef, PageRequest };
+export type { PageRequest };
 
 /**
  * The disconnect condition of the token-health sweep (docs/site-platform.md, "Site platform sweeps"): the platform rejected the
@@ -25,36 +27,6 @@ export const TOKEN_DISCONNECTED_KIND = 'site_platform_token_disconnected';
 export const tokenDisconnectedDedupKey = (connectionId: string) => `site-platform:token-disconnected:${connectionId}`;
 export const TOKEN_UNREADABLE_KIND = 'site_platform_token_unreadable';
 export const tokenUnreadableDedupKey = (connectionId: string) => `site-platform:token-unreadable:${connectionId}`;
-
-export type TokenCheckStatus =
-  /** Introspection succeeded: count reset, scope and rate limit refreshed. */
-  | 'healthy'
-  /** Rejected, below the threshold (or too soon after the last counted rejection to count again). */
-  | 'rejected'
-  /** 5xx, timeout, rate limit, network: neither counts nor resets. */
-  | 'unknown'
-  | 'disconnected'
-  /** Rejected at the threshold, but this run's disconnect cap is spent: it stays connected until the next run. */
-  | 'disconnect_cap'
-  /** The token cannot be opened with the configured keys (inbox item), or the check failed on our side. */
-  | 'failed'
-  /** Disconnected, reconnected or gone since the page was read. */
-  | 'skipped';
-
-export interface TokenCheckResult {
-  status: TokenCheckStatus;
-  /** The token was sealed under SITE_PLATFORM_TOKEN_ENCRYPTION_KEY_PREVIOUS and is now re-wrapped under the current key. */
-  rewrapped: boolean;
-  /** The consecutive-rejection count after this check. */
-  rejections?: number;
-  /** Whether this check's rejection was counted (false when it came too soon after the last counted one). */
-  counted?: boolean;
-  code?: string;
-  revertedProjectIds?: string[];
-  inboxItemCreated?: boolean;
-}
-
-export type TokenPage = { configured: true; connections: ConnectionRef[]; next: string | null } | { configured: false; code: string };
 
 /** One page of live connections to introspect; `configured: false` when no token key is set (nothing can be read). */
 export async function tokenHealthPage(deps: SitePlatformDeps, page: PageRequest): Promise<TokenPage> {

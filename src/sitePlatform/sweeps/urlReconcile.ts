@@ -4,21 +4,12 @@ import type { SitePlatformDeps } from '../connections/deps';
 import { expectedReceiverUrl, registerConnectionWebhooks } from '../webhooks/registration';
 import { listSubscriptions } from '../webhooks/subscriptionsStore';
 import { receiverUrlProblem } from './receiverUrl';
+import type { DriftRef, UrlDriftPage, UrlReconcileResult } from '../../../workflows/sitePlatformWebhookUrlReconcile.contract';
 import * as store from './store';
 import type { PageRequest } from './store';
 
 export const URL_RECONCILE_FAILED_KIND = 'site_platform_webhook_url_reconcile_failed';
 export const urlReconcileFailedDedupKey = (connectionId: string) => `site-platform:webhook-url-reconcile-failed:${connectionId}`;
-
-export interface DriftRef {
-  accountId: string;
-  connectionId: string;
-}
-
-export type UrlDriftPage =
-  | { configured: true; connections: Array<DriftRef & { staleUrls: number }>; next: string | null }
-  /** PUBLIC_APP_URL (or the secret hash key) is not set: there is no current URL to compare with. */
-  | { configured: false; code: string };
 
 /**
  * One page of live OAuth connections that have a subscription row whose endpoint URL is not the receiver URL the
@@ -36,17 +27,6 @@ export async function findWebhookUrlDrift(deps: SitePlatformDeps, page: PageRequ
     if (stale > 0) connections.push({ accountId: row.accountId, connectionId: row.connectionId, staleUrls: stale });
   }
   return { configured: true, connections, next: rows.length === page.limit ? rows[rows.length - 1].connectionId : null };
-}
-
-export interface UrlReconcileResult {
-  status: 'reregistered' | 'failed' | 'skipped';
-  created: number;
-  deleted: number;
-  failed: Array<{ site_id: string; trigger_type: string; code: string }>;
-  /** Subscription rows still at another URL after the re-registration (their delete failed: kept until it succeeds). */
-  stillStale: number;
-  code?: string;
-  inboxItemCreated?: boolean;
 }
 
 /**

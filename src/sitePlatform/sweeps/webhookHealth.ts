@@ -8,8 +8,10 @@ import { findOrphans } from '../webhooks/orphans';
 import { findFormRouting, listSubscriptions } from '../webhooks/subscriptionsStore';
 import { isReceiverUrlOf } from '../webhooks/urlToken';
 import { receiverUrlProblem } from './receiverUrl';
+import type { ConnectionRef } from '../../../workflows/sitePlatformSweeps.contract';
+import type { WebhookHealthResult } from '../../../workflows/sitePlatformWebhookHealth.contract';
 import * as store from './store';
-import type { ConnectionRef, PageRequest } from './store';
+import type { PageRequest } from './store';
 
 /**
  * Silence thresholds (docs/site-platform.md, "Site platform sweeps"). An OAuth connection's registrations are checked on the platform
@@ -26,40 +28,6 @@ export const WEBHOOKS_NOT_RECEIVED_KIND = 'site_platform_webhooks_not_received';
 export const webhooksNotReceivedDedupKey = (connectionId: string) => `site-platform:webhooks-not-received:${connectionId}`;
 export const WEBHOOKS_REPAIR_FAILED_KIND = 'site_platform_webhooks_repair_failed';
 export const webhooksRepairFailedDedupKey = (connectionId: string) => `site-platform:webhooks-repair-failed:${connectionId}`;
-
-export type WebhookHealthStatus =
-  /** Every wanted registration is on the platform at the expected URL and recorded. */
-  | 'healthy'
-  /** Something was missing, at another URL or unrecorded: re-registered, and it worked. */
-  | 'reregistered'
-  /** The re-registration left failures (inbox item). */
-  | 'reregister_failed'
-  /** A site-token connection: nothing to list, only the delivery check. */
-  | 'site_token'
-  /** The check itself failed (a platform error while listing, an unreadable token, no PUBLIC_APP_URL). */
-  | 'failed'
-  /** Disconnected or gone since the page was read. */
-  | 'skipped';
-
-export interface WebhookHealthResult {
-  status: WebhookHealthStatus;
-  sites: number;
-  /** Wanted registrations the platform does not have at the expected URL. */
-  missing: number;
-  /** This connection's registrations at another URL (an old PUBLIC_APP_URL or URL token). */
-  foreign: number;
-  /** Registrations at the expected URL without a subscription row. */
-  unrecorded: number;
-  /** Subscription rows whose registration the platform no longer lists. */
-  staleRows: number;
-  /** Registrations of this service's receiver on the connection's sites whose connection is gone (../webhooks/orphans.ts). */
-  orphans: number;
-  registration?: { created: number; adopted: number; deleted: number; failed: number };
-  /** Silent (OAuth) or never received (site token), per the thresholds above. */
-  silent: boolean;
-  inboxItemsCreated: number;
-  code?: string;
-}
 
 export async function webhookHealthPage(
   deps: SitePlatformDeps,

@@ -4,7 +4,7 @@ import { draftCaseStudy } from '../../../src/marketing/caseStudy/draft';
 import { quoteInBody } from '../../../src/marketing/caseStudy/markup';
 import { CASE_STUDY_REQUEST_START, modelDraft } from '../../../src/marketing/caseStudy/modelDraft';
 import { unsourcedNumbers } from '../../../src/marketing/caseStudy/numbers';
-import type { CaseStudySources } from '../../../src/marketing/caseStudy/sources';
+import type { CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { seoCheck } from '../../../src/marketing/seo/check';
 import { ProviderError } from '../../../src/providers/errors';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { shownNumber } from '../../../src/marketing/caseStudy/markup';
 import { allowedNumbers, numbersIn, unsourcedNumbers } from '../../../src/marketing/caseStudy/numbers';
-import type { CaseStudySources } from '../../../src/marketing/caseStudy/sources';
+import type { CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { templateDraft } from '../../../src/marketing/caseStudy/template';
 
 const SOURCES: CaseStudySources = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { quoteInBody } from '../../../src/marketing/caseStudy/markup';
 import { numbersIn, unsourcedNumbers } from '../../../src/marketing/caseStudy/numbers';
-import type { CaseStudyDraft, CaseStudySources } from '../../../src/marketing/caseStudy/sources';
+import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { templateDraft } from '../../../src/marketing/caseStudy/template';
 import { readBody } from '../../../src/marketing/seo/html';
 import { seoCheck } from '../../../src/marketing/seo/check';
