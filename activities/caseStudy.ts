@@ -2,7 +2,7 @@ import { ApiError } from '../src/http/errors';
 import { draftCaseStudy } from '../src/marketing/caseStudy/draft';
 import { gatherSources } from '../src/marketing/caseStudy/gather';
 import { saveCaseStudy } from '../src/marketing/caseStudy/save';
-import { createChatClient } from '../src/providers/chatCompletions';
+import { createChatClient } from '../src/clients/providers/chatCompletions';
 import type { CaseStudyDraft, CaseStudyInput, CaseStudySources, GatheredSources, SaveRequest } from '../workflows/caseStudy.contract';
 import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from './heartbeat';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { leadsByProjectPath } from '../../src/marketing/analytics/ledgerStore';
 import { rangesOf } from '../../src/marketing/analytics/window';
-import { createAnalyticsClient } from '../../src/providers/analytics';
+import { createAnalyticsClient } from '../../src/clients/providers/analytics';
 
 /**
  * A bare JSON handler in place of POST /api/agent/marketing/content/views doing only the unavoidable work: one

@@ -8,7 +8,7 @@ import { createContent } from '../../src/marketing/content/service';
 import { systemPrompt } from '../../src/marketing/ai/prompt';
 import { runTool, toolsFor, type ToolDeps } from '../../src/marketing/ai/tools';
 import type { TurnCaller } from '../../src/marketing/ai/types';
-import { createToolChatClient, type ToolChatMessage } from '../../src/providers/chatTools';
+import { createToolChatClient, type ToolChatMessage } from '../../src/clients/providers/chatTools';
 import { startModelSimulator } from '../../src/sandbox/model';
 import type { BenchEnv } from '../lib/env';
 import type { ScenarioResult } from '../lib/report';

@@ -7,7 +7,7 @@ import { gatherSources } from '../../src/marketing/caseStudy/gather';
 import { caseStudyMessages, caseStudyRequestOf } from '../../src/marketing/caseStudy/modelDraft';
 import { getContent } from '../../src/marketing/content/service';
 import { createGrid } from '../../src/marketing/grounding/gridService';
-import { createChatClient } from '../../src/providers/chatCompletions';
+import { createChatClient } from '../../src/clients/providers/chatCompletions';
 import { startModelSimulator } from '../../src/sandbox/model';
 import { caseStudyContract, type CaseStudyInput } from '../../workflows/caseStudy.contract';
 import type { WorkflowOf } from '../../workflows/defineWorkflow';

@@ -7,7 +7,7 @@ import type { Knex } from '../../src/db/knex';
 import { saveInstalledShop } from '../../src/commerce/connections/service';
 import { tokenCipherOf } from '../../src/commerce/connections/tokens';
 import { readOrder } from '../../src/commerce/ingestion/orderPayload';
-import { createCommerceClient } from '../../src/platforms/commerce';
+import { createCommerceClient } from '../../src/clients/commerce';
 import { startCommerceSimulator, type CommerceSimulator, type SimOrder } from '../../src/sandbox/commerce';
 import { addBenchOrders, newCommerceAccount, type BenchCommerceAccount } from '../lib/commerce';
 import type { BenchEnv } from '../lib/env';

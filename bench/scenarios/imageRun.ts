@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createAccount } from '../../src/auth/service';
 import { createContent } from '../../src/marketing/content/service';
-import { createImageClient } from '../../src/providers/images';
+import { createImageClient } from '../../src/clients/providers/images';
 import { startImageSimulator } from '../../src/sandbox/images';
 import type { AppDeps } from '../../src/deps';
 import { contentImagesContract, type ContentImagesInput, type ContentImagesResult } from '../../workflows/contentImages.contract';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createAccount } from '../../src/auth/service';
 import { loadConfig, type Config } from '../../src/config';
-import { fetchReadablePage } from '../../src/providers/pageFetch';
+import { fetchReadablePage } from '../../src/clients/providers/pageFetch';
 import { PageTextCache } from '../../src/research/pageTexts';
 import { artifactStep, indexStep, knowledgeStep, pageStep, readSubject, searchStep, type StepDeps } from '../../src/research/steps';
 import { startModelSimulator } from '../../src/sandbox/model';

@@ -3,7 +3,7 @@ import { hasCallbackSecret } from '../alerts/service';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import { invalidField } from '../http/fieldErrors';
-import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../providers/outboundPost';
+import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../clients/providers/outboundPost';
 import type { JobStartOptions } from '../temporal/jobs';
 import { JobTag } from './schemas';
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../http/errors';
-import { ProviderError } from '../providers/errors';
+import { ProviderError } from '../clients/providers/errors';
 import type { CodedFailureDetails } from './codedFailure';
 
 /**

@@ -1,4 +1,4 @@
-import { postOutbound } from '../providers/outboundPost';
+import { postOutbound } from '../clients/providers/outboundPost';
 import { webhookUrlProblem } from './endpointUrl';
 
 export interface PostOptions {

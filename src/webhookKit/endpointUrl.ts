@@ -1,4 +1,4 @@
-import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../providers/outboundPost';
+import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../clients/providers/outboundPost';
 
 export const MAX_URL_LENGTH = MAX_OUTBOUND_URL_LENGTH;
 

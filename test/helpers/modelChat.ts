@@ -1,4 +1,4 @@
-import { createChatClient, type ChatClient } from '../../src/providers/chatCompletions';
+import { createChatClient, type ChatClient } from '../../src/clients/providers/chatCompletions';
 import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
 
 /** Mocha hooks of a suite that talks to the chat-model simulator: started before the suite, stopped after it. */

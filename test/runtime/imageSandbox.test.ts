@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config';
-import { createImageClient } from '../../src/providers/images';
+import { createImageClient } from '../../src/clients/providers/images';
 import { startImageSandbox } from '../../src/runtime/imageSandbox';
 
 describe('start --sandbox, images side', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../../src/http/errors';
-import { commerceErrors } from '../../src/platforms/commerce/errors';
-import { sitePlatformErrors } from '../../src/platforms/sitePlatform/errors';
-import { ProviderError, statusError, unreachableError } from '../../src/providers/errors';
+import { commerceErrors } from '../../src/clients/commerce/errors';
+import { sitePlatformErrors } from '../../src/clients/sitePlatform/errors';
+import { ProviderError, statusError, unreachableError } from '../../src/clients/providers/errors';
 import { toActivityFailure, withFailureMapping } from '../../src/temporal/activityFailure';
 
 function asFailure(err: unknown): ApplicationFailure {

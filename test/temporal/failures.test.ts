@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure, RetryState, TerminatedFailure } from '@temporalio/common';
 import { errorBody } from '../../src/http/errors';
-import { sitePlatformErrors } from '../../src/platforms/sitePlatform/errors';
+import { sitePlatformErrors } from '../../src/clients/sitePlatform/errors';
 import { toActivityFailure } from '../../src/temporal/activityFailure';
 import { codedFailure } from '../../src/temporal/codedFailure';
 import { jobFailureError, jobFailureOf } from '../../src/temporal/failures';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/errors';
 import { raiseInboxItem } from '../../inbox/service';
-import { ORDERS_PAGE_MAX } from '../../platforms/commerce/client';
+import { ORDERS_PAGE_MAX } from '../../clients/commerce/client';
 import type { Knex } from '../../db/knex';
 import { commerceClientOf, type CommerceDeps } from '../connections/deps';
 import { findConnection } from '../connections/store';

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
 import type { Logger } from '../../logger';
-import { createCommerceClient, type CommerceClient } from '../../platforms/commerce';
+import { createCommerceClient, type CommerceClient } from '../../clients/commerce';
 
 /** What the commerce services need; the API's AppDeps and the worker's activity deps both fit. */
 export interface CommerceDeps {

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import { createTokenCipher, TokenKeyError, type TokenCipher } from '../../crypto/tokenEnvelope';
 import { ApiError } from '../../http/errors';
-import type { ShopAccess } from '../../platforms/commerce';
+import type { ShopAccess } from '../../clients/commerce';
 import type { CommerceDeps } from './deps';
 import { rewrapSealed, type ConnectionRow } from './store';
 

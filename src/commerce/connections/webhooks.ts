@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import { COMMERCE_API_VERSION, type CommerceWebhook } from '../../platforms/commerce';
+import { COMMERCE_API_VERSION, type CommerceWebhook } from '../../clients/commerce';
 import type { Config } from '../../config';
 import { commerceClientOf, type CommerceDeps } from './deps';
 import { saveSubscription, type ConnectionRow } from './store';

@@ -1,4 +1,4 @@
-import { shopBaseUrl } from '../../platforms/commerce';
+import { shopBaseUrl } from '../../clients/commerce';
 import { REQUESTED_SCOPES } from './scopes';
 
 export const CALLBACK_PATH = '/api/oauth/commerce/callback';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import { HTML_PAGE_HEADERS, htmlPageSchema } from '../../http/htmlPage';
 import { route, type RouteDef } from '../../http/route';
-import { isShopDomain } from '../../platforms/commerce';
+import { isShopDomain } from '../../clients/commerce';
 import { connectionRegistrationSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson } from '../connections/json';
 import { listSubscriptions } from '../connections/service';
 import { callbackPage } from './callbackPage';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import { isShopDomain } from '../../platforms/commerce';
+import { isShopDomain } from '../../clients/commerce';
 import { requireCommerceApp } from '../app/service';
 import { commerceClientOf, type CommerceDeps } from '../connections/deps';
 import { saveInstalledShop } from '../connections/service';

@@ -1,6 +1,6 @@
 import type { Knex } from '../../db/knex';
 import { staleHandOvers } from '../../db/outboxStore';
-import { parsePlatformJson } from '../../platforms/commerce/json';
+import { parsePlatformJson } from '../../clients/commerce/json';
 import type { DeliveryContext } from '../topics/types';
 
 /**

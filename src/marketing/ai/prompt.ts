@@ -1,4 +1,4 @@
-import type { ToolChatMessage } from '../../providers/chatTools';
+import type { ToolChatMessage } from '../../clients/providers/chatTools';
 
 export interface PromptFacts {
   department: string;

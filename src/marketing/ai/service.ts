@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { keyReused, requestFingerprint } from '../../jobs/start/fingerprint';
 import { startRequestedJob, type JobRequest } from '../../jobs/start/kit';
-import { createToolChatClient } from '../../providers/chatTools';
+import { createToolChatClient } from '../../clients/providers/chatTools';
 import { requireOwnProject } from '../../projects/service';
 import { jobId } from '../../temporal/jobIds';
 import { withTemporal } from '../../temporal/rpc';

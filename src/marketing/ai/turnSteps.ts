@@ -1,8 +1,8 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
 import { ApiError } from '../../http/errors';
-import { createToolChatClient, type ToolChatMessage } from '../../providers/chatTools';
-import { ProviderError } from '../../providers/errors';
+import { createToolChatClient, type ToolChatMessage } from '../../clients/providers/chatTools';
+import { ProviderError } from '../../clients/providers/errors';
 import { findOwnProject } from '../../projects/service';
 import { historyMessages, systemPrompt } from './prompt';
 import {

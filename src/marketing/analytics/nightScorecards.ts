@@ -1,4 +1,4 @@
-import type { AnalyticsClient, PageTraffic } from '../../providers/analytics';
+import type { AnalyticsClient, PageTraffic } from '../../clients/providers/analytics';
 import type { Knex } from '../../db/knex';
 import type { AttributedDeals } from './attribution';
 import { attributionByAsset } from './attributionStore';

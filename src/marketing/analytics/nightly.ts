@@ -1,8 +1,8 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
 import type { ProjectFillResult } from '../../../workflows/contentAnalyticsDaily.contract';
-import { createAnalyticsClient } from '../../providers/analytics';
-import { ProviderError } from '../../providers/errors';
+import { createAnalyticsClient } from '../../clients/providers/analytics';
+import { ProviderError } from '../../clients/providers/errors';
 import { findOwnProject } from '../../projects/service';
 import { keywordOf } from '../content/settings';
 import { urlsOf } from '../content/url';

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
-import { ProviderError } from '../../providers/errors';
-import { createWebSearchClient } from '../../providers/webSearch';
+import { ProviderError } from '../../clients/providers/errors';
+import { createWebSearchClient } from '../../clients/providers/webSearch';
 import { claimSearchCall } from '../../research/searchUsage';
 import { normalizePath } from './paths';
 

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Knex } from '../../db/knex';
-import { createAnalyticsClient, type PageStats } from '../../providers/analytics';
-import { ProviderError } from '../../providers/errors';
+import { createAnalyticsClient, type PageStats } from '../../clients/providers/analytics';
+import { ProviderError } from '../../clients/providers/errors';
 import { findOwnProject } from '../../projects/service';
 import { getContent } from '../content/service';
 import type { ContentItem } from '../content/contentItemJson';

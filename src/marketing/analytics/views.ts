@@ -2,7 +2,7 @@ import type { Knex } from '../../db/knex';
 import type { Logger } from '../../logger';
 import type { Config } from '../../config';
 import { findOwnProjects } from '../../projects/service';
-import { createAnalyticsClient } from '../../providers/analytics';
+import { createAnalyticsClient } from '../../clients/providers/analytics';
 import type { LedgerPathStats } from './ledgerStats';
 import { leadsByProjectPath } from './ledgerStore';
 import { collectorSubmits, type ProjectDegradedReason, type SiteQuery } from './viewsCollector';

@@ -1,5 +1,5 @@
-import type { AnalyticsClient, AnalyticsRange } from '../../providers/analytics';
-import { ProviderError } from '../../providers/errors';
+import type { AnalyticsClient, AnalyticsRange } from '../../clients/providers/analytics';
+import { ProviderError } from '../../clients/providers/errors';
 
 /** Why one project's pairs have no collector figures (its collector query failed, or there is no collector). */
 export const PROJECT_DEGRADED_REASONS = [
@@ -52,7 +52,7 @@ export async function collectorSubmits(
   );
 }
 
-/** The truthful reason of a collector failure (providers/analyticsErrors.ts codes). */
+/** The truthful reason of a collector failure (clients/providers/analyticsErrors.ts codes). */
 export function reasonOf(err: ProviderError, keyAnswered: boolean): ProjectDegradedReason {
   switch (err.code) {
     case 'analytics_auth':

@@ -1,4 +1,4 @@
-import type { AnalyticsRange } from '../../providers/analytics';
+import type { AnalyticsRange } from '../../clients/providers/analytics';
 import type { LedgerRange } from './ledgerStore';
 
 /** The analytics windows of the scorecard and the views batch: closed UTC days before today, or everything. */

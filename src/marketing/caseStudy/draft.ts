@@ -1,5 +1,5 @@
-import type { ChatClient } from '../../providers/chatCompletions';
-import { isProviderError } from '../../providers/errors';
+import type { ChatClient } from '../../clients/providers/chatCompletions';
+import { isProviderError } from '../../clients/providers/errors';
 import { modelDraft } from './modelDraft';
 import type { CaseStudyDraft, CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { templateDraft } from './template';

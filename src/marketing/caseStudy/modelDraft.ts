@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ChatClient, ChatMessage } from '../../providers/chatCompletions';
-import { ProviderError } from '../../providers/errors';
-import { parseJsonAnswer } from '../../providers/jsonAnswer';
+import type { ChatClient, ChatMessage } from '../../clients/providers/chatCompletions';
+import { ProviderError } from '../../clients/providers/errors';
+import { parseJsonAnswer } from '../../clients/providers/jsonAnswer';
 import { scanCitations } from '../seo/citations';
 import { assembleDraft, quotableTestimonial, shownResults } from './markup';
 import { allowedNames } from './numbers';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ChatClient, ChatMessage } from '../../providers/chatCompletions';
-import { ProviderError } from '../../providers/errors';
-import { parseJsonAnswer } from '../../providers/jsonAnswer';
+import type { ChatClient, ChatMessage } from '../../clients/providers/chatCompletions';
+import { ProviderError } from '../../clients/providers/errors';
+import { parseJsonAnswer } from '../../clients/providers/jsonAnswer';
 import type { PlannedImage, SkippedHeading } from '../../../workflows/contentImages.contract';
 import { heroImage, heroWanted, sectionImage, type PlanDraft, type PlanItem, type PlanOptions } from './heuristic';
 import { heroSubject, imagePrompt, type PromptProfile } from './prompt';

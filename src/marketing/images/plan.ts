@@ -1,6 +1,6 @@
 import type { ActivityDeps } from '../../../activities/deps';
 import { ApiError } from '../../http/errors';
-import { createChatClient } from '../../providers/chatCompletions';
+import { createChatClient } from '../../clients/providers/chatCompletions';
 import { contentSourceOf } from '../../sitePlatform/operations/contentSource';
 import type { ImagePlan } from '../../../workflows/contentImages.contract';
 import { imageProfile } from '../brand/service';

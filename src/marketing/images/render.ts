@@ -3,7 +3,7 @@ import { consumeImageUnit, reserveImageUnit } from '../../billing/service';
 import { isForeignKeyViolation } from '../../db/errors';
 import { ApiError } from '../../http/errors';
 import { contentNotFound } from '../content/errors';
-import { createImageClient, type ReferenceImage } from '../../providers/images';
+import { createImageClient, type ReferenceImage } from '../../clients/providers/images';
 import type { SitePlatformDeps } from '../../sitePlatform/connections/deps';
 import type { RenderedImage, RenderRequest } from '../../../workflows/contentImages.contract';
 import { referenceAssets } from '../brand/service';

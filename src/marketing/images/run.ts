@@ -2,7 +2,7 @@ import { requireGoodStanding, requireImageAllowance } from '../../billing/servic
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { runJobRequest, type JobRequest } from '../../jobs/start/kit';
-import { createImageClient } from '../../providers/images';
+import { createImageClient } from '../../clients/providers/images';
 import type { StartAndWaitOutcome } from '../../temporal/startAndWait';
 import { contentImagesContract, type ContentImagesResult } from '../../../workflows/contentImages.contract';
 import { getContent } from '../content/service';

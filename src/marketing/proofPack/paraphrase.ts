@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChatClient } from '../../providers/chatCompletions';
-import { jsonOfAnswer } from '../../providers/jsonAnswer';
+import type { ChatClient } from '../../clients/providers/chatCompletions';
+import { jsonOfAnswer } from '../../clients/providers/jsonAnswer';
 import { MAX_ENTRY_CHARS, clipAtWord } from './clip';
 import { namesAPerson, stripNames } from './nameStrip';
 import { paraphraseMessages } from './paraphrasePrompt';

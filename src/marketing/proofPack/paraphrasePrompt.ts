@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../providers/chatCompletions';
+import type { ChatMessage } from '../../clients/providers/chatCompletions';
 
 /** The texts sit as JSON between these lines of the user message (the model simulator reads them back from there). */
 export const PARAPHRASE_REQUEST_START = '<<<VOICE OF CUSTOMER TO PARAPHRASE';

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps';
-import { createChatClient } from '../../providers/chatCompletions';
+import { createChatClient } from '../../clients/providers/chatCompletions';
 import { fits, MAX_ENTRY_CHARS } from './clip';
 import { entryOf } from './entry';
 import { addKnownPeople } from './knownPeople';

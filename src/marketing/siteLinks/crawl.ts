@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
-import { ProviderError } from '../../providers/errors';
-import { fetchTextDocument } from '../../providers/rawFetch';
+import { ProviderError } from '../../clients/providers/errors';
+import { fetchTextDocument } from '../../clients/providers/rawFetch';
 import { linksOfHtml, parseSitemap } from './sitemap';
 import type { Note } from './types';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../../providers/outboundPost';
+import { MAX_OUTBOUND_URL_LENGTH, outboundUrlProblem } from '../../clients/providers/outboundPost';
 
 export const MAX_BASE_URL_LENGTH = MAX_OUTBOUND_URL_LENGTH;
 

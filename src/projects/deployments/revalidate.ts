@@ -1,4 +1,4 @@
-import { postOutbound } from '../../providers/outboundPost';
+import { postOutbound } from '../../clients/providers/outboundPost';
 import { checkBaseUrl, revalidateUrl, type UrlPolicy } from './baseUrl';
 import { revalidationSignature, SIGNATURE_HEADER } from './signature';
 

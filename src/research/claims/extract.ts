@@ -1,6 +1,6 @@
-import type { ChatClient } from '../../providers/chatCompletions';
-import { ProviderError } from '../../providers/errors';
-import { jsonOfAnswer } from '../../providers/jsonAnswer';
+import type { ChatClient } from '../../clients/providers/chatCompletions';
+import { ProviderError } from '../../clients/providers/errors';
+import { jsonOfAnswer } from '../../clients/providers/jsonAnswer';
 import { DEFAULT_MAX_CLAIMS, fallbackClaims } from './fallback';
 import type { ExtractedClaim, Extraction } from './claim';
 import { extractionMessages } from './prompt';

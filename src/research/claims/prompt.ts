@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../providers/chatCompletions';
+import type { ChatMessage } from '../../clients/providers/chatCompletions';
 
 /** The source text sits between these lines of the user message (the model simulator reads it back from there). */
 export const SOURCE_START = '<<<SOURCE TEXT';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
-import { exchangeAuthorizationCode } from '../../platforms/sitePlatform';
+import { exchangeAuthorizationCode } from '../../clients/sitePlatform';
 import { authorizeUrl, callbackUrl } from './authorizeUrl';
 import { nowOf, type SitePlatformDeps } from './deps';
 import { chooseOAuthClient, recheckOAuthClient } from './oauthClients';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import type { Site, TokenIntrospection } from '../../platforms/sitePlatform';
+import type { Site, TokenIntrospection } from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from './deps';
 import { restoreReachableProjects } from './contentSourceFallback';
 import { bustCredentials } from './resolve';

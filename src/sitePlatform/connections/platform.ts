@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import { createSitePlatformClient, type Site, type SitePlatformClient, type TokenIntrospection } from '../../platforms/sitePlatform';
+import { createSitePlatformClient, type Site, type SitePlatformClient, type TokenIntrospection } from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from './deps';
 
 export const platformClient = (deps: SitePlatformDeps, token: string): SitePlatformClient =>

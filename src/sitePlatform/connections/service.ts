@@ -2,7 +2,7 @@ import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import type { SitePlatformDeps } from './deps';
 import { requireOwnProject } from '../../projects/service';
-import { revokeAuthorization } from '../../platforms/sitePlatform';
+import { revokeAuthorization } from '../../clients/sitePlatform';
 import { projectsResolvingTo, revertUnreachableProjects } from './contentSourceFallback';
 import { chooseOAuthClient } from './oauthClients';
 import { bustCredentials } from './resolve';

@@ -120,7 +120,7 @@ const siteNotBound = () =>
  * `site-platform-forms-backfill:<account>:<Idempotency-Key>` (the key hashed when it would not fit, see jobId), so a
  * retry with the same key attaches to the same run; a key sent with another request is 409 `idempotency_key_reused`.
  * A failed job answers the coded error it failed with, as the operation route answers it (`upstreamStatus`,
- * `retry_after_seconds` and the platform's code included: one mapping, src/platforms/sitePlatform/errors.ts, carried
+ * `retry_after_seconds` and the platform's code included: one mapping, src/clients/sitePlatform/errors.ts, carried
  * through the job by src/temporal/failures.ts); a first-page rate limit is 429 `rate_limited` with `retry_after_seconds`.
  */
 export async function startFormsBackfill(deps: AppDeps, req: BackfillRequest): Promise<StartAndWaitOutcome<FormsBackfillResult>> {

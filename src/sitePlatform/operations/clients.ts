@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { createSitePlatformClient, TokenBucket, type SitePlatformClient } from '../../platforms/sitePlatform';
+import { createSitePlatformClient, TokenBucket, type SitePlatformClient } from '../../clients/sitePlatform';
 import type { ResolvedCredentials } from '../connections/resolve';
 
 // One bucket per connection for the whole process: every caller of one connection draws on the same budget.

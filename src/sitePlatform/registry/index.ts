@@ -23,21 +23,21 @@
  *   the platform as POST.
  */
 import { z } from 'zod';
-import { cmsOperations } from './operations/cms';
-import { assetOperations } from './operations/assets';
+import { cmsOperations } from './definitions/cms';
+import { assetOperations } from './definitions/assets';
 import {
   googleTagOperations,
   pageCustomCodeOperations,
   scriptOperations,
   serviceSnippetOperations,
   siteCustomCodeOperations,
-} from './operations/customCode';
-import { inventoryOperations, orderOperations, productOperations, skuOperations } from './operations/ecommerce';
-import { commentOperations, formOperations } from './operations/formsAndComments';
-import { componentOperations, pageOperations } from './operations/pages';
-import { serviceOperations } from './operations/service';
-import { llmsTxtOperations, redirectOperations, robotsOperations, wellKnownOperations } from './operations/siteConfig';
-import { siteOperations, tokenOperations, webhookOperations } from './operations/siteAndToken';
+} from './definitions/customCode';
+import { inventoryOperations, orderOperations, productOperations, skuOperations } from './definitions/ecommerce';
+import { commentOperations, formOperations } from './definitions/formsAndComments';
+import { componentOperations, pageOperations } from './definitions/pages';
+import { serviceOperations } from './definitions/service';
+import { llmsTxtOperations, redirectOperations, robotsOperations, wellKnownOperations } from './definitions/siteConfig';
+import { siteOperations, tokenOperations, webhookOperations } from './definitions/siteAndToken';
 import type { OperationDef } from './types';
 
 export const OPERATIONS: readonly OperationDef[] = Object.freeze([

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/errors';
 import { raiseInboxItem } from '../../inbox/service';
-import { listSiteWebhooks, type PlatformWebhook } from '../../platforms/sitePlatform';
+import { listSiteWebhooks, type PlatformWebhook } from '../../clients/sitePlatform';
 import { nowOf, type SitePlatformDeps } from '../connections/deps';
 import { listSitesOfConnection } from '../connections/store';
 import { connectionClient, desiredWebhooks, expectedReceiverUrl, registerConnectionWebhooks } from '../webhooks/registration';

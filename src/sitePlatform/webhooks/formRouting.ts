@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import { listSiteWebhooks, type PlatformWebhook, type SitePlatformClient } from '../../platforms/sitePlatform';
+import { listSiteWebhooks, type PlatformWebhook, type SitePlatformClient } from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from '../connections/deps';
 import { resolveCredentials } from '../connections/resolve';
 import { clientFor } from '../operations/clients';

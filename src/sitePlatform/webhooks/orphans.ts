@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
-import { deleteWebhook, type PlatformWebhook, type SitePlatformClient } from '../../platforms/sitePlatform';
+import { deleteWebhook, type PlatformWebhook, type SitePlatformClient } from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from '../connections/deps';
 import { deadSubscriptions, liveConnectionIds, type DeadSubscription } from './orphansStore';
 import { deleteSubscription } from './subscriptionsStore';

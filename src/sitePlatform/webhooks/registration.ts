@@ -6,7 +6,7 @@ import {
   listSiteWebhooks,
   type PlatformWebhook,
   type SitePlatformClient,
-} from '../../platforms/sitePlatform';
+} from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from '../connections/deps';
 import { findConnection, listSitesOfConnection, updateConnection, type ConnectionRow } from '../connections/store';
 import { notConfigured, openSealed } from '../connections/tokens';

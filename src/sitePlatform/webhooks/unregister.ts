@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/errors';
-import { deleteWebhook, listSiteWebhooks, type SitePlatformClient } from '../../platforms/sitePlatform';
+import { deleteWebhook, listSiteWebhooks, type SitePlatformClient } from '../../clients/sitePlatform';
 import type { SitePlatformDeps } from '../connections/deps';
 import { listSitesOfConnection, type ConnectionRow } from '../connections/store';
 import { codeOf, connectionClient } from './registration';

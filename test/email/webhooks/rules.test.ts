@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { classifyStatus, postWebhook } from '../../../src/webhookKit/deliver';
 import { webhookUrlProblem } from '../../../src/webhookKit/endpointUrl';
-import { blockedAddressKind } from '../../../src/providers/privateAddress';
+import { blockedAddressKind } from '../../../src/clients/providers/privateAddress';
 import { openWebhookSecret, sealWebhookSecret } from '../../../src/email/webhooks/secretBox';
 import { newWebhookSecret, webhookSignature } from '../../../src/webhookKit/signing';
 

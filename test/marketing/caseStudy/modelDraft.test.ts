@@ -6,7 +6,7 @@ import { CASE_STUDY_REQUEST_START, modelDraft } from '../../../src/marketing/cas
 import { unsourcedNumbers } from '../../../src/marketing/caseStudy/numbers';
 import type { CaseStudySources } from '../../../workflows/caseStudy.contract';
 import { seoCheck } from '../../../src/marketing/seo/check';
-import { ProviderError } from '../../../src/providers/errors';
+import { ProviderError } from '../../../src/clients/providers/errors';
 
 const GRID_ID = '0d9e4c7a-3333-4b4b-9c9c-000000000003';
 const TESTIMONIAL_ID = '0d9e4c7a-4444-4b4b-9c9c-000000000004';

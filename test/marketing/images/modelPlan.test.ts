@@ -4,7 +4,7 @@ import type { PlanItem } from '../../../src/marketing/images/heuristic';
 import { PLAN_REQUEST_START, planWithModel } from '../../../src/marketing/images/modelPlan';
 import { NO_TEXT } from '../../../src/marketing/images/prompt';
 import { bodySections } from '../../../src/marketing/images/sections';
-import { ProviderError } from '../../../src/providers/errors';
+import { ProviderError } from '../../../src/clients/providers/errors';
 
 const words = (n: number) =>
   `Roof tiles crack in frost. Gutters overflow in storms. ${Array.from({ length: n - 9 }, (_, i) => `w${i}`).join(' ')}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createChatClient, type ChatClient } from '../../../src/providers/chatCompletions';
-import { ProviderError } from '../../../src/providers/errors';
-import { readableText } from '../../../src/providers/readableText';
+import { createChatClient, type ChatClient } from '../../../src/clients/providers/chatCompletions';
+import { ProviderError } from '../../../src/clients/providers/errors';
+import { readableText } from '../../../src/clients/providers/readableText';
 import { extractClaims } from '../../../src/research/claims/extract';
 import { quoteInPassage } from '../../../src/research/claims/quotes';
 import { articleHtml } from '../../../src/sandbox/pages';

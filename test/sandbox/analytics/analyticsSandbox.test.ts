@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../../src/config';
-import { createAnalyticsClient } from '../../../src/providers/analytics';
+import { createAnalyticsClient } from '../../../src/clients/providers/analytics';
 import { DEMO_ANALYTICS_SITE, startAnalyticsSandbox } from '../../../src/runtime/analyticsSandbox';
 import { newAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readableText } from '../../../src/providers/readableText';
+import { readableText } from '../../../src/clients/providers/readableText';
 import { articleHtml, startPageServer, type PageServer } from '../../../src/sandbox/pages';
 
 describe('page server (web pages on loopback)', () => {

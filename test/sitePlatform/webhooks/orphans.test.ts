@@ -5,7 +5,7 @@ import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { checkConnectionWebhooks } from '../../../src/sitePlatform/sweeps/webhookHealth';
 import { newAccount, type TestAccount } from '../../helpers/accounts';
 import { harness } from '../../helpers/harness';
-import { sdkClient } from '../../platforms/sitePlatform/officialSdk';
+import { sdkClient } from '../../clients/sitePlatform/officialSdk';
 import { ALL_SCOPES, addClient, depsOf, registerClient, startSiteWorld, type SiteWorld } from '../connections/fixtures';
 import { TRIGGERS, connectOAuth, oauthAccount, receiverUrl, subscriptionRows } from './registrationFixtures';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../../config';
-import type { SitePlatformClient } from '../../../platforms/sitePlatform';
+import type { SitePlatformClient } from '../../../clients/sitePlatform';
 
 /** What a composite operation runs with: the connection's client (one bucket for every step) and its valid parameters. */
 export interface CompositeContext {

@@ -11,7 +11,7 @@ import {
   TokenBucket,
   type SitePlatformClient,
   type SitePlatformClientOptions,
-} from '../../../src/platforms/sitePlatform';
+} from '../../../src/clients/sitePlatform';
 
 export const APP = { clientId: 'site-app-1', clientSecret: 'site-app-secret-1', redirectUri: 'https://app.example.test/cb' };
 export const SCOPES = ['sites:read', 'sites:write', 'pages:read', 'pages:write', 'cms:read', 'cms:write', 'authorized_user:read'];

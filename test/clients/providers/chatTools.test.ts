@@ -5,9 +5,9 @@ import {
   type ToolChatClient,
   type ToolChatMessage,
   type ToolSpec,
-} from '../../src/providers/chatTools';
-import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../../src/sandbox/pages/loopback';
+} from '../../../src/clients/providers/chatTools';
+import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../src/sandbox/pages/loopback';
 import { assertKeyAbsent, assertProviderError, providerFailure } from './providerErrors';
 
 const tools: ToolSpec[] = [

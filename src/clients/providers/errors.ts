@@ -9,9 +9,9 @@ export type ProviderName = 'search' | 'model' | 'page' | 'image' | 'analytics';
  * Codes: search_unauthorized, search_rate_limited, search_unavailable, search_bad_response; model_unauthorized,
  * model_rate_limited, model_unavailable, model_bad_response; page_timeout, page_too_large, page_status,
  * page_not_html, page_blocked_host, page_too_many_redirects, page_failed, page_bad_url; image_request_rejected,
- * image_provider_auth, image_rate_limited, image_unavailable, image_bad_response, image_too_large (providers/images.ts);
+ * image_provider_auth, image_rate_limited, image_unavailable, image_bad_response, image_too_large (clients/providers/images.ts);
  * analytics_unavailable, analytics_rate_limited, analytics_auth, analytics_site_not_found, analytics_bad_response
- * (providers/analyticsErrors.ts).
+ * (clients/providers/analyticsErrors.ts).
  */
 export class ProviderError extends Error {
   /** The provider's `Retry-After` on a 429, when it sent one. */

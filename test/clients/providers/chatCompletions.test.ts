@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createChatClient, type ChatClient } from '../../src/providers/chatCompletions';
-import { startModelSimulator, type ModelSimulator } from '../../src/sandbox/model';
+import { createChatClient, type ChatClient } from '../../../src/clients/providers/chatCompletions';
+import { startModelSimulator, type ModelSimulator } from '../../../src/sandbox/model';
 import { assertKeyAbsent, assertProviderError, CLOSED_PORT_URL, providerFailure } from './providerErrors';
 
 describe('chat completions client (OpenAI-compatible, against the simulator)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../src/http/errors';
-import { createCommerceClient, type CommerceClient, type ShopAccess } from '../../../src/platforms/commerce';
+import { createCommerceClient, type CommerceClient, type ShopAccess } from '../../../src/clients/commerce';
 import { startCommerceSimulator, type CommerceSimulator } from '../../../src/sandbox/commerce';
 
 /** Installs an app on a fresh simulated shop through the real authorize + exchange, as the callback does. */

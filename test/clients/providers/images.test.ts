@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { createImageClient, MAX_GENERATED_IMAGE_BYTES, type ImageClient } from '../../src/providers/images';
-import { startImageSimulator, type ImageSimulator } from '../../src/sandbox/images';
+import { createImageClient, MAX_GENERATED_IMAGE_BYTES, type ImageClient } from '../../../src/clients/providers/images';
+import { startImageSimulator, type ImageSimulator } from '../../../src/sandbox/images';
 import { assertKeyAbsent, assertProviderError, CLOSED_PORT_URL, providerFailure } from './providerErrors';
 
 const png = (width: number, height: number, background = '#2255aa') =>

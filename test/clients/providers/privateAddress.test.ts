@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { blockedAddressKind } from '../../src/providers/privateAddress';
-import { BLOCKED_HOST_CODE, publicOnlyLookup } from '../../src/providers/safeLookup';
+import { blockedAddressKind } from '../../../src/clients/providers/privateAddress';
+import { BLOCKED_HOST_CODE, publicOnlyLookup } from '../../../src/clients/providers/safeLookup';
 
 function expectKinds(cases: Array<[address: string, kind: string | null]>) {
   for (const [address, kind] of cases) assert.equal(blockedAddressKind(address), kind, address);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readableText } from '../../src/providers/readableText';
+import { readableText } from '../../../src/clients/providers/readableText';
 
 const URL_OF_PAGE = 'https://example.org/guide';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ProviderError } from '../../src/providers/errors';
+import { ProviderError } from '../../../src/clients/providers/errors';
 
 /** The ProviderError a call rejects with (any other outcome fails the test). */
 export async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { target } from '../../../src/platforms/sitePlatform/pools';
+import { target } from '../../../src/clients/sitePlatform/pools';
 
 describe('site platform keep-alive pools', () => {
   // undici's top-level request(url) sends new URL(url)'s pathname and search to new URL(url)'s origin.

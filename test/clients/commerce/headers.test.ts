@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { parseCallLimit, throttleDelayMs } from '../../../src/platforms/commerce/callLimit';
-import { retryAfterMs } from '../../../src/platforms/commerce/http';
-import { nextPageInfo } from '../../../src/platforms/commerce/linkHeader';
-import { isShopDomain } from '../../../src/platforms/commerce';
+import { parseCallLimit, throttleDelayMs } from '../../../src/clients/commerce/callLimit';
+import { retryAfterMs } from '../../../src/clients/commerce/http';
+import { nextPageInfo } from '../../../src/clients/commerce/linkHeader';
+import { isShopDomain } from '../../../src/clients/commerce';
 
 describe('commerce client header parsing (unit)', () => {
   it('the next cursor is read from the Link header, wherever rel=next sits', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { claimSearchCall, searchCallsThisMonth } from '../../src/research/searchUsage';
-import { harness } from '../helpers/harness';
-import { newAccount } from '../helpers/accounts';
+import { claimSearchCall, searchCallsThisMonth } from '../../../src/research/searchUsage';
+import { harness } from '../../helpers/harness';
+import { newAccount } from '../../helpers/accounts';
 
 describe('monthly web-search cap', () => {
   const march = new Date(Date.UTC(2026, 2, 14, 12));

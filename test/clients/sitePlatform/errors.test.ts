@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { createSitePlatformClient } from '../../../src/platforms/sitePlatform';
-import { sitePlatformErrors } from '../../../src/platforms/sitePlatform/errors';
+import { createSitePlatformClient } from '../../../src/clients/sitePlatform';
+import { sitePlatformErrors } from '../../../src/clients/sitePlatform/errors';
 import { world, rejectsWith, type World } from './fixtures';
 
 describe('site platform client: error mapping', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TokenBucket } from '../../../src/platforms/sitePlatform';
+import { TokenBucket } from '../../../src/clients/sitePlatform';
 import { world, rejectsWith, type World } from './fixtures';
 
 describe('site platform client: rate limits', () => {

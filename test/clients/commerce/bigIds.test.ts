@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCommerceClient } from '../../../src/platforms/commerce';
-import { parsePlatformJson } from '../../../src/platforms/commerce/json';
+import { createCommerceClient } from '../../../src/clients/commerce';
+import { parsePlatformJson } from '../../../src/clients/commerce/json';
 
 const BEYOND = '9007199254740993'; // 2^53 + 1: JSON.parse reads it as 9007199254740992
 

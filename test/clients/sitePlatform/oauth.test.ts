@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createSitePlatformClient, exchangeAuthorizationCode, revokeAuthorization } from '../../../src/platforms/sitePlatform';
+import { createSitePlatformClient, exchangeAuthorizationCode, revokeAuthorization } from '../../../src/clients/sitePlatform';
 import { APP, SCOPES, world, rejectsWith, type World } from './fixtures';
 
 async function authorize(w: World): Promise<string> {

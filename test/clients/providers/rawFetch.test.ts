@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { fetchTextDocument } from '../../src/providers/rawFetch';
-import { startPageServer, type PageServer } from '../../src/sandbox/pages';
+import { fetchTextDocument } from '../../../src/clients/providers/rawFetch';
+import { startPageServer, type PageServer } from '../../../src/sandbox/pages';
 import { assertProviderError, providerFailure } from './providerErrors';
 
 describe('text document fetch (sitemaps and raw HTML, loopback)', () => {

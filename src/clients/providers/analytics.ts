@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import { ANALYTICS_API, analyticsStatusError } from './analyticsErrors';
 import { parseQueryAnswer, type QueryRow } from './analyticsAnswer';
 import { callJson } from './jsonCall';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { fetchReadablePage, type PageFetchOptions } from '../../src/providers/pageFetch';
-import { articleHtml, startPageServer, type PageServer } from '../../src/sandbox/pages';
+import { fetchReadablePage, type PageFetchOptions } from '../../../src/clients/providers/pageFetch';
+import { articleHtml, startPageServer, type PageServer } from '../../../src/sandbox/pages';
 import { assertProviderError, CLOSED_PORT_URL, providerFailure } from './providerErrors';
 
 describe('page fetch (loopback pages)', () => {

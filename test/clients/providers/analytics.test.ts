@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createAnalyticsClient, type AnalyticsClient } from '../../src/providers/analytics';
-import { daysEnding, startAnalyticsSimulator, type AnalyticsSimulator } from '../../src/sandbox/analytics';
+import { createAnalyticsClient, type AnalyticsClient } from '../../../src/clients/providers/analytics';
+import { daysEnding, startAnalyticsSimulator, type AnalyticsSimulator } from '../../../src/sandbox/analytics';
 import { assertKeyAbsent, assertProviderError, CLOSED_PORT_URL, providerFailure } from './providerErrors';
 
 const NOW = new Date('2026-11-27T10:00:00Z');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createWebSearchClient, type WebSearchClient } from '../../src/providers/webSearch';
-import { startSearchSimulator, type SearchSimulator } from '../../src/sandbox/search';
+import { createWebSearchClient, type WebSearchClient } from '../../../src/clients/providers/webSearch';
+import { startSearchSimulator, type SearchSimulator } from '../../../src/sandbox/search';
 import { assertKeyAbsent, assertProviderError, CLOSED_PORT_URL, providerFailure } from './providerErrors';
 
 describe('web search client (Brave Search API protocol, against the simulator)', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import { ProviderError, statusError } from './errors';
 import { snippetText } from './htmlSnippet';
 import { callJson } from './jsonCall';
