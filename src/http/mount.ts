@@ -25,7 +25,7 @@ export function literalPathsFirst(routes: RouteDef[]): RouteDef[] {
  * A total order on paths, segment by segment: a literal before a parameter, literals alphabetically (two different
  * literals never match the same request, so this only keeps the order consistent), then the shorter path.
  */
-function comparePrecedence(a: string[], b: string[]): number {
+export function comparePrecedence(a: string[], b: string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const aParam = a[i].startsWith('{');
     const bParam = b[i].startsWith('{');

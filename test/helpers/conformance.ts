@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { comparePrecedence } from '../../src/http/mount';
 
 /**
  * Conformance by construction: every answer a test receives from an app is checked against that app's own
@@ -35,7 +37,7 @@ interface Operation {
 }
 
 interface Document {
-  paths: Array<{ template: string; pattern: RegExp; literals: number; operations: Record<string, Operation> }>;
+  paths: Array<{ template: string; pattern: RegExp; segments: string[]; operations: Record<string, Operation> }>;
   ajv: Ajv2020;
   validators: Map<string, ValidateFunction>;
 }
@@ -52,12 +54,25 @@ function documentAt(baseUrl: string): Promise<Document> {
   return doc;
 }
 
+/** Compiled documents by their text: the private apps of a run mostly publish the same document. */
+const compiled = new Map<string, Document>();
+
 async function loadDocument(baseUrl: string): Promise<Document> {
   const res = await fetch(`${baseUrl}/openapi.json`);
   // A bare router a test mounts itself publishes no document: there is nothing to conform to.
   if (res.status === 404) return { paths: [], ajv: new Ajv2020(), validators: new Map() };
   assert.equal(res.status, 200, 'conformance: /openapi.json did not answer 200');
-  const openapi = (await res.json()) as { paths: Record<string, Record<string, Operation>>; components: unknown };
+  const text = await res.text();
+  const key = createHash('sha256').update(text).digest('hex');
+  let doc = compiled.get(key);
+  if (!doc) {
+    doc = compile(JSON.parse(text));
+    compiled.set(key, doc);
+  }
+  return doc;
+}
+
+function compile(openapi: { paths: Record<string, Record<string, Operation>>; components: unknown }): Document {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: openapi.components });
@@ -66,12 +81,12 @@ async function loadDocument(baseUrl: string): Promise<Document> {
     return {
       template,
       operations,
-      literals: segments.filter((s) => !s.startsWith('{')).length,
+      segments,
       pattern: new RegExp(`^${segments.map((s) => (s.startsWith('{') ? '[^/]+' : escapeRegExp(s))).join('/')}$`),
     };
   });
-  // Literal segments before parameters, as the router matches: /jobs/bulk is not /jobs/{id}.
-  paths.sort((a, b) => b.literals - a.literals);
+  // The router's precedence: /jobs/bulk is not /jobs/{id}.
+  paths.sort((a, b) => comparePrecedence(a.segments, b.segments));
   return { paths, ajv, validators: new Map() };
 }
 
