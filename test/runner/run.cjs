@@ -6,7 +6,7 @@
 //
 //   TEST_SHARDS=n                   integration shards (default 3)
 //   npm test -- --write-durations   refresh test/durations.json from this run
-//   npm test -- <mocha arguments>   one plain mocha run with those arguments (a file, --grep …)
+//   npm test -- <mocha arguments>   one plain mocha run with those arguments (files, or --grep … over every file)
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -23,7 +23,9 @@ const writeDurations = args.includes('--write-durations');
 const mochaArgs = args.filter((a) => a !== '--write-durations');
 
 if (mochaArgs.length > 0) {
-  const child = spawn(process.execPath, [mochaBin, ...mochaArgs], { cwd: root, stdio: 'inherit' });
+  // Options alone (`--grep x`) apply to every test file, as `mocha 'test/**/*.test.ts' --grep x` would.
+  const files = mochaArgs.some((a) => !a.startsWith('-') && /\.(ts|cjs|js)$|[*/]/.test(a)) ? [] : ['test/**/*.test.ts'];
+  const child = spawn(process.execPath, [mochaBin, ...files, ...mochaArgs], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   return;
 }
