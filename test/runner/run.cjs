@@ -131,7 +131,8 @@ async function main() {
   console.log(`\n  ${total('passing')} passing`);
   if (total('pending')) console.log(`  ${total('pending')} pending`);
   if (total('failing') || failed.length) console.log(`  ${total('failing')} failing`);
-  process.exit(failed.length ? 1 : 0);
+  // exitCode, not exit(): a pipe (CI tees this output) is written asynchronously, and exit() would cut the report.
+  process.exitCode = failed.length ? 1 : 0;
 }
 
 main().catch((err) => {
