@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { unreachableTemporal } from '../helpers/unreachableTemporal';
 import { createApp } from '../../src/app/app';
 import type { AppDeps } from '../../src/deps';
 import { createMetrics } from '../../src/http/metrics';
@@ -39,7 +39,7 @@ describe('the job index behind GET /api/jobs', function () {
   it('GET /api/jobs answers from the index while Temporal cannot be reached', async () => {
     const started = await startTestJob(account.ownerToken, 'quick', { value: 'indexed' });
     const base = harness().deps;
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: base.temporal.namespace });
+    const unreachable = unreachableTemporal(base.temporal.namespace);
     const deps: AppDeps = { ...base, temporal: { ...base.temporal, client: unreachable }, metrics: createMetrics(false) };
     const server: Server = createApp(deps, testRoutes()).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

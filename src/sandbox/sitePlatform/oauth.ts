@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { formParams, json, parseWith, type SimRequest, type SimResponse } from './http';
-import { randomHex, iso, type SimApp, type SimState } from './state';
+import { randomHex, iso, tokenRateLimit, type SimApp, type SimState } from './state';
 
 const CODE_TTL_MS = 10 * 60_000;
 
@@ -89,7 +89,7 @@ export function exchangeCode(state: SimState, req: SimRequest): SimResponse {
     kind: 'oauth',
     clientId: app.clientId,
     scopes: grant.scopes,
-    rateLimit: sites.some((s) => s.plan === 120) ? 120 : 60,
+    rateLimit: tokenRateLimit(sites),
     siteIds,
     workspaceIds: [...new Set(sites.map((s) => s.workspaceId))],
     userId: state.user.id,

@@ -4,6 +4,7 @@ import {
   newId,
   randomHex,
   slugify,
+  tokenRateLimit,
   type Plan,
   type SimCollection,
   type SimField,
@@ -23,6 +24,8 @@ export interface SiteInput {
   shortName?: string;
   workspaceId?: string;
   plan?: Plan;
+  /** An Enterprise site's custom requests per minute (the platform agrees these above 120); the plan's when absent. */
+  rateLimitPerMinute?: number;
   /** Custom domain host names, e.g. `www.example.test`. */
   customDomains?: string[];
   /** Primary locale tag; default `en`. */
@@ -58,6 +61,7 @@ export function addSite(state: SimState, input: SiteInput): SimSite {
     shortName: input.shortName ?? slugify(input.displayName),
     timeZone: 'UTC',
     plan: input.plan ?? 60,
+    ...(input.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: input.rateLimitPerMinute }),
     createdOn: now,
     lastUpdated: now,
     lastPublished: null,
@@ -208,7 +212,7 @@ export function issueToken(state: SimState, input: TokenInput): string {
     token,
     kind: 'site_token',
     scopes: [...input.scopes],
-    rateLimit: input.rateLimitPerMinute ?? input.plan ?? (sites.some((s) => s.plan === 120) ? 120 : 60),
+    rateLimit: input.rateLimitPerMinute ?? input.plan ?? tokenRateLimit(sites),
     siteIds,
     workspaceIds: [...new Set(sites.map((s) => s.workspaceId))],
     createdOn: iso(state.now()),

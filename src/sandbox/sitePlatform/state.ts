@@ -24,7 +24,7 @@ export interface SimToken {
   kind: 'oauth' | 'site_token';
   clientId?: string;
   scopes: string[];
-  /** Requests per minute: the plan's 60 or 120, or a benchmark's lifted figure. */
+  /** Requests per minute: the plan's 60 or 120, an Enterprise site's custom figure, or a benchmark's lifted one. */
   rateLimit: number;
   siteIds: string[];
   workspaceIds: string[];
@@ -67,6 +67,8 @@ export interface SimSite {
   shortName: string;
   timeZone: string;
   plan: Plan;
+  /** An Enterprise site's custom requests per minute, agreed with the platform; the plan's figure when absent. */
+  rateLimitPerMinute?: number;
   createdOn: string;
   lastUpdated: string;
   lastPublished: string | null;
@@ -202,4 +204,9 @@ export function slugify(text: string): string {
 
 export function siteLocaleIds(site: SimSite): string[] {
   return [site.locales.primary.id, ...site.locales.secondary.map((l) => l.id)];
+}
+
+/** A token's requests per minute: the highest of its sites' (60 when it reaches none). */
+export function tokenRateLimit(sites: readonly SimSite[]): number {
+  return Math.max(60, ...sites.map((s) => s.rateLimitPerMinute ?? s.plan));
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { unreachableTemporal } from '../../helpers/unreachableTemporal';
 import { DeliveryDispatcher } from '../../../src/commerce/webhooks/dispatcher';
 import { createApp } from '../../../src/app/app';
 import { GROUP_COMMIT_MAX_ROWS } from '../../../src/commerce/webhooks/groupCommit';
@@ -16,9 +17,7 @@ const undispatched = async (shop: TestShop) =>
 const invalidations = async (shop: TestShop) =>
   (await harness().db('commerce_cache_invalidations').where({ connection_id: shop.connectionId })).length;
 
-/** A Temporal client whose every call fails (nothing listens on port 1). */
-const unreachableClient = () =>
-  new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: harness().deps.temporal.namespace });
+const unreachableClient = () => unreachableTemporal(harness().deps.temporal.namespace);
 
 describe('commerce webhook outbox: group commit and relay', () => {
   it('concurrent deliveries are group-committed: all answer 200, one record each, and copies in the same batch are duplicates', async function () {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { unreachableTemporal } from '../../helpers/unreachableTemporal';
 import { createTokenCipher } from '../../../src/crypto/tokenEnvelope';
 import { createApp } from '../../../src/app/app';
 import { commerceShopWorkflowId } from '../../../workflows/commerceShop.contract';
@@ -197,7 +197,7 @@ describe('commerce webhook receiver', () => {
   it('when Temporal is unreachable the receiver still answers 200: the delivery waits in its record and is processed once Temporal takes it', async function () {
     this.timeout(20_000);
     const { deps } = harness();
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: deps.temporal.namespace });
+    const unreachable = unreachableTemporal(deps.temporal.namespace);
     const server: Server = createApp({ ...deps, temporal: { ...deps.temporal, client: unreachable } }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Client, Connection } from '@temporalio/client';
+import { unreachableTemporal } from '../../helpers/unreachableTemporal';
 import { harness } from '../../helpers/harness';
 import { call } from '../../helpers/http';
 import { assertError } from '../../marketing/grounding/fixtures';
@@ -201,12 +201,7 @@ describe("POST /v1/email/batch with a live key: queued and sent at the key's rat
 
 describe('POST /v1/email/batch with a live key without Temporal', () => {
   it('a batch that cannot be queued (Temporal unreachable) is 503 temporal_unavailable and leaves nothing behind', async function () {
-    // Two requests, each waiting out its 10-second bound on the job engine.
-    this.timeout(60_000);
-    const unreachable = new Client({
-      connection: Connection.lazy({ address: '127.0.0.1:1' }),
-      namespace: harness().deps.temporal.namespace,
-    });
+    const unreachable = unreachableTemporal(harness().deps.temporal.namespace);
     const world = await startSendWorld({ temporal: { client: unreachable } });
     try {
       const account = await senderAccount();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Client, Connection } from '@temporalio/client';
+import { unreachableTemporal } from '../../helpers/unreachableTemporal';
 import { Worker } from '@temporalio/worker';
 import type { AppDeps } from '../../../src/deps';
 import { emitEmailEvents, emitEvents } from '../../../src/email/webhooks/service';
@@ -63,7 +63,7 @@ describe('email event re-dispatch and durability', function () {
     const { db, deps } = harness();
     const account = await keyedAccount();
     const hook = await createEndpoint(account.key, { url: receiver.url, events: ['email.sent'] }, world.app);
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: deps.temporal.namespace });
+    const unreachable = unreachableTemporal(deps.temporal.namespace);
     const down: AppDeps = { ...world.deps, temporal: { ...world.deps.temporal, client: unreachable } };
 
     const emitted = await emitEmailEvents(down, account.accountId, [sent]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { unreachableTemporal } from '../../helpers/unreachableTemporal';
 import { createApp } from '../../../src/app/app';
 import type { AppDeps } from '../../../src/deps';
 import { createMetrics } from '../../../src/http/metrics';
@@ -19,7 +19,7 @@ describe('schedule requests while Temporal is unreachable: 503 temporal_unavaila
     r = requestsOf(rw);
     // The same app and database, its Temporal client pointed at a port nothing listens on.
     const base = harness().deps;
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: base.temporal.namespace });
+    const unreachable = unreachableTemporal(base.temporal.namespace);
     const deps: AppDeps = {
       ...base,
       config: { ...base.config, ...rw.world.config },

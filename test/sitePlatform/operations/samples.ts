@@ -40,13 +40,18 @@ export interface SampleTenant {
   site: SampleSite;
 }
 
-/** A site with something of every family; `enterprise` sets the plan flag the site-configuration endpoints check. */
+/**
+ * A site with something of every family; `enterprise` sets the plan flag the site-configuration endpoints check and
+ * an Enterprise custom limit high enough that every sample runs in one minute (the 60 and 120 budgets have their own
+ * tests in test/sitePlatform/rules/limits.test.ts).
+ */
 export function seedSampleSite(world: SiteWorld, enterprise: boolean): SampleSite {
   const { sim } = world;
   const site = sim.addSite({
     id: `site_${randomBytes(6).toString('hex')}`,
     displayName: `Every op ${randomBytes(2).toString('hex')}`,
     plan: 120,
+    ...(enterprise ? { rateLimitPerMinute: 1_000 } : {}),
     secondaryLocales: ['fr'],
     customDomains: ['www.every.example.test'],
     enterprise,
