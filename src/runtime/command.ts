@@ -16,6 +16,14 @@ export interface Command {
   run(args: string[], io: CommandIO): Promise<number>;
 }
 
+/**
+ * A command's `run` from a module loaded when the command runs: `help` and the one-shot commands then load only what
+ * they use, not the API, the worker and the bundler.
+ */
+export function loadedRun(load: () => { run: Command['run'] }): Command['run'] {
+  return (args, io) => load().run(args, io);
+}
+
 /** Long-running processes log to stdout (a container's log); one-shot commands keep stdout for their result. */
 // Synchronous writes: the last lines of a shutdown must reach the log before the process exits.
 export function serviceLogger(config: Config): Logger {

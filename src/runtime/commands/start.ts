@@ -1,8 +1,4 @@
-import { loadConfig } from '../../config';
-import { parseFlags } from '../args';
-import { serviceLogger, type Command } from '../command';
-import { runStack } from '../stack';
-import { refuseSecurityWithoutAddress, temporalSettingsOf } from '../temporal';
+import { loadedRun, type Command } from '../command';
 
 export const startCommand: Command = {
   usage: 'start [--sandbox]',
@@ -11,12 +7,5 @@ export const startCommand: Command = {
     'migrations, schedule sync, the worker and the API. Data persists in DATA_DIR. `npm start` runs this. ' +
     '--sandbox also runs simulators on loopback: the commerce platform (a demo app and shop) and the site platform (a demo ' +
     'OAuth client and site), the research providers, DNS and SMTP; token keys are generated into DATA_DIR if unset.',
-  async run(args, io) {
-    const flags = parseFlags('start', args, { sandbox: { type: 'boolean', default: false } });
-    const config = loadConfig(io.env);
-    const temporal = temporalSettingsOf(io.env);
-    if (!temporal.address) refuseSecurityWithoutAddress(temporal, 'a dev server');
-    const logger = serviceLogger(config);
-    return runStack(config, logger, io.out, { sandbox: flags.sandbox, temporal });
-  },
+  run: loadedRun((): typeof import('./startRun') => require('./startRun')),
 };
