@@ -16,7 +16,7 @@ export function createAlertActivities(deps: ActivityDeps) {
      * or a partial sweep's sweep.partial events.
      */
     async recordJobClosed(input: JobClosedInput): Promise<{ eventIds: string[] }> {
-      await recordJobRunClosed(db, input.job.run_id, input.job.status, new Date(input.job.closed_at));
+      await recordJobRunClosed(db, input);
       return { eventIds: await alerts.recordJobClosed({ db, secretHashKey }, input) };
     },
 

@@ -48,22 +48,38 @@ const COLUMNS = [
   'closed_at',
 ] as const;
 
+/** A conflict that changes the row: a close it did not have, or something of its start it lacks. */
+const TAKES_SOMETHING = [
+  'job_index.closed_at is null and excluded.closed_at is not null',
+  ...['content_id', 'connection_id', 'project_id', 'replay_of'].map((c) => `(job_index.${c} is null and excluded.${c} is not null)`),
+  "(job_index.tags = '{}' and excluded.tags <> '{}')",
+  "(job_index.metadata = '{}' and excluded.metadata <> '{}')",
+].join(' or ');
+
 /**
- * Records runs. A new run is inserted; a known running run takes the close it now has; a closed run is final and is
- * never changed again (a later read of an older visibility row cannot reopen it).
+ * Records runs. A new run is inserted. A known run takes a close it did not have, and a closed run keeps its close (a
+ * later read of an older visibility row cannot reopen it). What a run was started with (content, connection, project,
+ * tags, metadata, replay_of) never changes, so it is filled in where a row lacks it: a job that closes before the
+ * API has recorded its start is first recorded by its own close report, which knows none of it.
  */
 export async function upsertJobRuns(db: Knex, rows: JobIndexRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const closes = 'job_index.closed_at is null and excluded.closed_at is not null';
+  const filled = (column: string) => db.raw(`coalesce(job_index.${column}, excluded.${column})`);
   await db('job_index')
     .insert(rows.map((row) => ({ ...row, metadata: JSON.stringify(row.metadata) })))
     .onConflict('run_id')
-    .merge(['status', 'closed_at'])
-    .whereRaw('job_index.closed_at is null and excluded.closed_at is not null');
-}
-
-/** A run's close as the job itself reported it; a run the index does not hold yet is left to the watcher. */
-export async function closeJobRun(db: Knex, runId: string, status: JobStatus, closedAt: Date): Promise<void> {
-  await db('job_index').where({ run_id: runId, closed_at: null }).update({ status, closed_at: closedAt });
+    .merge({
+      status: db.raw(`case when ${closes} then excluded.status else job_index.status end`),
+      closed_at: db.raw(`case when ${closes} then excluded.closed_at else job_index.closed_at end`),
+      content_id: filled('content_id'),
+      connection_id: filled('connection_id'),
+      project_id: filled('project_id'),
+      replay_of: filled('replay_of'),
+      tags: db.raw("case when job_index.tags = '{}' then excluded.tags else job_index.tags end"),
+      metadata: db.raw("case when job_index.metadata = '{}' then excluded.metadata else job_index.metadata end"),
+    })
+    .whereRaw(TAKES_SOMETHING);
 }
 
 /** Runs that continued as new: the chain's next run is the job now. */

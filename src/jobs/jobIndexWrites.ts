@@ -1,9 +1,9 @@
 import type { Knex } from '../db/knex';
 import { isUuid } from '../http/ids';
 import type { Logger } from '../logger';
-import type { JobStatus } from './schemas';
 import type { StartedRun } from '../temporal/jobs';
-import { closeJobRun, upsertJobRuns } from './jobIndexStore';
+import { upsertJobRuns } from './jobIndexStore';
+import type { JobClosedInput } from '../../workflows/alertEventDelivery.contract';
 
 /**
  * What records runs the API starts (or attaches to) in the job index (TemporalDeps.jobIndex). The job runs whatever
@@ -38,7 +38,29 @@ async function recordStart(db: Knex, logger: Logger, run: StartedRun): Promise<v
   }
 }
 
-/** A run's close as the job itself reported it (the job events interceptor's activity). */
-export async function recordJobRunClosed(db: Knex, runId: string, status: JobStatus, closedAt: Date): Promise<void> {
-  await closeJobRun(db, runId, status, closedAt);
+/**
+ * A run's close as the job itself reported it (the job events interceptor's activity). A run whose start the index
+ * does not hold yet (it closed before the API recorded it, or nothing recorded its start) is inserted closed; the
+ * start record or the watcher fills in what it was started with.
+ */
+export async function recordJobRunClosed(db: Knex, input: JobClosedInput): Promise<void> {
+  if (!isUuid(input.accountId)) return;
+  const closedAt = new Date(input.job.closed_at);
+  await upsertJobRuns(db, [
+    {
+      run_id: input.job.run_id,
+      job_id: input.job.id,
+      account_id: input.accountId,
+      kind: input.job.kind,
+      status: input.job.status,
+      content_id: null,
+      connection_id: null,
+      project_id: null,
+      tags: [],
+      metadata: {},
+      replay_of: null,
+      created_at: input.job.created_at ? new Date(input.job.created_at) : closedAt,
+      closed_at: closedAt,
+    },
+  ]);
 }

@@ -7,6 +7,7 @@ import { createApp } from '../../src/app/app';
 import type { AppDeps } from '../../src/deps';
 import { createMetrics } from '../../src/http/metrics';
 import { JobIndexWatcher } from '../../src/jobs/jobIndexWatcher';
+import { jobIndexRecorder, recordJobRunClosed } from '../../src/jobs/jobIndexWrites';
 import { jobSearchAttributes } from '../../src/temporal/jobs';
 import { newAccount, type TestAccount } from '../helpers/accounts';
 import { call, callAt } from '../helpers/http';
@@ -100,6 +101,40 @@ describe('the job index behind GET /api/jobs', function () {
     } finally {
       await handle.cancel();
     }
+  });
+
+  it('a job that closes before the API has recorded its start is listed closed, with what it was started with', async () => {
+    const { db, logger } = harness().deps;
+    const run = {
+      run_id: randomUUID(),
+      job_id: `research:${account.accountId}:${randomUUID()}`,
+      account_id: account.accountId,
+      kind: 'research',
+    };
+    const closedAt = new Date().toISOString();
+    // The job's close report first (a run that fails within milliseconds), then the API's record of the start.
+    await recordJobRunClosed(db, {
+      accountId: account.accountId,
+      job: { id: run.job_id, kind: run.kind, status: 'failed', run_id: run.run_id, created_at: closedAt, closed_at: closedAt },
+    });
+    await jobIndexRecorder(
+      db,
+      logger,
+    )({
+      ...run,
+      searchAttributes: { ContentId: 'content-raced' },
+      options: { tags: ['raced'], metadata: { order: '7' } },
+    });
+    const res = await list(account.ownerToken, 'tag=raced');
+    const job = listed(res.body, run.job_id) as Record<string, unknown> | undefined;
+    assert.ok(job, JSON.stringify(res.body));
+    assert.deepEqual(
+      [job.status, job.content_id, job.tags, job.metadata, job.closed_at],
+      ['failed', 'content-raced', ['raced'], { order: '7' }, closedAt],
+    );
+    // A later read of the open run (an older visibility row) leaves the close as it is.
+    await jobIndexRecorder(db, logger)(run);
+    assert.equal(listed((await list(account.ownerToken, 'tag=raced')).body, run.job_id)?.status, 'failed');
   });
 
   it("another account's run read from visibility is never listed to this account", async () => {
