@@ -35,9 +35,14 @@ export async function installTemporalRuntime(logger: Logger): Promise<void> {
   });
 }
 
-/** WORKFLOW_BUNDLE_PATH when set (built by `npm run build`), else a bundle of workflows/ made now. */
+/**
+ * WORKFLOW_BUNDLE_PATH when set (built by `npm run build`), else a bundle of workflows/ made now; outside production
+ * through webpack's cache, so a restart after an edit bundles only what changed.
+ */
 export async function loadWorkflowCode(config: Config): Promise<{ code: WorkflowCode; source: string }> {
-  if (!config.WORKFLOW_BUNDLE_PATH) return { code: await bundleWorkflows(), source: 'bundled at start' };
+  if (!config.WORKFLOW_BUNDLE_PATH) {
+    return { code: await bundleWorkflows(undefined, { cache: config.NODE_ENV !== 'production' }), source: 'bundled at start' };
+  }
   const codePath = path.resolve(config.WORKFLOW_BUNDLE_PATH);
   await access(codePath).catch(() => {
     throw new CliError(`WORKFLOW_BUNDLE_PATH: ${codePath} does not exist; build it with \`npm run build\` or unset the variable`);

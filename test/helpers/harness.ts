@@ -91,7 +91,7 @@ export async function startHarness(): Promise<Harness> {
   const [database, temporal, bundle]: [ScratchDatabase, RunTemporal, Awaited<ReturnType<typeof bundleWorkflows>>] = await Promise.all([
     createScratchDatabase(),
     runTemporal(process.env),
-    bundleWorkflows(TEST_WORKFLOWS_PATH),
+    bundleWorkflows(TEST_WORKFLOWS_PATH, { cache: true }),
   ]);
   cleanups.push(
     () => temporal.stop(),
