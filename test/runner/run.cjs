@@ -4,7 +4,7 @@
 // server, scratch database, worker and app), so that one shard's waits on Temporal overlap another's work. Shards are
 // balanced by each file's duration in test/durations.json; a file it does not list counts as the median.
 //
-//   TEST_SHARDS=n                   integration shards (default 3)
+//   TEST_SHARDS=n                   integration shards (default 4: on two cores, one shard's waits on Temporal overlap the others' work)
 //   npm test -- --write-durations   refresh test/durations.json from this run
 //   npm test -- <mocha arguments>   one plain mocha run with those arguments (files, or --grep … over every file)
 const { spawn } = require('node:child_process');
@@ -102,7 +102,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 async function main() {
   const started = Date.now();
   const { unit, integration } = tiers();
-  const shardCount = Math.max(1, Number(process.env.TEST_SHARDS) || 3);
+  const shardCount = Math.max(1, Number(process.env.TEST_SHARDS) || 4);
   const shards = balance(integration, shardCount, readDurations());
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'workyard-test-'));
   console.log(`${unit.length} unit test files in one process; ${integration.length} integration test files in ${shards.length} shards`);
