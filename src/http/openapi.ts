@@ -129,7 +129,17 @@ function operation(def: RouteDef, auth: RouteAuthDocs, components: Components) {
         ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) }
         : {}),
       ...(r.schema
-        ? { content: { [r.contentType ?? 'application/json']: { schema: responseSchema(components, spec.operationId, status, r) } } }
+        ? {
+            content: {
+              [r.contentType ?? 'application/json']: { schema: responseSchema(components, spec.operationId, status, r) },
+              ...Object.fromEntries(
+                Object.entries(r.otherMediaTypes ?? {}).map(([mediaType, schema]) => [
+                  mediaType,
+                  { schema: components.schemaOf(schema, 'output') },
+                ]),
+              ),
+            },
+          }
         : {}),
     };
   }

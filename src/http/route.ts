@@ -11,6 +11,8 @@ export interface ResponseSpec {
   headers?: Record<string, string>;
   /** Media type of the body (default `application/json`), e.g. `text/event-stream` for a streamed body. */
   contentType?: string;
+  /** The same answer in other media types, chosen by the request's `Accept`: `{ 'text/html': htmlPageSchema }`. */
+  otherMediaTypes?: Record<string, z.ZodType>;
 }
 
 import type { ErrorSpec } from './errors';
@@ -65,15 +67,19 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-/**
- * The body a response spec promises: its schema's output for JSON, anything for another media type (a stream, a
- * page), nothing when it declares neither.
- */
-export type BodyOf<S> = S extends { contentType: string }
+type MainBodyOf<S> = S extends { contentType: string }
   ? unknown
   : S extends { schema: infer Z extends z.ZodType }
     ? z.output<Z>
     : undefined;
+
+/**
+ * The body a response spec promises: its schema's output for JSON, anything for another media type (a stream, a
+ * page), nothing when it declares neither; or one of its other media types' bodies.
+ */
+export type BodyOf<S> = S extends { otherMediaTypes: Record<string, infer A extends z.ZodType> }
+  ? MainBodyOf<S> | z.output<A>
+  : MainBodyOf<S>;
 
 type Answer<Status, S> =
   undefined extends BodyOf<S>

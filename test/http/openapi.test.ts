@@ -134,6 +134,22 @@ describe('the OpenAPI document and the docs page', () => {
     assert.deepEqual(schemas.ContentVersion.properties.snapshot.$ref, ref('ContentItem').$ref);
   });
 
+  it('a route that answers a person a page lists it as text/html beside its JSON, never as a JSON string', () => {
+    const pages = [
+      ['/api/oauth/site-platform/callback', 'get'],
+      ['/api/oauth/commerce/callback', 'get'],
+      ['/v1/email/unsubscribe/{token}', 'post'],
+    ];
+    for (const [path, method] of pages) {
+      const content = doc.paths[path][method].responses['200'].content;
+      assert.deepEqual(Object.keys(content), ['application/json', 'text/html'], `${method} ${path}`);
+      assert.deepEqual(content['text/html'].schema, { $ref: '#/components/schemas/HtmlPage' });
+      const json = content['application/json'].schema;
+      const resolved = json.$ref ? doc.components.schemas[json.$ref.slice(21)] : json;
+      assert.equal(resolved.type, 'object', `${method} ${path}: the JSON answer is an object, not a union with the page`);
+    }
+  });
+
   it('every $ref of the document names a component it holds', () => {
     const dangling = new Set<string>();
     JSON.stringify(doc, (key, value) => {

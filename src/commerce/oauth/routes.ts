@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
-import { HTML_PAGE_HEADERS, htmlPageSchema } from '../../http/htmlPage';
+import { HTML_PAGE, HTML_PAGE_HEADERS } from '../../http/htmlPage';
 import { route, type RouteDef } from '../../http/route';
 import { isShopDomain } from '../../clients/commerce';
 import { connectionRegistrationSchema, toConnectionJson, toRegistrationJson, toSubscriptionJson } from '../connections/json';
@@ -77,7 +77,8 @@ export function oauthRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'Connected (JSON or HTML, by `Accept`)',
-            schema: z.union([connectionRegistrationSchema, htmlPageSchema]),
+            schema: connectionRegistrationSchema,
+            otherMediaTypes: HTML_PAGE,
           },
         },
         errors: [

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
-import { htmlPageSchema } from '../../http/htmlPage';
+import { HTML_PAGE } from '../../http/htmlPage';
 import { route, type RouteDef } from '../../http/route';
 import { UNSUBSCRIBE_PATH } from './links';
 import { confirmPage, donePage, notFoundPage, PAGE_HEADERS } from './page';
@@ -42,7 +42,8 @@ export function emailUnsubscribeRoutes(): RouteDef[] {
         responses: {
           200: {
             description: 'Unsubscribed (now or before): JSON, or a confirmation page when `Accept` names text/html',
-            schema: z.union([z.object({ object: z.literal('unsubscribe'), unsubscribed: z.literal(true) }), htmlPageSchema]),
+            schema: z.object({ object: z.literal('unsubscribe'), unsubscribed: z.literal(true) }),
+            otherMediaTypes: HTML_PAGE,
           },
           // The handler answers the page; the coded error is thrown, as every coded error is.
           404: { description: `${NOT_FOUND} The coded error, or a page when \`Accept\` names text/html.`, contentType: 'text/html' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountOf } from '../../auth/authenticate';
 import type { AuthSpec } from '../../auth/types';
 import { refId } from '../../http/ids';
-import { HTML_PAGE_HEADERS, htmlPageSchema } from '../../http/htmlPage';
+import { HTML_PAGE, HTML_PAGE_HEADERS } from '../../http/htmlPage';
 import { route, type RouteDef } from '../../http/route';
 import { projectNotFoundError } from '../../projects/docs';
 import { CALLBACK_PATH } from './authorizeUrl';
@@ -217,7 +217,7 @@ export function oauthRoutes(): RouteDef[] {
         summary: 'OAuth callback: the platform redirects the user here after consent.',
         description: docs.CALLBACK,
         query: z.looseObject({ code: z.string().min(1, { error: 'is required' }), state: z.string().min(1, { error: 'is required' }) }),
-        responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: z.union([connectedSchema, htmlPageSchema]) } },
+        responses: { 200: { description: 'Connected (JSON or HTML, by `Accept`)', schema: connectedSchema, otherMediaTypes: HTML_PAGE } },
         errors: [
           notConfigured,
           projectNotFoundError,
