@@ -38,6 +38,19 @@ export interface WebhookHealthResult {
   code?: string;
 }
 
+/** A connection's result before anything is counted. */
+export const noWebhookHealthFindings = (status: WebhookHealthStatus): WebhookHealthResult => ({
+  status,
+  sites: 0,
+  missing: 0,
+  foreign: 0,
+  unrecorded: 0,
+  staleRows: 0,
+  orphans: 0,
+  silent: false,
+  inboxItemsCreated: 0,
+});
+
 export interface WebhookHealthEntry {
   connection_id: string;
   account_id: string;

@@ -2,11 +2,12 @@ import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { reportConnection } from './sweepBudget';
 import { PAGE_ACTIVITY, ROW_ACTIVITY_RETRY, runSweep } from './sweep';
-import type {
-  SitePlatformWebhookHealthInput,
-  SitePlatformWebhookHealthSummary,
-  WebhookHealthEntry,
-  WebhookHealthResult,
+import {
+  noWebhookHealthFindings,
+  type SitePlatformWebhookHealthInput,
+  type SitePlatformWebhookHealthSummary,
+  type WebhookHealthEntry,
+  type WebhookHealthResult,
 } from './sitePlatformWebhookHealth.contract';
 import type { ConnectionRef } from './sitePlatformSweeps.contract';
 
@@ -91,17 +92,6 @@ async function checkOne(ref: ConnectionRef): Promise<WebhookHealthResult> {
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     // Retries are spent (the database): reported, and the sweep goes on; the next run checks it again.
-    return {
-      status: 'failed',
-      sites: 0,
-      missing: 0,
-      foreign: 0,
-      unrecorded: 0,
-      staleRows: 0,
-      orphans: 0,
-      silent: false,
-      inboxItemsCreated: 0,
-      code: 'webhook_health_check_failed',
-    };
+    return { ...noWebhookHealthFindings('failed'), code: 'webhook_health_check_failed' };
   }
 }

@@ -9,7 +9,7 @@ import { findFormRouting, listSubscriptions } from '../webhooks/subscriptionsSto
 import { isReceiverUrlOf } from '../webhooks/urlToken';
 import { receiverUrlProblem } from './receiverUrl';
 import type { ConnectionRef } from '../../../workflows/sitePlatformSweeps.contract';
-import type { WebhookHealthResult } from '../../../workflows/sitePlatformWebhookHealth.contract';
+import { noWebhookHealthFindings, type WebhookHealthResult } from '../../../workflows/sitePlatformWebhookHealth.contract';
 import * as store from './store';
 import type { PageRequest } from './store';
 
@@ -87,17 +87,7 @@ async function compareSite(
  * open item per connection. Platform failures come back as results; the database throws (the activity retries).
  */
 export async function checkConnectionWebhooks(deps: SitePlatformDeps, ref: ConnectionRef): Promise<WebhookHealthResult> {
-  const result: WebhookHealthResult = {
-    status: 'healthy',
-    sites: 0,
-    missing: 0,
-    foreign: 0,
-    unrecorded: 0,
-    staleRows: 0,
-    orphans: 0,
-    silent: false,
-    inboxItemsCreated: 0,
-  };
+  const result = noWebhookHealthFindings('healthy');
   const row = await store.findHealthConnection(deps.db, ref.accountId, ref.connectionId);
   if (!row || row.disconnected_at || !row.access_token_enc) return { ...result, status: 'skipped' };
 
