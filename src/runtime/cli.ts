@@ -3,7 +3,7 @@ import { temporalErrorText } from '../temporal/errorText';
 import type { CommandIO } from './command';
 import { COMMANDS } from './commands';
 import { CliError, UsageError } from './errors';
-import { usageText } from './usage';
+import { commandHelpText, usageText } from './usage';
 
 export const processIO: CommandIO = {
   env: process.env,
@@ -24,6 +24,10 @@ export async function runCli(argv: string[], io: CommandIO = processIO): Promise
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
     if (!command) throw new UsageError(`unknown command "${name}"`);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(commandHelpText(command));
+      return 0;
+    }
     return await command.run(args, io);
   } catch (err) {
     if (err instanceof UsageError) {

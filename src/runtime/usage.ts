@@ -1,10 +1,11 @@
+import type { Command } from './command';
 import { COMMANDS } from './commands';
 
 /** `help`: the commands, and where configuration comes from. */
 export function usageText(): string {
   const commands = Object.values(COMMANDS).flatMap((c) => [`  ${c.usage}`, ...wrap(c.summary, 96).map((line) => `      ${line}`)]);
   return [
-    'Usage: npm run cli -- <command> [flags]     (npm start = npm run cli -- start)',
+    'Usage: npm run cli -- <command> [flags]     (npm start = npm run cli -- start; <command> --help for one command)',
     '',
     'Commands:',
     ...commands,
@@ -16,6 +17,11 @@ export function usageText(): string {
     'on the same DATA_DIR when DATABASE_URL or TEMPORAL_ADDRESS is unset.',
     'Exit codes: 0 done, 1 failed (the message says why), 2 bad command line.',
   ].join('\n');
+}
+
+/** `<command> --help`: its usage line and what it does. */
+export function commandHelpText(command: Command): string {
+  return [`Usage: npm run cli -- ${command.usage}`, '', ...wrap(command.summary, 100)].join('\n');
 }
 
 function wrap(text: string, width: number): string[] {
