@@ -67,6 +67,11 @@ export async function addUser(db: Knex, hashKey: string, accountId: string, inpu
 /** The oldest account (the one a first `npm start` creates), or none yet. */
 export const findFirstAccount = (db: Knex) => store.findFirstAccount(db);
 
+export const listAllAccounts = (db: Knex) => store.listAllAccounts(db);
+
+/** The account's agent keys, revoked ones too, newest first. */
+export const listAgentKeys = (db: Knex, accountId: string) => store.listAgentKeys(db, accountId);
+
 export async function accountExists(db: Knex, accountId: string): Promise<boolean> {
   return (await store.findAccount(db, accountId)) !== undefined;
 }

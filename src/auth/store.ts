@@ -42,6 +42,11 @@ export async function insertAccount(db: Knex, name: string): Promise<AccountRow>
   return row;
 }
 
+/** Every account of the installation, oldest first: the operator's `account list`, so no account filter. */
+export async function listAllAccounts(db: Knex): Promise<AccountRow[]> {
+  return db('accounts').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
 /** The oldest account of the installation: a question about the installation, so no account filter. */
 export async function findFirstAccount(db: Knex): Promise<Pick<AccountRow, 'id' | 'name'> | undefined> {
   return db('accounts').orderBy('created_at', 'asc').first('id', 'name');

@@ -126,4 +126,46 @@ describe('command line', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--account "acme" is not an account id/);
   });
+  it("key list --json prints the account's keys as the API answers them, never a token; key revoke refuses the key at once", async () => {
+    const account = await newAccount('Cli Keys Co');
+    const env = await cliEnv();
+    const listed = await runMain(['key', 'list', '--account', account.accountId, '--json'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    const keys = JSON.parse(listed.stdout);
+    const api = await call('GET', '/api/agent-keys', { token: account.ownerToken });
+    assert.deepEqual(keys, api.body.data);
+    assert.equal(keys.length, 1);
+    assert.doesNotMatch(listed.stdout, new RegExp(account.agentKey.slice(-20)));
+    assert.equal((await call('GET', '/api/agent/me', { token: account.agentKey })).status, 200);
+
+    const revoked = await runMain(['key', 'revoke', '--account', account.accountId, '--key', keys[0].id, '--json'], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(JSON.parse(revoked.stdout).id, keys[0].id);
+    assert.ok(JSON.parse(revoked.stdout).revoked_at);
+    assert.equal((await call('GET', '/api/agent/me', { token: account.agentKey })).status, 401);
+    const text = await runMain(['key', 'list', '--account', account.accountId], env);
+    assert.match(text.stdout, new RegExp(`^${keys[0].id} .* revoked `, 'm'));
+  });
+
+  it("key revoke of another account's key or a missing one exits 1 and revokes nothing", async () => {
+    const [mine, theirs] = [await newAccount('Cli Mine Co'), await newAccount('Cli Theirs Co')];
+    const env = await cliEnv();
+    const [theirKey] = JSON.parse((await runMain(['key', 'list', '--account', theirs.accountId, '--json'], env)).stdout);
+    const result = await runMain(['key', 'revoke', '--account', mine.accountId, '--key', theirKey.id], env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`account ${mine.accountId} has no key with id ${theirKey.id}`));
+    assert.equal((await call('GET', '/api/agent/me', { token: theirs.agentKey })).status, 200);
+  });
+
+  it('account list --json includes every account as the API answers one', async () => {
+    const account = await newAccount('Cli Listed Co');
+    const result = await runMain(['account', 'list', '--json'], await cliEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const accounts = JSON.parse(result.stdout);
+    const me = await call('GET', '/api/me', { token: account.ownerToken });
+    assert.deepEqual(
+      accounts.find((a: { id: string }) => a.id === account.accountId),
+      me.body.account,
+    );
+  });
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { createAccount } from '../../auth/service';
+import { toAccount } from '../../auth/schemas';
+import { createAccount, listAllAccounts } from '../../auth/service';
 import { loadConfig } from '../../config';
 import { withAdminDb } from '../adminDb';
 import { parseFlags, required } from '../args';
-import type { Command } from '../command';
+import type { Command, CommandIO } from '../command';
 import { UsageError } from '../errors';
 import { withSecretHashKey } from '../secretHashKey';
 import { ACCOUNT_PLAN_USAGE, runAccountPlan } from './accountPlan';
@@ -12,18 +13,20 @@ const DEFAULT_OWNER_EMAIL = 'owner@localhost';
 
 export const accountCommand: Command = {
   // Two actions, one help line each (help indents every line of `usage` by two spaces).
-  usage: `account create --name NAME [--owner-email EMAIL] [--owner-name NAME] [--json]\n  ${ACCOUNT_PLAN_USAGE}`,
+  usage: `account create --name NAME [--owner-email EMAIL] [--owner-name NAME] [--json]\n  ${ACCOUNT_PLAN_USAGE}\n  account list [--json]`,
   summary:
     `create: makes an account with its owner (default ${DEFAULT_OWNER_EMAIL}) and prints an owner session token and an agent key ` +
     'with every permission, shown once. --json prints only {"account":{"id","name"},"owner_token","agent_key"}. ' +
     "plan: sets the given fields of the account's plan (the others stay; no flag prints it): plan name, monthly image " +
-    'allowance (a number or "unlimited") and billing standing; --json prints {"account_id","plan","image_allowance_monthly","billing_standing"}.',
+    'allowance (a number or "unlimited") and billing standing; --json prints {"account_id","plan","image_allowance_monthly","billing_standing"}. ' +
+    'list: every account of the installation, oldest first; --json prints a JSON array of {"id","name","created_at"}.',
   async run(args, io) {
     const [action, ...rest] = args;
     if (action === 'plan') return runAccountPlan(rest, io);
+    if (action === 'list') return listAccounts(rest, io);
     if (action !== 'create')
       throw new UsageError(
-        action ? `account: unknown action "${action}" (known: create, plan)` : 'account: missing action (known: create, plan)',
+        action ? `account: unknown action "${action}" (known: create, plan, list)` : 'account: missing action (known: create, plan, list)',
       );
     const flags = parseFlags('account create', rest, {
       name: { type: 'string' },
@@ -61,6 +64,15 @@ export const accountCommand: Command = {
     return 0;
   },
 };
+
+async function listAccounts(args: string[], io: CommandIO): Promise<number> {
+  const flags = parseFlags('account list', args, { json: { type: 'boolean', default: false } });
+  const accounts = (await withAdminDb('account list', loadConfig(io.env), listAllAccounts)).map(toAccount);
+  if (flags.json) io.out(JSON.stringify(accounts));
+  else if (accounts.length === 0) io.out('no accounts yet: `npm run cli -- account create --name NAME` makes one');
+  else for (const a of accounts) io.out(`${a.id}  ${a.created_at}  ${a.name}`);
+  return 0;
+}
 
 function accountName(value: string): string {
   if (value.length > 100) throw new UsageError('account create: --name must be at most 100 characters');
