@@ -22,7 +22,7 @@ export function jobIndexRowOf(temporal: TemporalDeps, run: RunInfo): JobIndexRow
   };
 }
 
-function summaryOf(temporal: TemporalDeps, row: JobIndexRow): JobSummary {
+function summaryOf(temporal: Pick<TemporalDeps, 'namespace' | 'uiUrl'>, row: JobIndexRow): JobSummary {
   return {
     id: row.job_id,
     kind: row.kind,
@@ -61,7 +61,7 @@ function positionOf(token: Buffer): JobIndexPosition {
 
 /** A page of the account's jobs from the job index: running first (newest first), then closed ones by close time. */
 export async function listIndexedJobs(
-  deps: { db: Knex; temporal: TemporalDeps; secretHashKey: string },
+  deps: { db: Knex; temporal: Pick<TemporalDeps, 'namespace' | 'uiUrl'>; secretHashKey: string },
   accountId: string,
   filters: JobListFilters,
 ): Promise<JobPage> {

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config';
+import { ApiError } from '../http/errors';
 import { temporalErrorText } from '../temporal/errorText';
 import type { CommandIO } from './command';
 import { COMMANDS } from './commands';
@@ -37,6 +38,11 @@ export async function runCli(argv: string[], io: CommandIO = processIO): Promise
     }
     if (err instanceof ConfigError) {
       io.err(err.message);
+      return 1;
+    }
+    // A refusal of the product's own rules (a missing job, a job that cannot be replayed): its code, as the API answers it.
+    if (err instanceof ApiError) {
+      io.err(`error: ${err.code}: ${err.message}`);
       return 1;
     }
     if (err instanceof CliError) {

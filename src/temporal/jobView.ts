@@ -31,7 +31,7 @@ export function jobStatusOf(info: Pick<WorkflowExecutionInfo, 'status'>): JobSta
   return STATUS[info.status.name] ?? 'running';
 }
 
-export function temporalUiLink(temporal: TemporalDeps, workflowId: string, runId: string): string | null {
+export function temporalUiLink(temporal: Pick<TemporalDeps, 'namespace' | 'uiUrl'>, workflowId: string, runId: string): string | null {
   if (!temporal.uiUrl) return null;
   const base = temporal.uiUrl.replace(/\/+$/, '');
   return `${base}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}/history`;

@@ -2,6 +2,7 @@ import type { Command } from '../command';
 import { accountCommand } from './account';
 import { apiCommand } from './api';
 import { bundleCommand } from './bundle';
+import { jobsCommand } from './jobs';
 import { keyCommand } from './key';
 import { migrateCommand } from './migrate';
 import { schedulesCommand } from './schedules';
@@ -21,5 +22,6 @@ export const COMMANDS: Record<string, Command> = {
   temporal: temporalCommand,
   account: accountCommand,
   key: keyCommand,
+  jobs: jobsCommand,
   bundle: bundleCommand,
 };
