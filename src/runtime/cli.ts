@@ -2,7 +2,7 @@ import { ConfigError } from '../config';
 import { ApiError } from '../http/errors';
 import { temporalErrorText } from '../temporal/errorText';
 import type { CommandIO } from './command';
-import { COMMANDS } from './commands';
+import { COMMAND_ALIASES, COMMANDS } from './commands';
 import { CliError, UsageError } from './errors';
 import { commandHelpText, usageText } from './usage';
 
@@ -22,7 +22,8 @@ export async function runCli(argv: string[], io: CommandIO = processIO): Promise
     io.out(usageText());
     return name === undefined ? 2 : 0;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const known = COMMAND_ALIASES[name] ?? name;
+  const command = Object.hasOwn(COMMANDS, known) ? COMMANDS[known] : undefined;
   try {
     if (!command) throw new UsageError(`unknown command "${name}"`);
     if (args.includes('--help') || args.includes('-h')) {

@@ -1,5 +1,5 @@
 import type { Command } from './command';
-import { COMMANDS } from './commands';
+import { COMMAND_ALIASES, COMMANDS } from './commands';
 
 /** `help`: the commands, and where configuration comes from. */
 export function usageText(): string {
@@ -15,6 +15,9 @@ export function usageText(): string {
     'Configuration comes from environment variables (DATABASE_URL, TEMPORAL_ADDRESS, PORT, DATA_DIR, SECRET_HASH_KEY, …;',
     'see docs/configuration.md). Outside production, commands other than start use the servers of the `npm start` stack running',
     'on the same DATA_DIR when DATABASE_URL or TEMPORAL_ADDRESS is unset.',
+    `Also spelt: ${Object.entries(COMMAND_ALIASES)
+      .map(([alias, name]) => `${alias} (${name})`)
+      .join(', ')}.`,
     'Exit codes: 0 done, 1 failed (the message says why), 2 bad command line.',
   ].join('\n');
 }

@@ -24,6 +24,18 @@ describe('command line help', () => {
     });
   }
 
+  it('accounts, keys and job are account, key and jobs', async () => {
+    for (const [alias, name] of [
+      ['accounts', 'account'],
+      ['keys', 'key'],
+      ['job', 'jobs'],
+    ]) {
+      const result = await run([alias, '--help']);
+      assert.equal(result.code, 0, result.err);
+      assert.equal(result.out, (await run([name, '--help'])).out);
+    }
+  });
+
   it('--help after an action or other flags still answers the help (key create --account X --help)', async () => {
     const result = await run(['key', 'create', '--account', 'x', '--help']);
     assert.equal(result.code, 0, result.err);

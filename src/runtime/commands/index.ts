@@ -11,6 +11,9 @@ import { startCommand } from './start';
 import { temporalCommand } from './temporal';
 import { workerCommand } from './worker';
 
+/** The other number of a command's name: `accounts list` is `account list`. */
+export const COMMAND_ALIASES: Record<string, string> = { accounts: 'account', keys: 'key', job: 'jobs' };
+
 /** Every subcommand of `src/main.ts`, in the order `help` lists them. */
 export const COMMANDS: Record<string, Command> = {
   start: startCommand,
