@@ -30,7 +30,7 @@ const sqlOutsideStore = [
 ];
 
 export default defineConfig([
-  globalIgnores(['dist/', '.data/', 'node_modules/', 'coverage/']),
+  globalIgnores(['dist/', '.data/', 'node_modules/', 'coverage/', 'clients/typescript/src/generated/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
