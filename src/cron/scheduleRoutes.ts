@@ -87,10 +87,20 @@ export function scheduleRoutes(): RouteDef[] {
         params,
         summary: 'Fire a schedule now through Temporal (its overlap policy applies).',
         description: `${DESCRIPTION} Unlike \`POST /api/cron/{name}\` (a run outside the schedule), this is one of the schedule's own actions: it shows in its recent runs and follows its overlap policy.`,
-        responses: { 202: { description: 'Triggered; the schedule now', schema: scheduleSchema } },
+        responses: {
+          202: {
+            description: 'Triggered; the schedule now',
+            schema: scheduleSchema,
+            headers: { Location: 'Where the triggered run shows: `/api/schedules/{name}/runs`.' },
+          },
+        },
         errors,
       },
-      async ({ deps, params: { name } }) => ({ status: 202, body: await triggerSchedule(deps, name) }),
+      async ({ deps, params: { name } }) => ({
+        status: 202,
+        body: await triggerSchedule(deps, name),
+        headers: { Location: `/api/schedules/${encodeURIComponent(name)}/runs` },
+      }),
     ),
     ...scheduleRunRoutes(),
   ];

@@ -111,6 +111,16 @@ export function asApiError(raw: unknown): ApiError | null {
   return fromHttpError(raw);
 }
 
+/** Every 429 and 503 says when to try again: its error's own wait, else this many seconds. */
+export const DEFAULT_RETRY_AFTER_SECONDS: Readonly<Record<number, number>> = { 429: 1, 503: 5 };
+
+/** The Retry-After an error answers with, if any. */
+export function retryAfterOf(err: ApiError): number | undefined {
+  if (err.extra.retryAfterSeconds !== undefined) return err.extra.retryAfterSeconds;
+  const own = Object.keys(err.extra.headers ?? {}).some((h) => h.toLowerCase() === 'retry-after');
+  return own ? undefined : DEFAULT_RETRY_AFTER_SECONDS[err.status];
+}
+
 /** Renders a thrown error as the response: the coded body; anything unexpected is logged and answered as a bare 500 `internal`. */
 export function errorRenderer(logger: Logger) {
   return function renderError(ctx: Context, raw: unknown): void {
@@ -125,7 +135,8 @@ export function errorRenderer(logger: Logger) {
     if (err) {
       ctx.status = err.status;
       ctx.body = errorBody(err, requestId);
-      if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
+      const retryAfter = retryAfterOf(err);
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
       if (err.extra.headers) ctx.set(err.extra.headers);
       return;
     }

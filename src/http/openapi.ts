@@ -115,8 +115,17 @@ function responseSchema(components: Components, operationId: string, status: str
   );
 }
 
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+/** Every 429 and 503 documents Retry-After: the product sends it with each (src/http/errors.ts retryAfterOf). */
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before sending the request again.', schema: { type: 'integer', minimum: 0 } },
+};
+
+function errorResponse(status: number, description: string) {
+  return {
+    description,
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
 }
 
 function operation(def: RouteDef, auth: RouteAuthDocs, components: Components) {
@@ -161,7 +170,7 @@ function operation(def: RouteDef, auth: RouteAuthDocs, components: Components) {
   }
   const byStatus = new Map<number, string[]>();
   for (const e of errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `\`${e.code}\`: ${e.description}`]);
-  for (const [status, lines] of byStatus) responses[String(status)] ??= errorResponse(lines.join('\n\n'));
+  for (const [status, lines] of byStatus) responses[String(status)] ??= errorResponse(status, lines.join('\n\n'));
 
   const parameters: unknown[] = [...parametersOf(components, spec.params, 'path'), ...parametersOf(components, spec.query, 'query')];
   if (spec.idempotent) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOCS_HTML } from './docsPage';
+import { DEFAULT_RETRY_AFTER_SECONDS } from './errors';
 import { buildOpenApi } from './openapi';
 import { route, type RouteDef } from './route';
 import type { RouteAuthDocs } from './routeAuth';
@@ -63,12 +64,17 @@ export function systemRoutes(all: () => RouteDef[], authDocs: RouteAuthDocs): Ro
             description: 'Ready',
             schema: readinessSchema,
           },
-          503: { description: 'Postgres or Temporal is unreachable; `checks` says which.', schema: readinessSchema },
+          503: {
+            description: 'Postgres or Temporal is unreachable; `checks` says which.',
+            schema: readinessSchema,
+            headers: { 'Retry-After': 'Seconds before asking again.' },
+          },
         },
       },
       async ({ deps }) => {
         const readiness = await checkReadiness(deps);
-        return { status: readiness.ok ? (200 as const) : (503 as const), body: readiness };
+        if (readiness.ok) return { status: 200 as const, body: readiness };
+        return { status: 503 as const, body: readiness, headers: { 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS[503]) } };
       },
     ),
     route(

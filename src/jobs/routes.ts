@@ -5,6 +5,8 @@ import { JobIdParams, JobListQuery, JobListSchema, JobSchema } from './schemas';
 import { listIndexedJobs } from './jobIndex';
 import { cancelJob, getJob } from './service';
 import * as docs from './docs';
+import { ACCEPTED_JOB_HEADERS } from './accepted';
+import { jobPath } from '../temporal/jobIds';
 
 const LIST_DESCRIPTION = [
   'Jobs of the account, filtered by `kind`, `status`, `content_id` and `tag`, from the job index (Postgres). ',
@@ -60,10 +62,13 @@ function routesFor(v: Variant): RouteDef[] {
         params: JobIdParams,
         summary: 'Request cancellation of a running job.',
         description: docs.routesDescription2,
-        responses: { 202: { description: docs.routesDescription3, schema: JobSchema } },
+        responses: { 202: { description: docs.routesDescription3, schema: JobSchema, headers: ACCEPTED_JOB_HEADERS } },
         errors: [notFound, { status: 409, code: 'job_not_running', description: 'The job already closed.' }],
       },
-      async ({ auth, deps, params }) => ({ status: 202, body: await cancelJob(deps.temporal, accountOf(auth), params.id) }),
+      async ({ auth, deps, params }) => {
+        const job = await cancelJob(deps.temporal, accountOf(auth), params.id);
+        return { status: 202, body: job, headers: { Location: jobPath(job.id, v.prefix) } };
+      },
     ),
   ];
 }

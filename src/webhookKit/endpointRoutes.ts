@@ -166,7 +166,13 @@ export function endpointRoutes<T extends readonly [string, ...string[]]>(options
         summary: 'Send a signed test event to the endpoint now.',
         description: docs.test,
         params: idParams,
-        responses: { 202: { description: 'The test event, handed to its delivery workflow', schema: testAccepted } },
+        responses: {
+          202: {
+            description: 'The test event, handed to its delivery workflow',
+            schema: testAccepted,
+            headers: { Location: "The delivery's job: `/api/jobs/{id}`." },
+          },
+        },
         errors: [
           notFound,
           { status: 409, code: 'webhook_endpoint_disabled', description: 'The endpoint is disabled; nothing is sent.' },

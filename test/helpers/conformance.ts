@@ -7,7 +7,8 @@ import { comparePrecedence } from '../../src/http/mount';
 /**
  * Conformance by construction: every answer a test receives from an app is checked against that app's own
  * `/openapi.json`. A 2xx JSON body must match its operation's schema for that status (no missing, extra or mistyped
- * field: the document's objects are closed), and a status the operation does not list fails too. So every test that
+ * field: the document's objects are closed), a `Location` the response documents must be sent, and a status the
+ * operation does not list fails too. So every test that
  * calls a route also tests the published document. CONFORMANCE=off skips the check; CONFORMANCE=report appends each
  * departure to the file CONFORMANCE_REPORT names instead of failing.
  */
@@ -16,12 +17,12 @@ export async function checkConformance(
   method: string,
   url: string,
   status: number,
-  contentType: string | null,
+  headers: Headers,
   body: unknown,
 ): Promise<void> {
   const mode = process.env.CONFORMANCE ?? 'fail';
   if (mode === 'off' || status < 200 || status >= 300) return;
-  const departure = await departureOf(await documentAt(baseUrl), method.toLowerCase(), url, status, contentType, body);
+  const departure = await departureOf(await documentAt(baseUrl), method.toLowerCase(), url, status, headers, body);
   if (!departure) return;
   const message = `${method.toUpperCase()} ${url} answered ${status}, departing from /openapi.json: ${departure}`;
   if (mode === 'report') {
@@ -33,7 +34,7 @@ export async function checkConformance(
 }
 
 interface Operation {
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }>;
 }
 
 interface Document {
@@ -97,15 +98,18 @@ async function departureOf(
   method: string,
   url: string,
   status: number,
-  contentType: string | null,
+  headers: Headers,
   body: unknown,
 ): Promise<string | undefined> {
+  const contentType = headers.get('content-type');
   const pathname = new URL(url, 'http://app').pathname;
   const path = doc.paths.find((p) => p.pattern.test(pathname) && p.operations[method]);
   if (!path) return undefined; // not a route of the app (404 route_not_found is not a 2xx)
   const responses = path.operations[method].responses ?? {};
   const response = responses[String(status)];
   if (!response) return `${method.toUpperCase()} ${path.template} does not list ${status} (it lists ${Object.keys(responses).join(', ')})`;
+  if (Object.keys(response.headers ?? {}).some((h) => h.toLowerCase() === 'location') && !headers.get('location'))
+    return `${status} documents a Location header, yet the answer has none`;
   if (!contentType?.includes('application/json')) return undefined;
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return body === undefined ? undefined : `${status} has no JSON schema in the document, yet the answer has a JSON body`;

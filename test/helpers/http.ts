@@ -37,6 +37,6 @@ export async function callAt(baseUrl: string, method: string, path: string, opti
   } catch {
     parsed = undefined;
   }
-  await checkConformance(baseUrl, method, path, res.status, res.headers.get('content-type'), parsed);
+  await checkConformance(baseUrl, method, path, res.status, res.headers, parsed);
   return { status: res.status, body: parsed, text, headers: res.headers };
 }

@@ -174,6 +174,8 @@ const toScheduledJson = (e: SentEmail & { scheduledAt: Date }): z.infer<typeof s
   scheduled_at: e.scheduledAt.toISOString(),
 });
 
+const emailPath = (id: string) => `/v1/email/emails/${encodeURIComponent(id)}`;
+
 export function emailSendRoutes(): RouteDef[] {
   return [
     route(
@@ -193,7 +195,7 @@ export function emailSendRoutes(): RouteDef[] {
           202: {
             description: `Accepted (live key): \`queued\` for delivery, with the rate-limit headers; or scheduled (\`scheduled_at\`). ${docs.scheduledSendDescription}`,
             schema: z.union([emailSchema, scheduledEmailSchema]),
-            headers: RATE_LIMIT_HEADERS,
+            headers: { ...RATE_LIMIT_HEADERS, Location: 'The email: `/v1/email/emails/{id}`.' },
           },
         },
         errors: [
@@ -204,10 +206,11 @@ export function emailSendRoutes(): RouteDef[] {
       async ({ body, auth, deps, requestId }) => {
         if (body.scheduledAt) {
           const email = await scheduleEmail(deps, emailKeyAuth(auth), { ...body, scheduledAt: body.scheduledAt }, requestId);
-          return { status: 202, body: toScheduledJson(email) };
+          return { status: 202, body: toScheduledJson(email), headers: { Location: emailPath(email.id) } };
         }
         const { email, headers } = await sendEmail(deps, emailKeyAuth(auth), body, requestId);
-        return { status: email.status === 'queued' ? 202 : 200, body: toEmailJson(email), headers };
+        if (email.status !== 'queued') return { status: 200, body: toEmailJson(email), headers };
+        return { status: 202, body: toEmailJson(email), headers: { ...headers, Location: emailPath(email.id) } };
       },
     ),
 

@@ -66,6 +66,10 @@ const errors = {
   ],
 };
 
+const TURN_LOCATION_HEADER = { Location: 'Where to poll the turn: `/api/marketing/ai/turns/{turnId}` (or `/api/agent/…`).' };
+const turnPath = (auth: { kind: string }, turnId: string) =>
+  `${auth.kind === 'agent' ? '/api/agent' : '/api'}/marketing/ai/turns/${encodeURIComponent(turnId)}`;
+
 /** Department AI chats: start a turn (bounded wait), poll it, confirm the call it waits on. */
 export function aiChatRoutes(): RouteDef[] {
   return [
@@ -90,7 +94,7 @@ export function aiChatRoutes(): RouteDef[] {
           202: {
             description: 'Still running past the wait, or waiting for a confirmation: what had arrived; poll it.',
             schema: turnSchema,
-            headers: PREFERENCE_APPLIED_HEADER,
+            headers: { ...PREFERENCE_APPLIED_HEADER, ...TURN_LOCATION_HEADER },
           },
         },
         errors: [...errors.start, ...JOB_OPTIONS_ERRORS],
@@ -109,7 +113,10 @@ export function aiChatRoutes(): RouteDef[] {
           options: await jobStartOptionsOf(deps, accountOf(auth), body),
           wait,
         });
-        return withPreferenceApplied({ status: outcome.done ? (200 as const) : (202 as const), body: outcome.view }, wait);
+        const answer = outcome.done
+          ? { status: 200 as const, body: outcome.view }
+          : { status: 202 as const, body: outcome.view, headers: { Location: turnPath(auth, outcome.view.turn_id) } };
+        return withPreferenceApplied(answer, wait);
       },
     ),
     ...twinRoutes(
@@ -141,12 +148,19 @@ export function aiChatRoutes(): RouteDef[] {
         description: docs.CONFIRM,
         params: turnParams,
         body: confirmBody,
-        responses: { 202: { description: 'The answer was handed to the turn, which goes on; poll it.', schema: turnSchema } },
+        responses: {
+          202: {
+            description: 'The answer was handed to the turn, which goes on; poll it.',
+            schema: turnSchema,
+            headers: TURN_LOCATION_HEADER,
+          },
+        },
         errors: errors.confirm,
       },
       async ({ params, body, auth, deps }) => ({
         status: 202,
         body: await confirmCall(deps, accountOf(auth), params.turnId, { callId: body.call_id, approve: body.approve }),
+        headers: { Location: turnPath(auth, params.turnId) },
       }),
     ),
   ];

@@ -64,7 +64,7 @@ export function sitePlatformFormsRoutes(): RouteDef[] {
         operationId: 'sitePlatformFormsBackfill',
         summary: "Import a project's site's historical form submissions into the forms ledger",
         description: `${docs.BACKFILL}\n\n${JOB_OPTIONS_DOC}\n\n${PREFER_DOC}`,
-        tags: ['site-platform'],
+        tags: ['Site platform'],
         auth: { kind: 'sessionOrAgentSecret' },
         params: projectParams,
         body: backfillBody,

@@ -48,7 +48,7 @@ export function sitePlatformMcpRoutes(): RouteDef[] {
         method: 'post',
         path: MCP_PATH,
         operationId: 'sitePlatformMcp',
-        tags: ['site-platform'],
+        tags: ['Site platform'],
         auth: { kind: 'agent', readOnlyMayPost: true },
         rawBody: true,
         summary: 'MCP (Streamable HTTP, stateless): one platform_<action> tool per site-platform operation.',
