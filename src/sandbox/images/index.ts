@@ -132,6 +132,10 @@ export async function startImageSimulator(options: { apiKey?: string } = {}): Pr
 
     sim.inFlight += 1;
     sim.maxInFlight = Math.max(sim.maxInFlight, sim.inFlight);
+    // What this request answers is taken as it arrives: a request its caller abandoned mid-delay must not take the
+    // answers armed for the next one.
+    const kind = malformed.shift();
+    const scripts = Array.from({ length: request.n }, () => scripted.shift());
     try {
       await loopback.wait(sim.delayMs * request.n);
       const byPrompt = promptFaults.find((f) => request.prompt.includes(f.substring));
@@ -139,12 +143,11 @@ export async function startImageSimulator(options: { apiKey?: string } = {}): Pr
         record.status = byPrompt.status;
         return fail(res, byPrompt);
       }
-      const kind = malformed.shift();
       if (kind === 'not_json')
         return sendRaw(res, 200, '{"created": 1700000000, "data": [{"b64_json": "iVBORw0KGgo', { 'content-type': 'application/json' });
       const images: Buffer[] = [];
       for (let index = 0; index < request.n; index += 1) {
-        const script = scripted.shift();
+        const script = scripts[index];
         images.push(
           kind === 'not_image'
             ? Buffer.from('this is not an image, just some text that was base64-encoded')
