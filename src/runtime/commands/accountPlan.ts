@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { accountExists } from '../../auth/service';
 import { BILLING_STANDINGS, setPlan, type AccountPlan, type BillingStanding } from '../../billing/service';
 import { loadConfig } from '../../config';
 import { withAdminDb } from '../adminDb';
-import { parseFlags, required } from '../args';
+import { parseFlags, requiredId } from '../args';
 import type { CommandIO } from '../command';
 import { CliError, UsageError } from '../errors';
 
@@ -21,7 +20,7 @@ export async function runAccountPlan(args: string[], io: CommandIO): Promise<num
     standing: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  const accountId = uuid(required(NAME, 'account', flags.account));
+  const accountId = requiredId(NAME, 'account', flags.account);
   const changes: Partial<AccountPlan> = {};
   if (flags.plan !== undefined) changes.plan = planName(flags.plan);
   if (flags['image-allowance'] !== undefined) changes.image_allowance_monthly = allowance(flags['image-allowance']);
@@ -40,11 +39,6 @@ export async function runAccountPlan(args: string[], io: CommandIO): Promise<num
     io.out(`account ${accountId}: plan "${plan.plan}", ${images}, billing standing ${plan.billing_standing}`);
   }
   return 0;
-}
-
-function uuid(value: string): string {
-  if (!z.uuid().safeParse(value).success) throw new UsageError(`${NAME}: --account "${value}" is not an account id (a UUID)`);
-  return value.toLowerCase();
 }
 
 function planName(value: string): string {

@@ -9,7 +9,7 @@ import type { Knex } from '../../db/knex';
 import { createMetrics } from '../../http/metrics';
 import type { Job, JobSummary } from '../../temporal/jobJson';
 import { withAdminDb } from '../adminDb';
-import { parseFlags, required } from '../args';
+import { parseFlags, required, requiredId } from '../args';
 import { commandLogger, type CommandIO } from '../command';
 import { temporalFor } from '../connections';
 import { UsageError } from '../errors';
@@ -37,7 +37,7 @@ async function listJobs(args: string[], io: CommandIO): Promise<number> {
     limit: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  const accountId = required('jobs list', 'account', flags.account);
+  const accountId = requiredId('jobs list', 'account', flags.account);
   const parsed = JobListQuery.safeParse({
     kind: flags.kind,
     status: flags.status,
@@ -54,7 +54,7 @@ async function listJobs(args: string[], io: CommandIO): Promise<number> {
   const page = await withAdminDb('jobs list', config, (db) =>
     listIndexedJobs(
       { db, temporal: { namespace: config.TEMPORAL_NAMESPACE, uiUrl: config.TEMPORAL_UI_URL }, secretHashKey: config.SECRET_HASH_KEY! },
-      accountOf(accountId),
+      accountId,
       parsed.data,
     ),
   );
@@ -72,7 +72,7 @@ async function actOnJob(action: 'get' | 'cancel' | 'replay', args: string[], io:
     job: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  const accountId = accountOf(required(command, 'account', flags.account));
+  const accountId = requiredId(command, 'account', flags.account);
   const id = required(command, 'job', flags.job);
   const config = loadConfig(io.env);
   const target = temporalFor(command, config, io.env);
@@ -89,12 +89,6 @@ async function actOnJob(action: 'get' | 'cancel' | 'replay', args: string[], io:
   } finally {
     await client.connection.close();
   }
-}
-
-function accountOf(value: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
-    throw new UsageError(`jobs: --account "${value}" is not an account id (a UUID)`);
-  return value.toLowerCase();
 }
 
 function withClient(config: Config, db: Knex, client: TemporalDeps['client'], namespace: string): TemporalDeps {

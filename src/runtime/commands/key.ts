@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { PERMISSIONS, isPermission, type Permission } from '../../auth/permissions';
 import { toAgentKey } from '../../auth/schemas';
 import { accountExists, createAgentKey, listAgentKeys, revokeAgentKey } from '../../auth/service';
 import { loadConfig } from '../../config';
 import { withAdminDb } from '../adminDb';
-import { parseFlags, required } from '../args';
+import { parseFlags, required, requiredId } from '../args';
 import type { Command, CommandIO } from '../command';
 import { CliError, UsageError } from '../errors';
 import { withSecretHashKey } from '../secretHashKey';
@@ -43,7 +42,7 @@ async function createKey(args: string[], io: CommandIO): Promise<number> {
     'read-only': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   });
-  const accountId = uuid('key create', 'account', required('key create', 'account', flags.account));
+  const accountId = requiredId('key create', 'account', flags.account);
   const name = required('key create', 'name', flags.name);
   if (name.length > 100) throw new UsageError('key create: --name must be at most 100 characters');
   const permissions = parsePermissions(required('key create', 'permissions', flags.permissions));
@@ -71,7 +70,7 @@ async function createKey(args: string[], io: CommandIO): Promise<number> {
 
 async function listKeys(args: string[], io: CommandIO): Promise<number> {
   const flags = parseFlags('key list', args, { account: { type: 'string' }, json: { type: 'boolean', default: false } });
-  const accountId = uuid('key list', 'account', required('key list', 'account', flags.account));
+  const accountId = requiredId('key list', 'account', flags.account);
   const config = loadConfig(io.env);
   const keys = await withAdminDb('key list', config, async (db) => {
     if (!(await accountExists(db, accountId))) throw new CliError(`key list: no account with id ${accountId}`);
@@ -95,8 +94,8 @@ async function revokeKey(args: string[], io: CommandIO): Promise<number> {
     key: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  const accountId = uuid('key revoke', 'account', required('key revoke', 'account', flags.account));
-  const keyId = uuid('key revoke', 'key', required('key revoke', 'key', flags.key));
+  const accountId = requiredId('key revoke', 'account', flags.account);
+  const keyId = requiredId('key revoke', 'key', flags.key);
   const config = loadConfig(io.env);
   const revoked = await withAdminDb('key revoke', config, async (db) => {
     try {
@@ -108,12 +107,6 @@ async function revokeKey(args: string[], io: CommandIO): Promise<number> {
   });
   io.out(flags.json ? JSON.stringify(revoked) : `revoked agent key "${revoked.name}" (id ${revoked.id}) at ${revoked.revoked_at}`);
   return 0;
-}
-
-function uuid(command: string, flag: string, value: string): string {
-  if (!z.uuid().safeParse(value).success)
-    throw new UsageError(`${command}: --${flag} "${value}" is not ${flag === 'account' ? 'an account' : 'a key'} id (a UUID)`);
-  return value.toLowerCase();
 }
 
 /** A comma-separated list of known permissions, or "all"; anything unknown is a usage error that lists the known ones. */
