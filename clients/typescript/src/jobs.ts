@@ -18,16 +18,19 @@ export interface FollowOptions {
  */
 export async function followJob(client: Client, job: string, options: FollowOptions = {}): Promise<Job> {
   const url = job.startsWith('/') ? job : `/api/jobs/${encodeURIComponent(job)}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const deadline = Date.now() + timeoutMs;
+  // A stream that never ends (a proxy holding it) is given up at the deadline, as the polling is.
+  const streamSignal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
   try {
-    await drainEvents(client, `${url}/events`, options.signal);
+    await drainEvents(client, `${url}/events`, streamSignal);
   } catch (err) {
     if (options.signal?.aborted) throw err;
   }
   for (;;) {
     const current = await read(client, url, options.signal);
     if (current.status !== 'running') return current;
-    if (Date.now() > deadline) throw new Error(`job ${job} is still running after ${options.timeoutMs ?? 600_000} ms`);
+    if (Date.now() > deadline) throw new Error(`job ${job} is still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, options.pollEveryMs ?? 1_000));
   }
 }

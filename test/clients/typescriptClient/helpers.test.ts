@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createWorkyardClient, followJob, retryAfterMs, retryingFetch } from '../../../clients/typescript/src';
 
-/** A loopback server answering each request with the next of `answers` (the last one repeats), recording what came. */
-async function serve(answer: (req: IncomingMessage, body: string, n: number) => [number, Record<string, string>, string]) {
+/** A loopback server answering each request as `answer` says (a null text keeps the response open), recording what came. */
+async function serve(answer: (req: IncomingMessage, body: string, n: number) => [number, Record<string, string>, string | null]) {
   const seen: Array<{ method: string; url: string; body: string }> = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
@@ -12,12 +12,19 @@ async function serve(answer: (req: IncomingMessage, body: string, n: number) => 
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, body });
       const [status, headers, text] = answer(req, body, seen.length);
-      res.writeHead(status, headers).end(text);
+      res.writeHead(status, headers);
+      if (text === null) res.flushHeaders();
+      else res.end(text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url, seen, close };
 }
 
 describe('the TypeScript client helpers', () => {
@@ -61,6 +68,19 @@ describe('the TypeScript client helpers', () => {
       const res = await retryingFetch(fetch, 2)(`${server.url}/x`);
       assert.equal(res.status, 503);
       assert.equal(server.seen.length, 3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('followJob gives up at its deadline when the event stream never ends', async () => {
+    const server = await serve((req) => {
+      if (req.url!.endsWith('/events')) return [200, { 'content-type': 'text/event-stream' }, null];
+      return [200, { 'content-type': 'application/json' }, JSON.stringify({ id: 'quick:1', status: 'running' })];
+    });
+    try {
+      const client = createWorkyardClient({ baseUrl: server.url, token: 'wys_test' });
+      await assert.rejects(followJob(client, '/api/jobs/quick%3A1', { timeoutMs: 300, pollEveryMs: 10 }), /still running after 300 ms/);
     } finally {
       await server.close();
     }
