@@ -9,6 +9,7 @@ import {
 import { TypedSearchAttributes } from '@temporalio/common';
 import { temporalErrorText } from './errorText';
 import { isJobKind } from './jobIds';
+import { isUnavailable } from './rpc';
 import { jobSearchAttributes } from './jobs';
 import type { ScheduleEntry } from './schedules';
 import { AccountIdKey, JobKindKey, SYSTEM_ACCOUNT } from './searchAttributes';
@@ -107,12 +108,23 @@ function assertTable(table: ScheduleEntry[]): void {
   }
 }
 
+/** Describes tried in all when the server does not answer in time. */
+const DESCRIBE_ATTEMPTS = 4;
+
+/**
+ * The schedule as the server holds it, or null. A describe asks the schedule's own workflow, which a server that has
+ * just restarted (a dev server on its file, a cluster rolling) may not run yet: the server's deadline passes, and
+ * the describe is tried again a few times before the sync fails.
+ */
 async function describeOrNull(client: Client, id: string): Promise<ScheduleDescription | null> {
-  try {
-    return await client.schedule.getHandle(id).describe();
-  } catch (err) {
-    if (err instanceof ScheduleNotFoundError) return null;
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.schedule.getHandle(id).describe();
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) return null;
+      if (!isUnavailable(err) || attempt >= DESCRIBE_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+    }
   }
 }
 
